@@ -1,0 +1,13 @@
+/* The environment snapshot every result carries (DESIGN.md §2). */
+#ifndef BP_BOARD_ENV_H
+#define BP_BOARD_ENV_H
+
+#include <jansson.h>
+
+/*
+ * {"boardperf": build facts and library versions, "collected_at": UTC wall time,
+ *  "inventory": bp_inventory_collect(root, dir)} (new reference).
+ */
+json_t *bp_env_snapshot(const char *root, const char *dir);
+
+#endif

@@ -1,0 +1,124 @@
+#include "cli/dispatch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board/env.h"
+#include "core/log.h"
+#include "core/signals.h"
+#include "result/render.h"
+#include "result/result.h"
+
+void bp_cli_usage(FILE *out)
+{
+	fprintf(out, "Usage: boardperf [COMMAND] [OPTIONS]\n"
+		"Measure a Linux board and the network around it, correctly.\n\nCommands:\n");
+	for (size_t i = 0; bp_tests[i]; i++)
+		fprintf(out, "  %-10s %s\n", bp_tests[i]->name, bp_tests[i]->summary);
+	fprintf(out, "\nWithout a command, boardperf runs `run`. `boardperf COMMAND --help` "
+		"lists a command's options.\n  --version  print the version\n"
+		"Exit status: 0 measured, 1 could not measure, 2 usage error.\n");
+}
+
+static void apply_log_level(const struct bp_common_opts *c)
+{
+	if (c->quiet)
+		bp_log_set_level(BP_LOG_ERROR);
+	else if (c->verbose >= 2)
+		bp_log_set_level(BP_LOG_TRACE);
+	else if (c->verbose == 1)
+		bp_log_set_level(BP_LOG_DEBUG);
+}
+
+static int parse_command_line(const struct bp_test *t, void *params, struct bp_common_opts *c,
+			      struct bp_parsed *parsed, int argc, char **argv)
+{
+	char err[512] = "";
+	int rc = bp_opts_parse(t->opts, params, c, parsed, argc, argv, err, sizeof(err));
+
+	if (!rc && c->json && c->csv) {
+		snprintf(err, sizeof(err), "--json and --csv exclude each other: choose one");
+		rc = -EINVAL;
+	}
+	if (!rc && !c->help && t->check)
+		rc = t->check(params, parsed, err, sizeof(err));
+	if (rc) {
+		bp_error("%s (see 'boardperf %s --help')", err, t->name);
+		return BP_EXIT_USAGE;
+	}
+	return BP_EXIT_OK;
+}
+
+/* Render whatever the test measured, even after a failure. */
+static int render_result(const struct bp_result *r, const struct bp_common_opts *c)
+{
+	enum bp_format fmt = c->json ? BP_FORMAT_JSON : c->csv ? BP_FORMAT_CSV : BP_FORMAT_TEXT;
+	int rc = bp_render(stdout, r, fmt);
+
+	if (!rc && fflush(stdout))
+		rc = -errno;
+	if (rc) {
+		bp_error("writing the result: %s", strerror(-rc));
+		return BP_EXIT_FAILED;
+	}
+	return BP_EXIT_OK;
+}
+
+static bool result_has_content(const struct bp_result *r)
+{
+	return r->nmetrics || r->nlatency || r->nintervals || r->nchildren || r->text_show_env;
+}
+
+static int run_and_render(const struct bp_test *t, const void *params,
+			  const struct bp_test_ctx *ctx)
+{
+	struct bp_result *r = bp_result_new(t->name);
+	char err[512] = "";
+	int rc, status = BP_EXIT_OK;
+
+	if (!r) {
+		bp_error("out of memory");
+		return BP_EXIT_FAILED;
+	}
+	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
+	/* The live snapshot; a test that looks elsewhere (info --root) replaces it. */
+	bp_result_set_env(r, bp_env_snapshot("/", NULL));
+	rc = t->run(params, ctx, r, err, sizeof(err));
+	if (rc == 0 || result_has_content(r))
+		status = render_result(r, ctx->common);
+	if (rc) {
+		bp_error("%s", err[0] ? err : strerror(-rc));
+		status = BP_EXIT_FAILED;
+	}
+	bp_result_free(r);
+	return status;
+}
+
+int bp_cli_run_command(const struct bp_test *t, int argc, char **argv, const char *argv0)
+{
+	struct bp_common_opts common;
+	struct bp_parsed parsed;
+	struct bp_test_ctx ctx = { .common = &common, .parsed = &parsed, .argv0 = argv0 };
+	char prefix[64];
+	void *params = calloc(1, t->params_size ? t->params_size : 1);
+	int status;
+
+	if (!params) {
+		bp_error("out of memory");
+		return BP_EXIT_FAILED;
+	}
+	snprintf(prefix, sizeof(prefix), "boardperf %s", t->name);
+	bp_log_set_prefix(prefix);
+	status = parse_command_line(t, params, &common, &parsed, argc, argv);
+	if (status == BP_EXIT_OK && common.help) {
+		bp_opts_help(stdout, t->name, t->synopsis, t->summary, t->opts);
+	} else if (status == BP_EXIT_OK) {
+		apply_log_level(&common);
+		bp_signals_install();
+		status = run_and_render(t, params, &ctx);
+	}
+	free(params);
+	return status;
+}

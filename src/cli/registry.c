@@ -1,0 +1,24 @@
+/*
+ * Every command boardperf knows, in the order `boardperf --help` lists them.
+ * Adding a test kind: one file with its const struct bp_test, one line here.
+ */
+#include <string.h>
+
+#include "core/test.h"
+
+extern const struct bp_test bp_cmd_run;
+extern const struct bp_test bp_cmd_info;
+
+const struct bp_test *const bp_tests[] = {
+	&bp_cmd_run,
+	&bp_cmd_info,
+	NULL,
+};
+
+const struct bp_test *bp_test_find(const char *name)
+{
+	for (size_t i = 0; bp_tests[i]; i++)
+		if (!strcmp(bp_tests[i]->name, name))
+			return bp_tests[i];
+	return NULL;
+}

@@ -1,0 +1,67 @@
+/*
+ * `boardperf run`: the quick suite on this machine. Each test it runs becomes a child
+ * result; the suite's own result carries the environment once for all of them.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "board/env.h"
+#include "cli/checks.h"
+#include "core/test.h"
+#include "result/result.h"
+
+struct run_params {
+	int suite;
+	const char *dir;
+	const char *label;
+};
+
+static const char *const suite_names[] = { "quick", "full", NULL };
+
+static const struct bp_opt run_opts[] = {
+	{ 0, "suite", BP_OPT_CHOICE, offsetof(struct run_params, suite), "NAME", "quick", 0, 0,
+	  suite_names, "which set of tests to run" },
+	{ 'd', "dir", BP_OPT_STRING, offsetof(struct run_params, dir), "PATH", NULL, 0, 0, NULL,
+	  "describe (and later test) the storage behind PATH" },
+	{ 0, "label", BP_OPT_STRING, offsetof(struct run_params, label), "NAME", NULL, 0, 0, NULL,
+	  "a name for this run, stored with the result (e.g. the board's name)" },
+	BP_OPT_END,
+};
+
+static int run_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
+{
+	const struct run_params *p = params;
+	int rc = bp_check_no_positional(parsed, err, errlen);
+
+	if (!rc)
+		rc = bp_check_dir("--dir", p->dir, err, errlen);
+	return rc;
+}
+
+static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
+		   char *err, size_t errlen)
+{
+	const struct run_params *p = params;
+	json_t *env = bp_env_snapshot("/", p->dir);
+
+	(void)ctx;
+	if (!env) {
+		snprintf(err, errlen, "could not build the inventory: out of memory");
+		return -ENOMEM;
+	}
+	/* Until the measuring tests land, the suite is the inventory of this machine. */
+	bp_result_set_env(r, env);
+	r->text_show_env = true;
+	return 0;
+}
+
+const struct bp_test bp_cmd_run = {
+	.name = "run",
+	.summary = "the quick suite on this machine (the default command)",
+	.synopsis = "[--suite quick|full] [--dir PATH] [--label NAME]",
+	.opts = run_opts,
+	.params_size = sizeof(struct run_params),
+	.check = run_check,
+	.run = run_run,
+};

@@ -1,0 +1,28 @@
+/* Diagnostics on stderr. Results never go through here: they are rendered from a result. */
+#ifndef BP_CORE_LOG_H
+#define BP_CORE_LOG_H
+
+enum bp_log_level {
+	BP_LOG_ERROR = 0, /* shown even with -q */
+	BP_LOG_WARN = 1,
+	BP_LOG_INFO = 2,  /* default */
+	BP_LOG_DEBUG = 3, /* -v */
+	BP_LOG_TRACE = 4, /* -vv */
+};
+
+/* Set once by the CLI from -q/-v before any thread starts. */
+void bp_log_set_level(enum bp_log_level level);
+enum bp_log_level bp_log_get_level(void);
+
+/* Prefix every line with "boardperf: " (or "boardperf CMD: " once a command is known). */
+void bp_log_set_prefix(const char *prefix);
+
+__attribute__((format(printf, 2, 3)))
+void bp_log(enum bp_log_level level, const char *fmt, ...);
+
+#define bp_error(...) bp_log(BP_LOG_ERROR, __VA_ARGS__)
+#define bp_warn(...)  bp_log(BP_LOG_WARN, __VA_ARGS__)
+#define bp_info(...)  bp_log(BP_LOG_INFO, __VA_ARGS__)
+#define bp_debug(...) bp_log(BP_LOG_DEBUG, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,433 @@
+#include "core/options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/units.h"
+
+const struct bp_opt bp_common_opt_table[] = {
+	{ 'J', "json", BP_OPT_FLAG, offsetof(struct bp_common_opts, json), NULL, NULL, 0, 0, NULL,
+	  "print the result as JSON (the contract in README.md)" },
+	{ 0, "csv", BP_OPT_FLAG, offsetof(struct bp_common_opts, csv), NULL, NULL, 0, 0, NULL,
+	  "print the result as CSV" },
+	{ 0, "no-save", BP_OPT_FLAG, offsetof(struct bp_common_opts, no_save), NULL, NULL, 0, 0,
+	  NULL, "do not store the result in the history" },
+	{ 'q', "quiet", BP_OPT_FLAG, offsetof(struct bp_common_opts, quiet), NULL, NULL, 0, 0, NULL,
+	  "only errors on stderr" },
+	{ 'v', "verbose", BP_OPT_COUNT, offsetof(struct bp_common_opts, verbose), NULL, NULL, 0, 0,
+	  NULL, "more detail on stderr (twice for trace)" },
+	{ 'h', "help", BP_OPT_FLAG, offsetof(struct bp_common_opts, help), NULL, NULL, 0, 0, NULL,
+	  "show this help" },
+	BP_OPT_END,
+};
+
+static bool opt_is_end(const struct bp_opt *o)
+{
+	return !o->short_name && !o->long_name;
+}
+
+static bool opt_takes_value(const struct bp_opt *o)
+{
+	return o->type != BP_OPT_FLAG && o->type != BP_OPT_COUNT;
+}
+
+/* "-t" or "--time": how the user names this option in messages. */
+static const char *opt_label(const struct bp_opt *o, char *buf, size_t len)
+{
+	if (o->long_name)
+		snprintf(buf, len, "--%s", o->long_name);
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+	return buf;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static enum bp_unit_kind opt_unit_kind(enum bp_opt_type t)
+{
+	switch (t) {
+	case BP_OPT_RATE: return BP_UNIT_RATE;
+	case BP_OPT_SIZE: return BP_UNIT_SIZE;
+	case BP_OPT_DURATION: return BP_UNIT_DURATION;
+	case BP_OPT_NUMBER: return BP_UNIT_NUMBER;
+	default: return BP_UNIT_INT;
+	}
+}
+
+/* The unit in which the table writes min/max, for range messages. */
+static const char *opt_range_unit(enum bp_opt_type t)
+{
+	switch (t) {
+	case BP_OPT_RATE: return "bit/s";
+	case BP_OPT_SIZE: return "B";
+	case BP_OPT_DURATION: return "ns";
+	default: return "";
+	}
+}
+
+static int check_range(const struct bp_opt *o, const char *label, const char *text,
+		       double v, char *err, size_t errlen)
+{
+	char lo[48], hi[48];
+	double scale = o->type == BP_OPT_DURATION ? 1e9 : 1;
+	const char *unit = opt_range_unit(o->type);
+
+	if (o->min == 0 && o->max == 0)
+		return 0;
+	if (v >= o->min && v <= o->max)
+		return 0;
+	bp_format_value(lo, sizeof(lo), o->min * scale, unit);
+	bp_format_value(hi, sizeof(hi), o->max * scale, unit);
+	set_err(err, errlen, "%s '%s': out of range, expected %s to %s", label, text, lo, hi);
+	return -ERANGE;
+}
+
+static int parse_choice(const struct bp_opt *o, const char *label, const char *text,
+			int *out, char *err, size_t errlen)
+{
+	char list[256] = "";
+	size_t used = 0;
+
+	for (int i = 0; o->choices[i]; i++) {
+		if (!strcmp(o->choices[i], text)) {
+			*out = i;
+			return 0;
+		}
+		used += (size_t)snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+					 "%s%s", i ? ", " : "", o->choices[i]);
+	}
+	set_err(err, errlen, "%s '%s': expected one of %s", label, text, list);
+	return -EINVAL;
+}
+
+/* Parse text as o's type into the field of params at o->offset. */
+static int opt_store(const struct bp_opt *o, const char *label, void *params, const char *text,
+		     char *err, size_t errlen)
+{
+	char *field = (char *)params + o->offset;
+	int64_t i64 = 0;
+	uint64_t u64 = 0;
+	double d = 0;
+	int rc = 0;
+
+	switch (o->type) {
+	case BP_OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case BP_OPT_COUNT:
+		(*(int *)field)++;
+		return 0;
+	case BP_OPT_STRING:
+		if (!*text) {
+			set_err(err, errlen, "%s '': expected %s", label,
+				o->metavar ? o->metavar : "a value");
+			return -EINVAL;
+		}
+		*(const char **)field = text;
+		return 0;
+	case BP_OPT_CHOICE:
+		return parse_choice(o, label, text, (int *)field, err, errlen);
+	case BP_OPT_INT:
+		rc = bp_parse_int(text, &i64);
+		d = (double)i64;
+		break;
+	case BP_OPT_NUMBER:
+		rc = bp_parse_number(text, &d);
+		break;
+	case BP_OPT_RATE:
+		rc = bp_parse_rate(text, &d);
+		break;
+	case BP_OPT_SIZE:
+		rc = bp_parse_size(text, &u64);
+		d = (double)u64;
+		break;
+	case BP_OPT_DURATION:
+		rc = bp_parse_duration(text, &u64);
+		d = (double)u64 / 1e9;
+		break;
+	}
+	if (rc == -ERANGE) {
+		set_err(err, errlen, "%s '%s': out of range, expected %s", label, text,
+			bp_units_expected(opt_unit_kind(o->type)));
+		return rc;
+	}
+	if (rc) {
+		set_err(err, errlen, "%s '%s': expected %s", label, text,
+			bp_units_expected(opt_unit_kind(o->type)));
+		return rc;
+	}
+	rc = check_range(o, label, text, d, err, errlen);
+	if (rc)
+		return rc;
+	switch (o->type) {
+	case BP_OPT_INT: *(int64_t *)field = i64; break;
+	case BP_OPT_NUMBER: case BP_OPT_RATE: *(double *)field = d; break;
+	case BP_OPT_SIZE: case BP_OPT_DURATION: *(uint64_t *)field = u64; break;
+	default: break;
+	}
+	return 0;
+}
+
+int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t errlen)
+{
+	for (const struct bp_opt *o = table; !opt_is_end(o); o++) {
+		char label[64];
+		int rc;
+
+		if (!o->def || !opt_takes_value(o))
+			continue;
+		rc = opt_store(o, opt_label(o, label, sizeof(label)), params, o->def, err, errlen);
+		if (rc)
+			return rc; /* a bad default is a bug in the table; the message says where */
+	}
+	return 0;
+}
+
+/* Find an option by long name (name may end at '=') in the command table, then common. */
+static const struct bp_opt *find_long(const struct bp_opt *const tables[2], const char *name,
+				      size_t namelen, int *which)
+{
+	for (int t = 0; t < 2; t++)
+		for (const struct bp_opt *o = tables[t]; !opt_is_end(o); o++)
+			if (o->long_name && strlen(o->long_name) == namelen &&
+			    !strncmp(o->long_name, name, namelen)) {
+				*which = t;
+				return o;
+			}
+	return NULL;
+}
+
+static const struct bp_opt *find_short(const struct bp_opt *const tables[2], char c, int *which)
+{
+	for (int t = 0; t < 2; t++)
+		for (const struct bp_opt *o = tables[t]; !opt_is_end(o); o++)
+			if (o->short_name == c) {
+				*which = t;
+				return o;
+			}
+	return NULL;
+}
+
+struct parse_state {
+	const struct bp_opt *tables[2];
+	void *targets[2];
+	int argc;
+	char **argv;
+	int i;       /* index of the argument being read */
+	char *err;
+	size_t errlen;
+};
+
+/* The value for an option: the rest of this argument, or the next argument. */
+static int take_value(struct parse_state *ps, const struct bp_opt *o, const char *label,
+		      const char *inline_val, const char **val)
+{
+	if (inline_val) {
+		*val = inline_val;
+		return 0;
+	}
+	if (ps->i + 1 >= ps->argc) {
+		set_err(ps->err, ps->errlen, "%s needs a value: expected %s", label,
+			o->type == BP_OPT_STRING || o->type == BP_OPT_CHOICE ?
+			(o->metavar ? o->metavar : "a value") :
+			bp_units_expected(opt_unit_kind(o->type)));
+		return -EINVAL;
+	}
+	*val = ps->argv[++ps->i];
+	return 0;
+}
+
+static int parse_long(struct parse_state *ps, const char *arg)
+{
+	const char *name = arg + 2;
+	const char *eq = strchr(name, '=');
+	size_t namelen = eq ? (size_t)(eq - name) : strlen(name);
+	const char *val = NULL;
+	int which = 0;
+	const struct bp_opt *o = find_long(ps->tables, name, namelen, &which);
+	char label[64];
+	int rc;
+
+	if (!o) {
+		set_err(ps->err, ps->errlen, "unknown option '--%.*s'", (int)namelen, name);
+		return -EINVAL;
+	}
+	if (!opt_takes_value(o) && eq) {
+		set_err(ps->err, ps->errlen, "--%s takes no value (got '%s')", o->long_name, eq + 1);
+		return -EINVAL;
+	}
+	snprintf(label, sizeof(label), "--%s", o->long_name);
+	if (opt_takes_value(o)) {
+		rc = take_value(ps, o, label, eq ? eq + 1 : NULL, &val);
+		if (rc)
+			return rc;
+	}
+	return opt_store(o, label, ps->targets[which], val, ps->err, ps->errlen);
+}
+
+/* "-J", "-qv" (a cluster of flags), "-t10" or "-t 10". */
+static int parse_short(struct parse_state *ps, const char *arg)
+{
+	for (const char *p = arg + 1; *p; p++) {
+		int which = 0;
+		const struct bp_opt *o = find_short(ps->tables, *p, &which);
+		const char *val = NULL;
+		char label[4] = { '-', *p, 0 };
+		int rc;
+
+		if (!o) {
+			set_err(ps->err, ps->errlen, "unknown option '-%c'", *p);
+			return -EINVAL;
+		}
+		if (!opt_takes_value(o)) {
+			rc = opt_store(o, label, ps->targets[which], NULL, ps->err, ps->errlen);
+			if (rc)
+				return rc;
+			continue;
+		}
+		rc = take_value(ps, o, label, p[1] ? p + 1 : NULL, &val);
+		if (rc)
+			return rc;
+		return opt_store(o, label, ps->targets[which], val, ps->err, ps->errlen);
+	}
+	return 0;
+}
+
+static int add_positional(struct parse_state *ps, struct bp_parsed *parsed, const char *arg)
+{
+	if (parsed->npos >= BP_MAX_POSITIONAL) {
+		set_err(ps->err, ps->errlen, "too many arguments at '%s' (at most %d)", arg,
+			BP_MAX_POSITIONAL);
+		return -EINVAL;
+	}
+	parsed->pos[parsed->npos++] = arg;
+	return 0;
+}
+
+int bp_opts_parse(const struct bp_opt *table, void *params,
+		  struct bp_common_opts *common, struct bp_parsed *parsed,
+		  int argc, char **argv, char *err, size_t errlen)
+{
+	struct parse_state ps = {
+		.tables = { table, bp_common_opt_table },
+		.targets = { params, common },
+		.argc = argc, .argv = argv, .err = err, .errlen = errlen,
+	};
+	bool only_positional = false;
+	int rc;
+
+	memset(common, 0, sizeof(*common));
+	memset(parsed, 0, sizeof(*parsed));
+	rc = bp_opts_defaults(table, params, err, errlen);
+	if (rc)
+		return rc;
+	for (ps.i = 0; ps.i < argc; ps.i++) {
+		const char *arg = argv[ps.i];
+
+		if (only_positional || arg[0] != '-' || !arg[1])
+			rc = add_positional(&ps, parsed, arg);
+		else if (!strcmp(arg, "--"))
+			only_positional = true;
+		else if (arg[1] == '-')
+			rc = parse_long(&ps, arg);
+		else
+			rc = parse_short(&ps, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void help_line(FILE *out, const struct bp_opt *o)
+{
+	char left[64], names[40], tail[128] = "";
+	const char *meta = opt_takes_value(o) ? (o->metavar ? o->metavar : "VALUE") : NULL;
+
+	if (o->short_name && o->long_name)
+		snprintf(names, sizeof(names), "-%c, --%s", o->short_name, o->long_name);
+	else if (o->short_name)
+		snprintf(names, sizeof(names), "-%c", o->short_name);
+	else
+		snprintf(names, sizeof(names), "    --%s", o->long_name);
+	snprintf(left, sizeof(left), "  %s%s%s", names, meta ? " " : "", meta ? meta : "");
+	if (o->type == BP_OPT_CHOICE && o->choices) {
+		size_t used = (size_t)snprintf(tail, sizeof(tail), " (");
+
+		for (int i = 0; o->choices[i] && used < sizeof(tail); i++)
+			used += (size_t)snprintf(tail + used, sizeof(tail) - used, "%s%s",
+						 i ? "|" : "", o->choices[i]);
+		if (used < sizeof(tail))
+			snprintf(tail + used, sizeof(tail) - used, ")");
+	}
+	fprintf(out, "%-28s %s%s", left, o->help ? o->help : "", tail);
+	if (o->def && opt_takes_value(o))
+		fprintf(out, " [default: %s]", o->def);
+	fputc('\n', out);
+}
+
+void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
+		  const struct bp_opt *table)
+{
+	fprintf(out, "Usage: boardperf %s%s%s\n", cmd, synopsis && *synopsis ? " " : "",
+		synopsis ? synopsis : "");
+	if (summary)
+		fprintf(out, "%s\n", summary);
+	if (table && !opt_is_end(table)) {
+		fprintf(out, "\nOptions:\n");
+		for (const struct bp_opt *o = table; !opt_is_end(o); o++)
+			help_line(out, o);
+	}
+	fprintf(out, "\nCommon options:\n");
+	for (const struct bp_opt *o = bp_common_opt_table; !opt_is_end(o); o++)
+		help_line(out, o);
+}
+
+static json_t *opt_value_json(const struct bp_opt *o, const void *params)
+{
+	const char *field = (const char *)params + o->offset;
+
+	switch (o->type) {
+	case BP_OPT_FLAG: return json_boolean(*(const bool *)field);
+	case BP_OPT_COUNT: return json_integer(*(const int *)field);
+	case BP_OPT_INT: return json_integer((json_int_t)*(const int64_t *)field);
+	case BP_OPT_NUMBER: case BP_OPT_RATE: return json_real(*(const double *)field);
+	case BP_OPT_SIZE: return json_integer((json_int_t)*(const uint64_t *)field);
+	case BP_OPT_DURATION:
+		/* Seconds, as iperf3's JSON gives durations; metrics use ns. */
+		return json_real((double)*(const uint64_t *)field / 1e9);
+	case BP_OPT_STRING: {
+		const char *s = *(const char *const *)field;
+
+		return s ? json_string(s) : json_null();
+	}
+	case BP_OPT_CHOICE:
+		return json_string(o->choices[*(const int *)field]);
+	}
+	return json_null();
+}
+
+json_t *bp_opts_to_json(const struct bp_opt *table, const void *params)
+{
+	json_t *obj = json_object();
+
+	for (const struct bp_opt *o = table; obj && !opt_is_end(o); o++) {
+		char key[2] = { o->short_name, 0 };
+
+		json_object_set_new(obj, o->long_name ? o->long_name : key,
+				    opt_value_json(o, params));
+	}
+	return obj;
+}

@@ -1,0 +1,87 @@
+/*
+ * Declarative option tables. Each command lists its flags once (letter, name, type,
+ * range, default, help); that one table drives parsing, validation, --help and the record
+ * of effective parameters stored with every result.
+ */
+#ifndef BP_CORE_OPTIONS_H
+#define BP_CORE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+enum bp_opt_type {
+	BP_OPT_FLAG,     /* bool; takes no value */
+	BP_OPT_COUNT,    /* int; each use adds one (-v -v) */
+	BP_OPT_INT,      /* int64_t */
+	BP_OPT_NUMBER,   /* double */
+	BP_OPT_STRING,   /* const char * (points into argv or the default) */
+	BP_OPT_RATE,     /* double, bit/s */
+	BP_OPT_SIZE,     /* uint64_t, bytes */
+	BP_OPT_DURATION, /* uint64_t, ns */
+	BP_OPT_CHOICE,   /* int: index into choices */
+};
+
+struct bp_opt {
+	char short_name;         /* 0 for none */
+	const char *long_name;   /* without "--"; NULL for none */
+	enum bp_opt_type type;
+	size_t offset;           /* of the field in the command's parameter struct */
+	const char *metavar;     /* "RATE", "N", ... for --help */
+	const char *def;         /* default as the user would type it; NULL = unset/false */
+	/*
+	 * Inclusive range; min == max == 0: no limit. Rates in bit/s, sizes in bytes,
+	 * durations in seconds (not ns: tables stay readable), others as typed.
+	 */
+	double min, max;
+	const char *const *choices; /* NULL-terminated, for BP_OPT_CHOICE */
+	const char *help;
+};
+
+/* End of a table. */
+#define BP_OPT_END { 0, NULL, BP_OPT_FLAG, 0, NULL, NULL, 0, 0, NULL, NULL }
+
+/* Flags every command has; they fill struct bp_common_opts. */
+struct bp_common_opts {
+	bool json;
+	bool csv;
+	bool no_save;
+	bool help;
+	bool quiet;
+	int verbose;
+};
+extern const struct bp_opt bp_common_opt_table[];
+
+/*
+ * What a command's parse produced besides its parameter struct: positional arguments
+ * (pointers into argv) and which options the user actually gave.
+ */
+#define BP_MAX_POSITIONAL 16
+struct bp_parsed {
+	int npos;
+	const char *pos[BP_MAX_POSITIONAL];
+};
+
+/*
+ * Apply defaults, then parse argv[0..argc) (argv[0] is the first argument after the
+ * command name) into common and params. Returns 0, or -EINVAL with a one-line message
+ * in err such as "-b '12x': expected a rate such as 100M, 1.5G or 64k (bit/s)".
+ */
+int bp_opts_parse(const struct bp_opt *table, void *params,
+		  struct bp_common_opts *common, struct bp_parsed *parsed,
+		  int argc, char **argv, char *err, size_t errlen);
+
+/* Fill params with the table's defaults only (for tests and for suites). */
+int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t errlen);
+
+/* "Usage: boardperf CMD SYNOPSIS", the summary, then one aligned line per option. */
+void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
+		  const struct bp_opt *table);
+
+/* The effective parameters as a JSON object keyed by long name, in base units. */
+json_t *bp_opts_to_json(const struct bp_opt *table, const void *params);
+
+#endif

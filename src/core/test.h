@@ -1,0 +1,51 @@
+/*
+ * One interface per test kind (DESIGN.md §2). A test kind is a const struct bp_test in
+ * its own file plus one line in the registry (src/cli/registry.c). A test never prints:
+ * it fills the result it is handed, and the CLI renders it.
+ */
+#ifndef BP_CORE_TEST_H
+#define BP_CORE_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/options.h"
+
+struct bp_result;
+
+/* What a test sees of the invocation besides its own parameters. */
+struct bp_test_ctx {
+	const struct bp_common_opts *common;
+	const struct bp_parsed *parsed; /* positional arguments */
+	const char *argv0;              /* path of this binary, for tests that start a peer */
+};
+
+struct bp_test {
+	const char *name;      /* the command word */
+	const char *summary;   /* one line for `boardperf --help` */
+	const char *synopsis;  /* "[-c HOST] [-t S]" for the usage line */
+	const struct bp_opt *opts;
+	size_t params_size;    /* bytes of the parameter struct the option table fills */
+	bool needs_peer;
+
+	/*
+	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL
+	 * with a one-line message: a usage error, exit status 2.
+	 */
+	int (*check)(void *params, const struct bp_parsed *parsed, char *err, size_t errlen);
+
+	/*
+	 * Measure and fill r. Returns 0, or a negative errno with a one-line message when it
+	 * could not measure (exit status 1). Whatever was measured before a failure stays in r
+	 * and is still rendered.
+	 */
+	int (*run)(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
+		   char *err, size_t errlen);
+};
+
+/* The registry: NULL-terminated, in the order `boardperf --help` lists them. */
+extern const struct bp_test *const bp_tests[];
+
+const struct bp_test *bp_test_find(const char *name);
+
+#endif

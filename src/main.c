@@ -1,0 +1,36 @@
+/* boardperf: command dispatch only. Everything else lives in src/cli and below. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/dispatch.h"
+#include "core/buildinfo.h"
+#include "core/log.h"
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "run";
+	const struct bp_test *t;
+	int first = 2;
+
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("boardperf %s\n", bp_version());
+		return BP_EXIT_OK;
+	}
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		bp_cli_usage(stdout);
+		return BP_EXIT_OK;
+	}
+	/* `boardperf -J` means `boardperf run -J`: options without a command go to run. */
+	if (cmd[0] == '-') {
+		cmd = "run";
+		first = 1;
+	}
+	t = bp_test_find(cmd);
+	if (!t) {
+		bp_error("unknown command '%s' (try 'boardperf --help')", cmd);
+		return BP_EXIT_USAGE;
+	}
+	if (argc < first)
+		first = argc;
+	return bp_cli_run_command(t, argc - first, argv + first, argv[0]);
+}

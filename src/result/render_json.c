@@ -1,0 +1,215 @@
+/*
+ * The JSON renderer: the result in the contract shape of DESIGN.md §2. Scripts, CI and
+ * the store read it, so every key of the contract is always present (empty when there
+ * is nothing to say) and the key order is fixed. Reals are written with 17 significant
+ * digits, jansson's default, so that every value reads back as the very same double.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "result/render.h"
+
+/* JSON has no NaN or infinity; null says "no figure" and keeps the document valid. */
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A string that may be absent: null rather than a missing key. */
+static json_t *string_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* The object itself with a new reference, or {} when there is none. */
+static json_t *object_or_empty(json_t *obj)
+{
+	return obj ? json_incref(obj) : json_object();
+}
+
+/* Every json_*_set_new() below consumes its value even on failure, so none leaks. */
+static json_t *metric_json(const struct bp_metric *m)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (json_object_set_new(o, "name", string_or_null(m->name)) ||
+	    json_object_set_new(o, "value", number(m->value)) ||
+	    json_object_set_new(o, "unit", string_or_null(m->unit)) ||
+	    json_object_set_new(o, "better", json_string(bp_better_name(m->better)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *latency_json(const struct bp_latency *l)
+{
+	const struct { const char *key; double v; } stats[] = {
+		{ "min", l->min }, { "mean", l->mean }, { "p50", l->p50 }, { "p90", l->p90 },
+		{ "p99", l->p99 }, { "p99.9", l->p999 }, { "p99.99", l->p9999 },
+		{ "max", l->max },
+	};
+	json_t *o = json_object();
+	int err;
+
+	if (!o)
+		return NULL;
+	err = json_object_set_new(o, "unit", string_or_null(l->unit));
+	err |= json_object_set_new(o, "count", json_integer((json_int_t)l->count));
+	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
+		err |= json_object_set_new(o, stats[i].key, number(stats[i].v));
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Interval metrics are a name -> value map: units and direction are the totals' own. */
+static json_t *interval_json(const struct bp_interval *iv)
+{
+	json_t *o = json_object(), *m = json_object();
+	int err = !o || !m;
+
+	for (size_t i = 0; !err && i < iv->nmetrics; i++)
+		err = json_object_set_new(m, iv->metrics[i].name, number(iv->metrics[i].value));
+	if (!err)
+		err = json_object_set_new(o, "start", number(iv->start)) ||
+		      json_object_set_new(o, "end", number(iv->end));
+	if (!err) {
+		err = json_object_set_new(o, "metrics", m);
+		m = NULL;
+	}
+	json_decref(m);
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *warning_json(const struct bp_warning *w)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (json_object_set_new(o, "code", string_or_null(w->code)) ||
+	    json_object_set_new(o, "message", string_or_null(w->message))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Arrays built from the model's own arrays; NULL when any element cannot be built. */
+static json_t *metrics_array(const struct bp_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->nmetrics; i++)
+		if (json_array_append_new(a, metric_json(&r->metrics[i])))
+			goto fail;
+	return a;
+fail:
+	json_decref(a);
+	return NULL;
+}
+
+static json_t *latency_object(const struct bp_result *r)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < r->nlatency; i++)
+		if (json_object_set_new(o, r->latency[i].what, latency_json(&r->latency[i])))
+			goto fail;
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+static json_t *intervals_array(const struct bp_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->nintervals; i++)
+		if (json_array_append_new(a, interval_json(&r->intervals[i])))
+			goto fail;
+	return a;
+fail:
+	json_decref(a);
+	return NULL;
+}
+
+static json_t *warnings_array(const struct bp_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->nwarnings; i++)
+		if (json_array_append_new(a, warning_json(&r->warnings[i])))
+			goto fail;
+	return a;
+fail:
+	json_decref(a);
+	return NULL;
+}
+
+static json_t *children_array(const struct bp_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->nchildren; i++)
+		if (json_array_append_new(a, bp_result_to_json(r->children[i])))
+			goto fail;
+	return a;
+fail:
+	json_decref(a);
+	return NULL;
+}
+
+/*
+ * Key order is the contract's. "cpu" is null when the test did not measure it, and
+ * "results" appears only for a suite.
+ */
+json_t *bp_result_to_json(const struct bp_result *r)
+{
+	json_t *o = json_object();
+	int err;
+
+	if (!o)
+		return NULL;
+	err = json_object_set_new(o, "schema", json_string(BP_RESULT_SCHEMA));
+	err |= json_object_set_new(o, "test", string_or_null(r->test));
+	err |= json_object_set_new(o, "params", object_or_empty(r->params));
+	err |= json_object_set_new(o, "env", object_or_empty(r->env));
+	err |= json_object_set_new(o, "metrics", metrics_array(r));
+	err |= json_object_set_new(o, "latency", latency_object(r));
+	err |= json_object_set_new(o, "intervals", intervals_array(r));
+	err |= json_object_set_new(o, "cpu", r->cpu ? json_incref(r->cpu) : json_null());
+	err |= json_object_set_new(o, "warnings", warnings_array(r));
+	if (r->nchildren)
+		err |= json_object_set_new(o, "results", children_array(r));
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int bp_render_json(FILE *out, const struct bp_result *r)
+{
+	json_t *j = bp_result_to_json(r);
+	int err;
+
+	if (!j)
+		return -ENOMEM;
+	err = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
+	json_decref(j);
+	if (!err && (fputc('\n', out) == EOF || ferror(out)))
+		err = -EIO;
+	return err;
+}

@@ -1,0 +1,368 @@
+/*
+ * The text renderer: what a person reads in a terminal. A header block (test, board,
+ * params) is followed by the sections that have content (environment when asked for,
+ * metrics, latency, intervals, tester CPU, warnings), one blank line apart. Figures go
+ * through bp_format_value(); the JSON params appear only as one "params:" line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "result/render.h"
+#include "result/text_table.h"
+#include "result/text_tree.h"
+
+/* Room for any formatted figure: a number, a prefix and a unit. */
+#define VALUE_LEN 64
+
+/* A measured value for a person; non-finite values get no misleading prefix or unit. */
+static char *format_value(char *buf, double v, const char *unit)
+{
+	if (isnan(v))
+		snprintf(buf, VALUE_LEN, "n/a");
+	else if (isinf(v))
+		snprintf(buf, VALUE_LEN, "%s", v > 0 ? "inf" : "-inf");
+	else
+		bp_format_value(buf, VALUE_LEN, v, unit);
+	return buf;
+}
+
+/* A string leaf of env, such as inventory.board.model; NULL when absent or empty. */
+static const char *env_string(const json_t *env, const char *const *path)
+{
+	const json_t *v = env;
+
+	for (; *path && v; path++)
+		v = json_object_get(v, *path);
+	if (!json_is_string(v) || !*json_string_value(v))
+		return NULL;
+	return json_string_value(v);
+}
+
+/*
+ * "tcp: <board>, <cpu>, kernel <version>, boardperf <version>": what ran where, with
+ * whichever of those the environment knows. A suite's children start with "=== " so
+ * that a long run can be scanned for its parts.
+ */
+static void print_header(FILE *out, const struct bp_result *r, bool child)
+{
+	static const char *const board[] = { "inventory", "board", "model", NULL };
+	static const char *const cpu[] = { "inventory", "cpu", "model", NULL };
+	static const char *const kernel[] = { "inventory", "os", "kernel", NULL };
+	static const char *const version[] = { "boardperf", "version", NULL };
+	static const struct { const char *const *path; const char *label; } parts[] = {
+		{ board, "" }, { cpu, "" }, { kernel, "kernel " }, { version, "boardperf " },
+	};
+	const char *sep = ": ";
+
+	if (child)
+		fputs("=== ", out);
+	bp_text_put(out, r->test ? r->test : "result");
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const char *s = env_string(r->env, parts[i].path);
+
+		if (!s)
+			continue;
+		fprintf(out, "%s%s", sep, parts[i].label);
+		bp_text_put(out, s);
+		sep = ", ";
+	}
+	fputc('\n', out);
+}
+
+/* key=value pairs, nested objects flattened to dotted keys; values with blanks quoted. */
+static int print_params_of(FILE *out, const json_t *obj, const char *prefix)
+{
+	const char *key;
+	json_t *val;
+	int err = 0;
+
+	json_object_foreach((json_t *)obj, key, val) {
+		char *s;
+
+		if (json_is_object(val) && json_object_size(val)) {
+			char *sub;
+
+			if (asprintf(&sub, "%s%s.", prefix, key) < 0)
+				return -ENOMEM;
+			err = print_params_of(out, val, sub);
+			free(sub);
+			if (err)
+				return err;
+			continue;
+		}
+		s = bp_json_inline_text(val, BP_SCALAR_PLAIN);
+		if (!s)
+			return -ENOMEM;
+		bp_text_clean(s);
+		fprintf(out, strchr(s, ' ') || !*s ? " %s%s=\"%s\"" : " %s%s=%s", prefix, key, s);
+		free(s);
+	}
+	return 0;
+}
+
+static int print_params(FILE *out, const struct bp_result *r)
+{
+	int err;
+
+	if (!json_is_object(r->params) || !json_object_size(r->params))
+		return 0;
+	fputs("params:", out);
+	err = print_params_of(out, r->params, "");
+	fputc('\n', out);
+	return err;
+}
+
+/* The number right-aligned and its unit after it, so that digits line up. */
+static int metrics_row(struct bp_table *t, const struct bp_metric *m)
+{
+	char buf[VALUE_LEN];
+	char *unit = strchr(format_value(buf, m->value, m->unit), ' ');
+
+	if (unit)
+		*unit++ = '\0';
+	return bp_table_add(t, (const char *[]){ m->name, buf, unit });
+}
+
+static int print_metrics(FILE *out, const struct bp_result *r)
+{
+	struct bp_table t;
+	int err = bp_table_init(&t, 3, 0);
+
+	if (err)
+		return err;
+	t.right[1] = true;
+	t.gap[2] = 1;
+	err = bp_table_add(&t, (const char *[]){ "metric", "value", NULL });
+	for (size_t i = 0; !err && i < r->nmetrics; i++)
+		err = metrics_row(&t, &r->metrics[i]);
+	if (!err)
+		err = bp_table_print(out, &t);
+	bp_table_free(&t);
+	return err;
+}
+
+static int latency_row(struct bp_table *t, const struct bp_latency *l)
+{
+	const double v[] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
+	char count[24], cell[6][VALUE_LEN];
+
+	snprintf(count, sizeof(count), "%" PRIu64, l->count);
+	for (size_t i = 0; i < 6; i++)
+		format_value(cell[i], v[i], l->unit ? l->unit : "ns");
+	return bp_table_add(t, (const char *[]){ l->what, count, cell[0], cell[1], cell[2],
+						 cell[3], cell[4], cell[5] });
+}
+
+static int print_latency(FILE *out, const struct bp_result *r)
+{
+	static const char *const head[] = {
+		"latency", "count", "min", "p50", "p90", "p99", "p99.9", "max",
+	};
+	struct bp_table t;
+	int err = bp_table_init(&t, 8, 0);
+
+	if (err)
+		return err;
+	for (size_t c = 1; c < 8; c++)
+		t.right[c] = true;
+	err = bp_table_add(&t, head);
+	for (size_t i = 0; !err && i < r->nlatency; i++)
+		err = latency_row(&t, &r->latency[i]);
+	if (!err)
+		err = bp_table_print(out, &t);
+	bp_table_free(&t);
+	return err;
+}
+
+/* Metric names over all intervals, in first-seen order: one column each. */
+static int interval_names(const struct bp_result *r, const char ***names, size_t *n)
+{
+	const char **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < r->nintervals; i++) {
+		for (size_t j = 0; j < r->intervals[i].nmetrics; j++) {
+			const char *name = r->intervals[i].metrics[j].name;
+			size_t k;
+
+			for (k = 0; k < *n && strcmp(v[k], name); k++)
+				;
+			if (k < *n)
+				continue;
+			if (*n == cap) {
+				const char **p = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof(*v));
+
+				if (!p) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = p;
+			}
+			v[(*n)++] = name;
+		}
+	}
+	*names = v;
+	return 0;
+}
+
+/* start and end, then each named metric of this interval or "-" when it has none. */
+static int intervals_row(struct bp_table *t, const struct bp_interval *iv,
+			 const char **names)
+{
+	char buf[VALUE_LEN];
+	int err = bp_table_add_row(t);
+
+	snprintf(buf, sizeof(buf), "%.2f", iv->start);
+	err = err ? err : bp_table_set(t, 0, buf);
+	snprintf(buf, sizeof(buf), "%.2f", iv->end);
+	err = err ? err : bp_table_set(t, 1, buf);
+	for (size_t c = 2; !err && c < t->ncols; c++) {
+		const struct bp_metric *m = NULL;
+
+		for (size_t j = 0; !m && j < iv->nmetrics; j++)
+			if (!strcmp(iv->metrics[j].name, names[c - 2]))
+				m = &iv->metrics[j];
+		err = bp_table_set(t, c, m ? format_value(buf, m->value, m->unit) : "-");
+	}
+	return err;
+}
+
+static int print_intervals(FILE *out, const struct bp_result *r)
+{
+	struct bp_table t;
+	const char **names;
+	size_t n;
+	int err = interval_names(r, &names, &n);
+
+	if (err)
+		return err;
+	err = bp_table_init(&t, n + 2, 0);
+	if (err)
+		goto out;
+	err = bp_table_add_row(&t);
+	err = err ? err : bp_table_set(&t, 0, "start");
+	err = err ? err : bp_table_set(&t, 1, "end");
+	for (size_t c = 0; c < n + 2; c++) {
+		t.right[c] = true;
+		if (!err && c >= 2)
+			err = bp_table_set(&t, c, names[c - 2]);
+	}
+	for (size_t i = 0; !err && i < r->nintervals; i++)
+		err = intervals_row(&t, &r->intervals[i], names);
+	if (!err)
+		err = bp_table_print(out, &t);
+	bp_table_free(&t);
+out:
+	free(names);
+	return err;
+}
+
+/* Usually {"local": {...}, "remote": {...}}: then one row per side. */
+static int print_cpu(FILE *out, const struct bp_result *r)
+{
+	if (bp_json_is_records(r->cpu))
+		return bp_text_records(out, r->cpu, "tester cpu", 0);
+	fputs("tester cpu\n", out);
+	return bp_text_tree(out, r->cpu, 2);
+}
+
+static int print_warnings(FILE *out, const struct bp_result *r)
+{
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		fputs("warning [", out);
+		bp_text_put(out, r->warnings[i].code);
+		fputs("]: ", out);
+		bp_text_put(out, r->warnings[i].message);
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+static int print_env(FILE *out, const struct bp_result *r)
+{
+	return bp_text_tree(out, r->env, 0);
+}
+
+static bool has_env(const struct bp_result *r)
+{
+	return r->text_show_env && json_is_object(r->env) && json_object_size(r->env);
+}
+
+static bool has_metrics(const struct bp_result *r)
+{
+	return r->nmetrics;
+}
+
+static bool has_latency(const struct bp_result *r)
+{
+	return r->nlatency;
+}
+
+static bool has_intervals(const struct bp_result *r)
+{
+	return r->nintervals;
+}
+
+static bool has_warnings(const struct bp_result *r)
+{
+	return r->nwarnings;
+}
+
+static bool has_cpu(const struct bp_result *r)
+{
+	return json_is_object(r->cpu) && json_object_size(r->cpu);
+}
+
+/* One result without its children: the header block, then each section that has content. */
+static int render_one(FILE *out, const struct bp_result *r, bool child)
+{
+	static const struct {
+		bool (*has)(const struct bp_result *r);
+		int (*print)(FILE *out, const struct bp_result *r);
+	} sections[] = {
+		{ has_env, print_env },
+		{ has_metrics, print_metrics },
+		{ has_latency, print_latency },
+		{ has_intervals, print_intervals },
+		{ has_cpu, print_cpu },
+		{ has_warnings, print_warnings },
+	};
+	int err;
+
+	print_header(out, r, child);
+	err = print_params(out, r);
+	for (size_t i = 0; !err && i < sizeof(sections) / sizeof(sections[0]); i++) {
+		if (!sections[i].has(r))
+			continue;
+		fputc('\n', out);
+		err = sections[i].print(out, r);
+	}
+	return err;
+}
+
+static int render_tree(FILE *out, const struct bp_result *r, bool child)
+{
+	int err = render_one(out, r, child);
+
+	for (size_t i = 0; !err && i < r->nchildren; i++) {
+		fputc('\n', out);
+		err = render_tree(out, r->children[i], true);
+	}
+	return err;
+}
+
+int bp_render_text(FILE *out, const struct bp_result *r)
+{
+	int err = render_tree(out, r, false);
+
+	if (!err && ferror(out))
+		err = -EIO;
+	return err;
+}

@@ -1,0 +1,101 @@
+/*
+ * The result model: everything a test measured, in base units, plus what is needed to
+ * trust it later (effective parameters, environment snapshot, the tester's own CPU use,
+ * warnings). Renderers (text, JSON, CSV) and the store only read it. Its JSON form is a
+ * contract, versioned by BP_RESULT_SCHEMA; see README.md "JSON result contract".
+ */
+#ifndef BP_RESULT_RESULT_H
+#define BP_RESULT_RESULT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define BP_RESULT_SCHEMA "boardperf/1"
+
+enum bp_better {
+	BP_BETTER_NONE = 0,  /* informational (e.g. a count of retransmits) */
+	BP_BETTER_HIGHER,
+	BP_BETTER_LOWER,
+};
+
+/* "higher", "lower" or "none", as JSON carries it. */
+const char *bp_better_name(enum bp_better better);
+
+struct bp_metric {
+	char *name;  /* dotted and stable: "rsa2048.sign", "receiver.bitrate" */
+	double value;
+	char *unit;  /* base unit: "bit/s", "B/s", "op/s", "ns", "B", "percent", "count" */
+	enum bp_better better;
+};
+
+/* A latency distribution summarised as the contract shows it. Values in `unit` (ns). */
+struct bp_latency {
+	char *what;  /* "rtt", "connect", "read", ... */
+	char *unit;
+	uint64_t count;
+	double min, mean, p50, p90, p99, p999, p9999, max;
+};
+
+struct bp_interval {
+	double start, end;  /* seconds since the test's start */
+	size_t nmetrics;
+	struct bp_metric *metrics;
+};
+
+struct bp_warning {
+	char *code;     /* stable: "tester-cpu-bound", "throttled", "page-cache", ... */
+	char *message;  /* one sentence for a person */
+};
+
+struct bp_result {
+	char *test;        /* test kind: "info", "tcp", "cpu", ... */
+	json_t *params;    /* effective parameters (object), in base units */
+	json_t *env;       /* environment snapshot (object) */
+	json_t *cpu;       /* the tester's CPU use: {"local": {...}, "remote": {...}} or NULL */
+
+	size_t nmetrics, cap_metrics;
+	struct bp_metric *metrics;
+	size_t nlatency, cap_latency;
+	struct bp_latency *latency;
+	size_t nintervals, cap_intervals;
+	struct bp_interval *intervals;
+	size_t nwarnings, cap_warnings;
+	struct bp_warning *warnings;
+
+	/* A suite (`boardperf run`) holds the results of the tests it ran. */
+	size_t nchildren, cap_children;
+	struct bp_result **children;
+
+	/* The text renderer prints the whole environment tree (for `boardperf info`). */
+	bool text_show_env;
+};
+
+struct bp_result *bp_result_new(const char *test);
+void bp_result_free(struct bp_result *r);
+
+/* Setters take ownership of the JSON reference (NULL clears). */
+void bp_result_set_params(struct bp_result *r, json_t *params);
+void bp_result_set_env(struct bp_result *r, json_t *env);
+void bp_result_set_cpu(struct bp_result *r, json_t *cpu);
+
+/* Each returns 0 or -ENOMEM. Names and units are copied. */
+int bp_result_add_metric(struct bp_result *r, const char *name, double value,
+			 const char *unit, enum bp_better better);
+int bp_result_add_latency(struct bp_result *r, const struct bp_latency *lat);
+/* NULL when out of memory. The pointer is valid until the next interval is added. */
+struct bp_interval *bp_result_add_interval(struct bp_result *r, double start, double end);
+int bp_interval_add_metric(struct bp_interval *iv, const char *name, double value,
+			   const char *unit, enum bp_better better);
+__attribute__((format(printf, 3, 4)))
+int bp_result_add_warning(struct bp_result *r, const char *code, const char *fmt, ...);
+/* Takes ownership of child, even on failure (then it is freed); -EINVAL for NULL. */
+int bp_result_add_child(struct bp_result *r, struct bp_result *child);
+
+const struct bp_metric *bp_result_find_metric(const struct bp_result *r, const char *name);
+bool bp_result_has_warning(const struct bp_result *r, const char *code);
+
+#endif

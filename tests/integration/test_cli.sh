@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The command line as a user meets it: exit codes, one-line errors, help, version, formats.
+# Usage: test_cli.sh BOARDPERF
+set -u
+bp=$1
+. "$(dirname "$0")/tap.sh"
+
+expect_exit 0 "--version" "$bp" --version
+[[ "$out" =~ ^boardperf\ [0-9]+\.[0-9]+\.[0-9]+$ ]]; ok $? "version line: $out"
+
+expect_exit 0 "--help" "$bp" --help
+help=$out
+for c in run info; do
+	grep -q "^  $c " <<<"$help"; ok $? "--help lists $c"
+	expect_exit 0 "$c --help" "$bp" "$c" --help
+	grep -q "^Usage: boardperf $c" <<<"$out"; ok $? "$c --help shows its usage line"
+done
+
+expect_exit 2 "unknown command" "$bp" frobnicate
+[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "unknown command 'frobnicate'" <<<"$err"
+ok $? "unknown command: one line naming it"
+
+expect_exit 2 "unknown flag" "$bp" info --bogus
+[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "unknown option '--bogus'" <<<"$err"
+ok $? "unknown flag: one line naming it"
+
+expect_exit 2 "bad choice" "$bp" run --suite huge
+grep -q "\-\-suite 'huge': expected one of quick, full" <<<"$err"; ok $? "bad choice names value and choices"
+
+expect_exit 2 "missing value" "$bp" info --dir
+grep -q -- "--dir needs a value" <<<"$err"; ok $? "missing value is named"
+
+expect_exit 2 "--json with --csv" "$bp" info --json --csv
+expect_exit 2 "stray argument" "$bp" info extra
+expect_exit 2 "--dir that does not exist" "$bp" info --dir /nonexistent/boardperf
+grep -q "/nonexistent/boardperf" <<<"$err"; ok $? "--dir error names the path"
+
+expect_exit 0 "info" "$bp" info
+grep -q "^info: " <<<"$out"; ok $? "info text starts with its header"
+
+expect_exit 0 "info --json" "$bp" info --json
+jq -e '.schema == "boardperf/1" and .test == "info"' <<<"$out" >/dev/null; ok $? "info JSON has schema and test"
+for k in board cpu thermal memory os nics throttle; do
+	jq -e --arg k "$k" '.env.inventory | has($k)' <<<"$out" >/dev/null; ok $? "inventory has $k"
+done
+jq -e '.env.boardperf.version and .env.boardperf.libraries.openssl and .env.boardperf.compiler' \
+	<<<"$out" >/dev/null; ok $? "env names version, compiler and libraries"
+jq -e '.metrics == [] and .warnings == [] and .intervals == []' <<<"$out" >/dev/null
+ok $? "contract keys present even when empty"
+
+expect_exit 0 "info --dir /" "$bp" info --dir / --json
+jq -e '.env.inventory.storage' <<<"$out" >/dev/null; ok $? "info --dir adds storage"
+
+expect_exit 0 "info --csv" "$bp" info --csv
+head -1 <<<"$out" | grep -q '^test,scope,start,end,name,value,unit,better'; ok $? "CSV header"
+
+expect_exit 0 "run" "$bp" run
+expect_exit 0 "no command = run" "$bp"
+expect_exit 0 "options without a command go to run" "$bp" -J
+jq -e '.test == "run"' <<<"$out" >/dev/null; ok $? "bare -J runs run as JSON"
+expect_exit 0 "-q keeps stderr quiet" "$bp" info -q
+[ -z "$err" ]; ok $? "no stderr with -q"
+
+tap_done

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Prints one closing line over the test logs of the given Meson build folders:
+# "tests: N passed, N failed, N skipped" (each TAP check counts).
+set -euo pipefail
+passed=0 failed=0 skipped=0
+for b in "$@"; do
+	log="$b/meson-logs/testlog.json"
+	[ -f "$log" ] || { echo "no test log in $b" >&2; failed=$((failed + 1)); continue; }
+	# One JSON object per test binary; a TAP binary's checks are in its stdout.
+	read -r p f s < <(jq -rs '
+		[ .[] | (.stdout // "" | split("\n")) as $lines
+		  | { ok: ([$lines[] | select(test("^ok "))] | length),
+		      nok: ([$lines[] | select(test("^not ok "))] | length),
+		      res: .result } ]
+		| [ (map(if .ok + .nok > 0 then .ok else (if .res == "OK" then 1 else 0 end) end) | add // 0),
+		    (map(if .res == "FAIL" or .res == "TIMEOUT" or .res == "ERROR"
+			 then ([.nok, 1] | max) else .nok end) | add // 0),
+		    (map(select(.res == "SKIP")) | length) ] | @tsv' "$log")
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+done
+echo "tests: $passed passed, $failed failed, $skipped skipped"

@@ -1,0 +1,75 @@
+/* CPU accounting: /proc/stat parsing against a known file, and thread time that really grows. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/cpuacct.h"
+#include "tap.h"
+
+static void write_stat(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_sys_share(void)
+{
+	char path[] = "/tmp/bp-stat-XXXXXX";
+	int fd = mkstemp(path);
+	struct bp_sys_cpu a, b;
+
+	close(fd);
+	/* user nice system idle iowait irq softirq steal guest guest_nice */
+	write_stat(path, "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\n");
+	CHECK_INT(bp_sys_cpu_read(path, &a), 0);
+	CHECK_INT(a.busy, 150);
+	CHECK_INT(a.total, 1000);
+	/* busy 150 -> 400 and total 1000 -> 1310: 250 of 310 jiffies were busy. */
+	write_stat(path, "cpu  300 10 80 850 60 5 5 0 0 0\n");
+	CHECK_INT(bp_sys_cpu_read(path, &b), 0);
+	CHECK_NEAR(bp_sys_cpu_busy_share(&a, &b), 250.0 / 310.0, 1e-12);
+	CHECK(isnan(bp_sys_cpu_busy_share(&b, &b)));
+	write_stat(path, "garbage\n");
+	CHECK(bp_sys_cpu_read(path, &b) < 0);
+	unlink(path);
+	CHECK(bp_sys_cpu_read("/nonexistent/stat", &b) < 0);
+	CHECK_INT(bp_sys_cpu_read("/proc/stat", &b), 0);
+	CHECK(b.total > b.busy);
+}
+
+static void test_thread_times(void)
+{
+	struct bp_cpu_times a, b;
+	struct bp_cpu_usage u;
+	volatile uint64_t sink = 0;
+	uint64_t end;
+
+	CHECK_INT(bp_cpu_thread_times(&a), 0);
+	/* Spin 200 ms: nearly all of it must show up as this thread's user time. */
+	end = bp_now_ns() + 200 * BP_NS_PER_MS;
+	while (bp_now_ns() < end)
+		sink += 1;
+	CHECK_INT(bp_cpu_thread_times(&b), 0);
+	bp_cpu_usage_between(&a, &b, &u);
+	CHECK(u.wall_s >= 0.2);
+	/* A shared, noisy machine can steal some of it, never give more than the wall time. */
+	CHECK(u.busy_share > 0.3 && u.busy_share <= 1.05);
+	json_t *j = bp_cpu_usage_json(&u);
+
+	CHECK(json_is_real(json_object_get(j, "busy_share")));
+	CHECK(json_is_real(json_object_get(j, "user_s")));
+	json_decref(j);
+	CHECK_INT(bp_cpu_process_times(&b), 0);
+	(void)sink;
+}
+
+int main(void)
+{
+	test_sys_share();
+	test_thread_times();
+	return tap_done();
+}

@@ -1,0 +1,170 @@
+/* The option-table engine: parsing every form, defaults, ranges, messages, help, JSON. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "core/options.h"
+#include "tap.h"
+
+struct params {
+	bool reverse;
+	int64_t streams;
+	double rate;
+	uint64_t len;
+	uint64_t time;
+	const char *host;
+	int mode;
+	double loss;
+};
+
+static const char *const modes[] = { "rndrw", "seqrd", NULL };
+
+static const struct bp_opt table[] = {
+	{ 'R', "reverse", BP_OPT_FLAG, offsetof(struct params, reverse), NULL, NULL, 0, 0, NULL,
+	  "server sends" },
+	{ 'P', "parallel", BP_OPT_INT, offsetof(struct params, streams), "N", "1", 1, 128, NULL,
+	  "parallel streams" },
+	{ 'b', "bitrate", BP_OPT_RATE, offsetof(struct params, rate), "RATE", "1M", 0, 100e9, NULL,
+	  "target rate" },
+	{ 'l', "length", BP_OPT_SIZE, offsetof(struct params, len), "LEN", "128K", 1, 1 << 30, NULL,
+	  "write size" },
+	{ 't', "time", BP_OPT_DURATION, offsetof(struct params, time), "S", "10", 0.1, 86400, NULL,
+	  "duration" },
+	{ 'c', "client", BP_OPT_STRING, offsetof(struct params, host), "HOST", NULL, 0, 0, NULL,
+	  "server to test against" },
+	{ 0, "mode", BP_OPT_CHOICE, offsetof(struct params, mode), "MODE", "rndrw", 0, 0, modes,
+	  "workload" },
+	{ 0, "loss", BP_OPT_NUMBER, offsetof(struct params, loss), "PCT", "0", 0, 100, NULL,
+	  "accepted loss" },
+	BP_OPT_END,
+};
+
+static int parse(struct params *p, struct bp_common_opts *c, struct bp_parsed *parsed,
+		 char *err, size_t errlen, int argc, ...)
+{
+	char *argv[32];
+	va_list ap;
+
+	va_start(ap, argc);
+	for (int i = 0; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	memset(p, 0, sizeof(*p));
+	err[0] = '\0';
+	return bp_opts_parse(table, p, c, parsed, argc, argv, err, errlen);
+}
+
+static void test_defaults(void)
+{
+	struct params p;
+	struct bp_common_opts c;
+	struct bp_parsed parsed;
+	char err[256];
+
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 0), 0);
+	CHECK(!p.reverse);
+	CHECK_INT(p.streams, 1);
+	CHECK_NEAR(p.rate, 1e6, 0);
+	CHECK_INT(p.len, 131072);
+	CHECK_INT(p.time, 10000000000ULL);
+	CHECK(p.host == NULL);
+	CHECK_INT(p.mode, 0);
+	CHECK(!c.json && !c.help && c.verbose == 0);
+}
+
+static void test_forms(void)
+{
+	struct params p;
+	struct bp_common_opts c;
+	struct bp_parsed parsed;
+	char err[256];
+
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 10, "-c", "198.18.0.2", "-P4", "-R",
+			"--bitrate=1.5G", "--length", "64K", "-t", "500ms", "--mode=seqrd"), 0);
+	CHECK_STR(p.host, "198.18.0.2");
+	CHECK_INT(p.streams, 4);
+	CHECK(p.reverse);
+	CHECK_NEAR(p.rate, 1.5e9, 0);
+	CHECK_INT(p.len, 65536);
+	CHECK_INT(p.time, 500000000ULL);
+	CHECK_INT(p.mode, 1);
+	/* A cluster of flags, a count, common options and positionals around them. */
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 6, "http://x/", "-RJvv", "--csv",
+			"--", "-notanoption", "third"), 0);
+	CHECK(p.reverse && c.json && c.csv);
+	CHECK_INT(c.verbose, 2);
+	CHECK_INT(parsed.npos, 3);
+	CHECK_STR(parsed.pos[0], "http://x/");
+	CHECK_STR(parsed.pos[1], "-notanoption");
+	CHECK_STR(parsed.pos[2], "third");
+}
+
+static void test_errors(void)
+{
+	static const struct { const char *a, *b, *msg; } bad[] = {
+		{ "-t", "ten", "-t 'ten': expected a duration such as 10, 10s, 500ms or 2m" },
+		{ "-t", "0", "-t '0': out of range, expected 100 ms to 86400 s" },
+		{ "-P", "0", "-P '0': out of range, expected 1 to 128" },
+		{ "-P", "4x", "-P '4x': expected an integer such as 4" },
+		{ "-b", "12x", "-b '12x': expected a rate in bit/s such as 100M, 1.5G or 64k" },
+		{ "-b", "200G", "-b '200G': out of range, expected 0 bit/s to 100 Gbit/s" },
+		{ "-l", "0", "-l '0': out of range, expected 1 B to 1.00 GiB" },
+		{ "--mode", "x", "--mode 'x': expected one of rndrw, seqrd" },
+		{ "--loss", "101", "--loss '101': out of range, expected 0 to 100" },
+		{ "--nope", "1", "unknown option '--nope'" },
+		{ "-x", "1", "unknown option '-x'" },
+		{ "--reverse=1", "a", "--reverse takes no value (got '1')" },
+		{ "-c", "", "-c '': expected HOST" },
+	};
+	struct params p;
+	struct bp_common_opts c;
+	struct bp_parsed parsed;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(parse(&p, &c, &parsed, err, sizeof(err), 2, bad[i].a, bad[i].b) < 0);
+		CHECK_STR(err, bad[i].msg);
+	}
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 1, "-t"), -EINVAL);
+	CHECK_STR(err, "-t needs a value: expected a duration such as 10, 10s, 500ms or 2m");
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 1, "--client"), -EINVAL);
+	CHECK_STR(err, "--client needs a value: expected HOST");
+}
+
+static void test_help_and_json(void)
+{
+	struct params p;
+	struct bp_common_opts c;
+	struct bp_parsed parsed;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *j;
+
+	bp_opts_help(f, "tcp", "-c HOST [-t S]", "TCP throughput", table);
+	fclose(f);
+	CHECK(strstr(buf, "Usage: boardperf tcp -c HOST [-t S]\n") == buf);
+	CHECK(strstr(buf, "  -P, --parallel N") != NULL);
+	CHECK(strstr(buf, "[default: 128K]") != NULL);
+	CHECK(strstr(buf, "(rndrw|seqrd)") != NULL);
+	CHECK(strstr(buf, "      --csv") != NULL);
+	free(buf);
+
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 2, "-t", "2m"), 0);
+	j = bp_opts_to_json(table, &p);
+	CHECK_NEAR(json_real_value(json_object_get(j, "time")), 120.0, 0);
+	CHECK_INT(json_integer_value(json_object_get(j, "length")), 131072);
+	CHECK_STR(json_string_value(json_object_get(j, "mode")), "rndrw");
+	CHECK(json_is_null(json_object_get(j, "client")));
+	CHECK(json_is_false(json_object_get(j, "reverse")));
+	json_decref(j);
+}
+
+int main(void)
+{
+	test_defaults();
+	test_forms();
+	test_errors();
+	test_help_and_json();
+	return tap_done();
+}

@@ -1,0 +1,364 @@
+/*
+ * Golden-file tests of the three renderers: fixed results are rendered into memory and
+ * compared byte for byte with tests/unit/golden/<name>.<txt|json|csv>.
+ *
+ * Usage: test_render GOLDEN_DIR   (meson passes the source tree's golden directory)
+ *
+ * After an intended change of the output, regenerate the files and review the diff:
+ *   BP_UPDATE_GOLDEN=1 meson test -C build test_render
+ * (or BP_UPDATE_GOLDEN=1 ./test_render tests/unit/golden), then `git diff tests/unit/golden`.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/render.h"
+#include "result/result.h"
+#include "tap.h"
+
+static const char *golden_dir = "tests/unit/golden";
+
+/* A Raspberry Pi 4 as the inventory would describe it; every leaf type appears once. */
+static json_t *fixture_env(void)
+{
+	json_error_t e;
+	json_t *env = json_loads(
+		"{\"boardperf\": {\"version\": \"0.1.0\", \"compiler\": \"gcc 12.2.0\","
+		"  \"buildtype\": \"debugoptimized\", \"sanitize\": \"none\"},"
+		" \"inventory\": {"
+		"  \"board\": {\"model\": \"Raspberry Pi 4 Model B Rev 1.4\", \"serial\": null},"
+		"  \"cpu\": {\"model\": \"Cortex-A72\", \"arch\": \"aarch64\", \"count\": 4,"
+		"    \"flags\": [\"fp\", \"asimd\", \"crc32\", \"cpuid\"],"
+		"    \"cores\": ["
+		"      {\"id\": 0, \"online\": true, \"freq_min\": 600000000,"
+		"       \"freq_max\": 1800000000, \"governor\": \"ondemand\"},"
+		"      {\"id\": 1, \"online\": true, \"freq_min\": 600000000,"
+		"       \"freq_max\": 1800000000, \"governor\": \"ondemand\"},"
+		"      {\"id\": 2, \"online\": false, \"governor\": null},"
+		"      {\"id\": 3, \"online\": true, \"freq_min\": 600000000,"
+		"       \"freq_max\": 1800000000, \"governor\": \"performance\", \"isolated\": true}"
+		"    ]},"
+		"  \"memory\": {\"total\": 8253505536, \"swap\": 0},"
+		"  \"thermal\": {\"soc_celsius\": 47.75, \"throttled\": false},"
+		"  \"os\": {\"kernel\": \"6.1.21-v8+\", \"distro\": \"Debian GNU/Linux 12 (bookworm)\"},"
+		"  \"nics\": []"
+		" }}", 0, &e);
+
+	if (!env)
+		printf("# fixture env: %s (line %d)\n", e.text, e.line);
+	return env;
+}
+
+/* A two-stream TCP test as `boardperf tcp` would fill it. */
+static struct bp_result *fixture_tcp(void)
+{
+	struct bp_result *r = bp_result_new("tcp");
+	struct bp_latency rtt = {
+		.what = "rtt", .unit = "ns", .count = 1200,
+		.min = 101000, .mean = 180500, .p50 = 150000, .p90 = 210000,
+		.p99 = 480000, .p999 = 1200000, .p9999 = 2300000, .max = 2500000,
+	};
+	struct bp_interval *iv;
+
+	bp_result_set_params(r, json_pack("{s:s, s:i, s:i, s:i, s:b, s:{s:i}}",
+					  "host", "198.18.0.2", "port", 5201, "duration", 10,
+					  "parallel", 2, "reverse", 0,
+					  "socket", "window", 131072));
+	bp_result_set_env(r, fixture_env());
+	bp_result_add_metric(r, "sender.bitrate", 941.2e6, "bit/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "receiver.bitrate", 938.55e6, "bit/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "retransmits", 12, "count", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "receiver.bytes", 1173187500, "B", BP_BETTER_NONE);
+	bp_result_add_latency(r, &rtt);
+	iv = bp_result_add_interval(r, 0, 1);
+	bp_interval_add_metric(iv, "sender.bitrate", 940e6, "bit/s", BP_BETTER_HIGHER);
+	bp_interval_add_metric(iv, "receiver.bitrate", 937.1e6, "bit/s", BP_BETTER_HIGHER);
+	bp_interval_add_metric(iv, "retransmits", 7, "count", BP_BETTER_LOWER);
+	iv = bp_result_add_interval(r, 1, 2);
+	bp_interval_add_metric(iv, "sender.bitrate", 942.4e6, "bit/s", BP_BETTER_HIGHER);
+	bp_interval_add_metric(iv, "receiver.bitrate", 940e6, "bit/s", BP_BETTER_HIGHER);
+	bp_interval_add_metric(iv, "retransmits", 5, "count", BP_BETTER_LOWER);
+	bp_result_set_cpu(r, json_pack("{s:{s:f, s:f, s:f}, s:{s:f, s:f}}",
+				       "local", "user_percent", 12.5, "sys_percent", 40.25,
+				       "busiest_worker_percent", 97.0,
+				       "remote", "user_percent", 3.0, "sys_percent", 21.5));
+	bp_result_add_warning(r, "tester-cpu-bound",
+			      "worker %d was busy %.0f %% of its core; the bitrate may be the tester's limit",
+			      0, 97.0);
+	return r;
+}
+
+/* `boardperf info`: the environment is the whole point. */
+static struct bp_result *fixture_info(void)
+{
+	struct bp_result *r = bp_result_new("info");
+
+	bp_result_set_env(r, fixture_env());
+	r->text_show_env = true;
+	bp_result_add_warning(r, "throttled", "the SoC was throttled since boot (0x%x)", 0x50000);
+	return r;
+}
+
+static struct bp_result *fixture_suite(void)
+{
+	struct bp_result *r = bp_result_new("run");
+	struct bp_result *cpu = bp_result_new("cpu");
+	struct bp_result *mem = bp_result_new("mem");
+
+	bp_result_set_params(r, json_pack("{s:s}", "profile", "quick"));
+	bp_result_set_env(r, fixture_env());
+	bp_result_add_metric(cpu, "sha256.8192", 401.5e6, "B/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(cpu, "rsa2048.sign", 1489.6, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(mem, "copy.bandwidth", 3.2e9, "B/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(mem, "latency.random", 142.3, "ns", BP_BETTER_LOWER);
+	bp_result_add_warning(mem, "page-cache", "the buffer fits in the L2 cache");
+	bp_result_add_child(r, cpu);
+	bp_result_add_child(r, mem);
+	return r;
+}
+
+/* Everything a careless renderer gets wrong: separators in text, NaN, infinity. */
+static struct bp_result *fixture_odd(void)
+{
+	struct bp_result *r = bp_result_new("odd,test");
+	struct bp_interval *iv;
+
+	r->text_show_env = true;
+	bp_result_set_env(r, json_pack("{s:s, s:[i, s, n], s:{}}", "mount", "/mnt/a,b \"c\"",
+				       "mixed", 1, "two", "empty", "nothing"));
+	bp_result_add_metric(r, "loss.percent", NAN, "percent", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "ratio", INFINITY, "", BP_BETTER_NONE);
+	bp_result_add_metric(r, "odd \"name\"", 0.1, "x,y", BP_BETTER_NONE);
+	iv = bp_result_add_interval(r, 0, 0.5);
+	bp_interval_add_metric(iv, "loss.percent", NAN, "percent", BP_BETTER_LOWER);
+	iv = bp_result_add_interval(r, 0.5, 1);
+	bp_interval_add_metric(iv, "ratio", 2.5, "", BP_BETTER_NONE);
+	bp_result_add_warning(r, "note", "line one, with \"quotes\"\r\nline two");
+	return r;
+}
+
+static char *render(const struct bp_result *r, enum bp_format format)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = bp_render(f, r, format);
+	fclose(f);
+	if (err)
+		printf("# bp_render: %s\n", strerror(-err));
+	return buf;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while (m && (c = fgetc(f)) != EOF)
+		fputc(c, m);
+	if (m)
+		fclose(m);
+	fclose(f);
+	return buf;
+}
+
+/* The first line where two texts differ, as TAP comments. */
+static void show_first_difference(const char *got, const char *want)
+{
+	const char *g = got, *w = want;
+	int line = 1;
+
+	while (*g && *g == *w) {
+		if (*g == '\n') {
+			line++;
+			got = g + 1;
+			want = w + 1;
+		}
+		g++;
+		w++;
+	}
+	printf("#   first difference on line %d\n", line);
+	printf("#   got:  '%.*s'\n", (int)strcspn(got, "\n"), got);
+	printf("#   want: '%.*s'\n", (int)strcspn(want, "\n"), want);
+}
+
+static void check_golden(const struct bp_result *r, const char *name, enum bp_format format)
+{
+	static const char *const ext[] = { "txt", "json", "csv" };
+	char path[4096], what[256];
+	char *got = render(r, format), *want;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", golden_dir, name, ext[format]);
+	snprintf(what, sizeof(what), "golden %s.%s", name, ext[format]);
+	if (got && getenv("BP_UPDATE_GOLDEN") && !strcmp(getenv("BP_UPDATE_GOLDEN"), "1")) {
+		f = fopen(path, "wb");
+		tap_result(f && fputs(got, f) >= 0 && !fclose(f), __FILE__, __LINE__, what);
+		printf("# rewrote %s\n", path);
+		free(got);
+		return;
+	}
+	want = read_file(path);
+	tap_result(got && want && !strcmp(got, want), __FILE__, __LINE__, what);
+	if (!want)
+		printf("#   cannot read %s (BP_UPDATE_GOLDEN=1 creates it)\n", path);
+	else if (got && strcmp(got, want))
+		show_first_difference(got, want);
+	free(got);
+	free(want);
+}
+
+/* The contract's keys, in the contract's order, and what they hold. */
+static void check_json_shape(void)
+{
+	static const char *const keys[] = {
+		"schema", "test", "params", "env", "metrics", "latency", "intervals", "cpu",
+		"warnings",
+	};
+	struct bp_result *r = fixture_tcp();
+	char *text = render(r, BP_FORMAT_JSON);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL, *v;
+	const char *key;
+	size_t i = 0;
+
+	CHECK(j != NULL);
+	json_object_foreach(j, key, v) {
+		CHECK(i < 9 && !strcmp(key, keys[i]));
+		i++;
+	}
+	CHECK_INT(i, 9);
+	CHECK_STR(json_string_value(json_object_get(j, "schema")), BP_RESULT_SCHEMA);
+	CHECK_STR(json_string_value(json_object_get(j, "test")), "tcp");
+	v = json_array_get(json_object_get(j, "metrics"), 0);
+	CHECK_STR(json_string_value(json_object_get(v, "name")), "sender.bitrate");
+	CHECK_NEAR(json_number_value(json_object_get(v, "value")), 941.2e6, 0);
+	CHECK_STR(json_string_value(json_object_get(v, "better")), "higher");
+	v = json_object_get(json_object_get(j, "latency"), "rtt");
+	CHECK_INT(json_integer_value(json_object_get(v, "count")), 1200);
+	CHECK_NEAR(json_number_value(json_object_get(v, "p99.9")), 1200000, 0);
+	CHECK_NEAR(json_number_value(json_object_get(v, "p99.99")), 2300000, 0);
+	v = json_array_get(json_object_get(j, "intervals"), 1);
+	CHECK_NEAR(json_number_value(json_object_get(v, "start")), 1, 0);
+	CHECK_NEAR(json_number_value(json_object_get(json_object_get(v, "metrics"),
+						     "retransmits")), 5, 0);
+	v = json_array_get(json_object_get(j, "warnings"), 0);
+	CHECK_STR(json_string_value(json_object_get(v, "code")), "tester-cpu-bound");
+	CHECK(json_object_get(j, "results") == NULL);
+	json_decref(j);
+	free(text);
+	bp_result_free(r);
+}
+
+/* An empty result still carries every key; absent trees are {} and cpu is null. */
+static void check_json_empty(void)
+{
+	struct bp_result *r = bp_result_new("empty");
+	json_t *j = bp_result_to_json(r);
+
+	CHECK(json_is_object(json_object_get(j, "params")));
+	CHECK(json_is_object(json_object_get(j, "env")));
+	CHECK_INT(json_array_size(json_object_get(j, "metrics")), 0);
+	CHECK(json_is_object(json_object_get(j, "latency")));
+	CHECK_INT(json_array_size(json_object_get(j, "intervals")), 0);
+	CHECK(json_is_null(json_object_get(j, "cpu")));
+	CHECK(json_is_array(json_object_get(j, "warnings")));
+	CHECK(json_object_get(j, "results") == NULL);
+	json_decref(j);
+	bp_result_free(r);
+}
+
+/* JSON has no NaN: the document must still parse, with null where the figure was. */
+static void check_json_nan(void)
+{
+	struct bp_result *r = fixture_odd();
+	char *text = render(r, BP_FORMAT_JSON);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	json_t *m = json_object_get(j, "metrics");
+	json_t *iv = json_array_get(json_object_get(j, "intervals"), 0);
+
+	CHECK(j != NULL);
+	CHECK(json_is_null(json_object_get(json_array_get(m, 0), "value")));
+	CHECK(json_is_null(json_object_get(json_array_get(m, 1), "value")));
+	CHECK_NEAR(json_number_value(json_object_get(json_array_get(m, 2), "value")), 0.1, 0);
+	CHECK(json_is_null(json_object_get(json_object_get(iv, "metrics"), "loss.percent")));
+	json_decref(j);
+	free(text);
+	bp_result_free(r);
+}
+
+/* A suite nests complete result objects, each with its own schema. */
+static void check_json_suite(void)
+{
+	struct bp_result *r = fixture_suite();
+	json_t *j = bp_result_to_json(r);
+	json_t *kids = json_object_get(j, "results");
+
+	CHECK_INT(json_array_size(kids), 2);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(kids, 1), "test")), "mem");
+	CHECK_STR(json_string_value(json_object_get(json_array_get(kids, 0), "schema")),
+		  BP_RESULT_SCHEMA);
+	json_decref(j);
+	bp_result_free(r);
+}
+
+/* A failing stream must be reported, not ignored. */
+static void check_write_error(void)
+{
+	struct bp_result *r = fixture_tcp();
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f) {
+		printf("ok %d - # SKIP no /dev/full\n", ++tap_n);
+		bp_result_free(r);
+		return;
+	}
+	setvbuf(f, NULL, _IONBF, 0);
+	CHECK_INT(bp_render(f, r, BP_FORMAT_TEXT), -EIO);
+	CHECK_INT(bp_render(f, r, BP_FORMAT_JSON), -EIO);
+	CHECK_INT(bp_render(f, r, BP_FORMAT_CSV), -EIO);
+	fclose(f);
+	bp_result_free(r);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		struct bp_result *(*make)(void);
+	} fixtures[] = {
+		{ "tcp", fixture_tcp },
+		{ "info", fixture_info },
+		{ "suite", fixture_suite },
+		{ "odd", fixture_odd },
+	};
+
+	if (argc > 1)
+		golden_dir = argv[1];
+	else if (getenv("BP_GOLDEN_DIR"))
+		golden_dir = getenv("BP_GOLDEN_DIR");
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		struct bp_result *r = fixtures[i].make();
+
+		for (int f = BP_FORMAT_TEXT; f <= BP_FORMAT_CSV; f++)
+			check_golden(r, fixtures[i].name, (enum bp_format)f);
+		bp_result_free(r);
+	}
+	check_json_shape();
+	check_json_empty();
+	check_json_nan();
+	check_json_suite();
+	check_write_error();
+	return tap_done();
+}

@@ -1,0 +1,158 @@
+/* The text helpers behind the renderers: tables, JSON scalars, number text, cleaning. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/text_table.h"
+#include "result/text_tree.h"
+#include "tap.h"
+
+/* Run fn into memory and return what it printed (malloc'd). */
+#define CAPTURE(buf, call) do { \
+	size_t len_; \
+	FILE *f_ = open_memstream(&(buf), &len_); \
+	call; \
+	fclose(f_); \
+} while (0)
+
+static void test_double_exact(void)
+{
+	static const struct { double v; const char *want; } cases[] = {
+		{ 0.1, "0.1" },
+		{ 94.1e6, "94100000" },
+		{ 1.0 / 3, "0.3333333333333333" },   /* 16 digits */
+		{ 0.1 + 0.2, "0.30000000000000004" }, /* 17 digits */
+		{ 1e300, "1e+300" },
+		{ -2.5, "-2.5" },
+		{ 0, "0" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bp_format_double_exact(buf, sizeof(buf), cases[i].v);
+		CHECK_STR(buf, cases[i].want);
+		CHECK(strtod(buf, NULL) == cases[i].v);
+	}
+}
+
+static void test_scalar_text(void)
+{
+	static const struct {
+		const char *json;
+		const char *human, *plain;
+	} cases[] = {
+		{ "\"Cortex-A72\"", "Cortex-A72", "Cortex-A72" },
+		{ "1800000000", "1800000000", "1800000000" },
+		{ "1800000000.0", "1800000000", "1800000000" },
+		{ "47.75", "47.75", "47.75" },
+		{ "0.1", "0.1", "0.1" },
+		{ "true", "yes", "true" },
+		{ "false", "no", "false" },
+		{ "null", "unknown", "" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *v = json_loads(cases[i].json, JSON_DECODE_ANY, NULL);
+
+		CHECK_STR(bp_json_scalar_text(v, BP_SCALAR_HUMAN, buf, sizeof(buf)),
+			  cases[i].human);
+		CHECK_STR(bp_json_scalar_text(v, BP_SCALAR_PLAIN, buf, sizeof(buf)),
+			  cases[i].plain);
+		json_decref(v);
+	}
+}
+
+static void test_inline_text(void)
+{
+	static const struct { const char *json, *want; } cases[] = {
+		{ "[\"fp\", \"asimd\"]", "fp, asimd" },
+		{ "[]", "none" },
+		{ "{}", "none" },
+		{ "[1, [2, 3], {\"a\": null}]", "1, [2,3], {\"a\":null}" },
+		{ "{\"a\": 1}", "{\"a\":1}" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *v = json_loads(cases[i].json, JSON_DECODE_ANY, NULL);
+		char *s = bp_json_inline_text(v, BP_SCALAR_HUMAN);
+
+		CHECK_STR(s, cases[i].want);
+		free(s);
+		json_decref(v);
+	}
+}
+
+static void test_clean(void)
+{
+	char s[] = "one\r\ntwo\tthree\x1b[31m";
+	char *out = NULL;
+
+	CHECK_STR(bp_text_clean(s), "one two three [31m");
+	CAPTURE(out, bp_text_put(f_, "a\n\nb\x7f"));
+	CHECK_STR(out, "a b ");
+	free(out);
+	CHECK_INT(bp_text_width("1.50 \xc2\xb5s"), 7);
+}
+
+/* Right-aligned numbers, padded to the widest cell, and no blanks at the end of a row. */
+static void test_table(void)
+{
+	struct bp_table t;
+	char *out = NULL;
+
+	CHECK_INT(bp_table_init(&t, 3, 2), 0);
+	t.right[1] = true;
+	bp_table_add(&t, (const char *[]){ "name", "value", "note" });
+	bp_table_add(&t, (const char *[]){ "a", "1", NULL });
+	bp_table_add(&t, (const char *[]){ "longer", "12345", "x" });
+	bp_table_add(&t, (const char *[]){ "\xc2\xb5s", "2", "y" });
+	CHECK_INT(bp_table_set(&t, 3, "too far"), -EINVAL);
+	CAPTURE(out, CHECK_INT(bp_table_print(f_, &t), 0));
+	CHECK_STR(out,
+		  "  name    value  note\n"
+		  "  a           1\n"
+		  "  longer  12345  x\n"
+		  "  \xc2\xb5s          2  y\n");
+	free(out);
+	bp_table_free(&t);
+}
+
+static void test_tree(void)
+{
+	json_t *v = json_loads("{\"a\": 1, \"long_key\": \"x\", \"sub\": {\"k\": null},"
+			       " \"rows\": [{\"id\": 1, \"n\": \"p\"}, {\"id\": 10}], \"z\": []}",
+			       0, NULL);
+	char *out = NULL;
+
+	CAPTURE(out, CHECK_INT(bp_text_tree(f_, v, 0), 0));
+	CHECK_STR(out,
+		  "a         1\n"
+		  "long_key  x\n"
+		  "\n"
+		  "sub\n"
+		  "  k  unknown\n"
+		  "\n"
+		  "rows\n"
+		  "  id  n\n"
+		  "   1  p\n"
+		  "  10\n"
+		  "\n"
+		  "z         none\n");
+	free(out);
+	CHECK_INT(bp_text_tree(stdout, json_array_get(json_object_get(v, "z"), 0), 0), -EINVAL);
+	json_decref(v);
+}
+
+int main(void)
+{
+	test_double_exact();
+	test_scalar_text();
+	test_inline_text();
+	test_clean();
+	test_table();
+	test_tree();
+	return tap_done();
+}
