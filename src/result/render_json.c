@@ -1,8 +1,8 @@
 /*
  * The JSON renderer: the result in the contract shape of DESIGN.md §2. Scripts, CI and
  * the store read it, so every key of the contract is always present (empty when there
- * is nothing to say) and the key order is fixed. Reals are written with 17 significant
- * digits, jansson's default, so that every value reads back as the very same double.
+ * is nothing to say) and the key order is fixed. Reals are written with 15 significant
+ * digits (see bp_render_json).
  */
 #include <errno.h>
 #include <math.h>
@@ -207,7 +207,15 @@ int bp_render_json(FILE *out, const struct bp_result *r)
 
 	if (!j)
 		return -ENOMEM;
-	err = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
+	/*
+	 * jansson's default of 17 digits prints the binary noise of a double: 48.7 becomes
+	 * 48.700000000000003. 15 significant digits give back every decimal of up to 15
+	 * digits as written (48.7, 941.2e6) and lie far beyond the precision of any
+	 * measurement; a computed value may read back a last bit off, which no figure of
+	 * ours can tell apart. (CSV keeps the shortest exact round-trip text.)
+	 */
+	err = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			 JSON_REAL_PRECISION(15)) ? -EIO : 0;
 	json_decref(j);
 	if (!err && (fputc('\n', out) == EOF || ferror(out)))
 		err = -EIO;

@@ -32,31 +32,41 @@ static char *format_value(char *buf, double v, const char *unit)
 	return buf;
 }
 
-/* A string leaf of env, such as inventory.board.model; NULL when absent or empty. */
+/* A string leaf of env, such as inventory.board.model; NULL if absent, empty, "unknown". */
 static const char *env_string(const json_t *env, const char *const *path)
 {
 	const json_t *v = env;
+	const char *s;
 
 	for (; *path && v; path++)
 		v = json_object_get(v, *path);
-	if (!json_is_string(v) || !*json_string_value(v))
+	if (!json_is_string(v))
 		return NULL;
-	return json_string_value(v);
+	s = json_string_value(v);
+	return *s && strcmp(s, "unknown") ? s : NULL;
 }
 
 /*
- * "tcp: <board>, <cpu>, kernel <version>, boardperf <version>": what ran where, with
- * whichever of those the environment knows. A suite's children start with "=== " so
- * that a long run can be scanned for its parts.
+ * "tcp: <board>, <cpu>, kernel <release>, boardperf <version>": what ran where, with
+ * whichever of those the environment knows (src/board names the keys; the CPU is its
+ * summary, "4x Cortex-A72", or else the model name). A suite's children start with
+ * "=== " so that a long run can be scanned for its parts.
  */
 static void print_header(FILE *out, const struct bp_result *r, bool child)
 {
 	static const char *const board[] = { "inventory", "board", "model", NULL };
-	static const char *const cpu[] = { "inventory", "cpu", "model", NULL };
-	static const char *const kernel[] = { "inventory", "os", "kernel", NULL };
+	static const char *const cpu[] = { "inventory", "cpu", "summary", NULL };
+	static const char *const cpu_name[] = { "inventory", "cpu", "model_name", NULL };
+	static const char *const kernel[] = { "inventory", "os", "kernel_release", NULL };
 	static const char *const version[] = { "boardperf", "version", NULL };
-	static const struct { const char *const *path; const char *label; } parts[] = {
-		{ board, "" }, { cpu, "" }, { kernel, "kernel " }, { version, "boardperf " },
+	static const struct {
+		const char *const *path, *const *fallback;
+		const char *label;
+	} parts[] = {
+		{ board, NULL, "" },
+		{ cpu, cpu_name, "" },
+		{ kernel, NULL, "kernel " },
+		{ version, NULL, "boardperf " },
 	};
 	const char *sep = ": ";
 
@@ -66,6 +76,8 @@ static void print_header(FILE *out, const struct bp_result *r, bool child)
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		const char *s = env_string(r->env, parts[i].path);
 
+		if (!s && parts[i].fallback)
+			s = env_string(r->env, parts[i].fallback);
 		if (!s)
 			continue;
 		fprintf(out, "%s%s", sep, parts[i].label);
@@ -75,7 +87,10 @@ static void print_header(FILE *out, const struct bp_result *r, bool child)
 	fputc('\n', out);
 }
 
-/* key=value pairs, nested objects flattened to dotted keys; values with blanks quoted. */
+/*
+ * key=value pairs, nested objects flattened to dotted keys; values with blanks quoted.
+ * A null is an option left unset: the JSON records it, the compact line leaves it out.
+ */
 static int print_params_of(FILE *out, const json_t *obj, const char *prefix)
 {
 	const char *key;
@@ -85,6 +100,8 @@ static int print_params_of(FILE *out, const json_t *obj, const char *prefix)
 	json_object_foreach((json_t *)obj, key, val) {
 		char *s;
 
+		if (json_is_null(val))
+			continue;
 		if (json_is_object(val) && json_object_size(val)) {
 			char *sub;
 
@@ -129,7 +146,7 @@ static int metrics_row(struct bp_table *t, const struct bp_metric *m)
 	return bp_table_add(t, (const char *[]){ m->name, buf, unit });
 }
 
-static int print_metrics(FILE *out, const struct bp_result *r)
+static int print_metrics_plain(FILE *out, const struct bp_result *r)
 {
 	struct bp_table t;
 	int err = bp_table_init(&t, 3, 0);
@@ -144,6 +161,114 @@ static int print_metrics(FILE *out, const struct bp_result *r)
 	if (!err)
 		err = bp_table_print(out, &t);
 	bp_table_free(&t);
+	return err;
+}
+
+/*
+ * The metric whose name plus ".suffix" is m's name, or -1. Such companions ("rsa2048.sign"
+ * with "rsa2048.sign.all", ".scaling", ".cpu") read best as columns of one row.
+ */
+static long metric_base(const struct bp_result *r, size_t m)
+{
+	const char *name = r->metrics[m].name;
+	const char *dot = strrchr(name, '.');
+
+	if (!dot)
+		return -1;
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (i != m && strlen(r->metrics[i].name) == (size_t)(dot - name) &&
+		    !strncmp(r->metrics[i].name, name, (size_t)(dot - name)))
+			return (long)i;
+	return -1;
+}
+
+/* Column index of suffix in cols[0..*n), appended when new. */
+static size_t suffix_column(const char **cols, size_t *n, const char *suffix)
+{
+	for (size_t c = 0; c < *n; c++)
+		if (!strcmp(cols[c], suffix))
+			return c;
+	cols[*n] = suffix;
+	return (*n)++;
+}
+
+static int grouped_rows(struct bp_table *t, const struct bp_result *r, const long *base,
+			const size_t *col)
+{
+	char buf[VALUE_LEN];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < r->nmetrics; i++) {
+		if (base[i] >= 0)
+			continue;
+		err = bp_table_add_row(t);
+		if (!err)
+			err = bp_table_set(t, 0, r->metrics[i].name);
+		if (!err)
+			err = bp_table_set(t, 1, format_value(buf, r->metrics[i].value,
+							      r->metrics[i].unit));
+		for (size_t j = 0; !err && j < r->nmetrics; j++)
+			if (base[j] == (long)i)
+				err = bp_table_set(t, 2 + col[j],
+						   format_value(buf, r->metrics[j].value,
+								r->metrics[j].unit));
+	}
+	return err;
+}
+
+static int print_metrics_grouped(FILE *out, const struct bp_result *r, const long *base)
+{
+	const char **cols = calloc(r->nmetrics, sizeof(*cols));
+	size_t *col = calloc(r->nmetrics, sizeof(*col)), ncols = 0;
+	struct bp_table t = { 0 };
+	int err = -ENOMEM;
+
+	if (!cols || !col)
+		goto out;
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (base[i] >= 0)
+			col[i] = suffix_column(cols, &ncols,
+					       r->metrics[i].name + strlen(r->metrics[base[i]].name) + 1);
+	err = bp_table_init(&t, 2 + ncols, 0);
+	if (!err)
+		err = bp_table_add_row(&t);
+	if (!err)
+		err = bp_table_set(&t, 0, "metric");
+	if (!err)
+		err = bp_table_set(&t, 1, "value");
+	for (size_t c = 0; !err && c < ncols; c++) {
+		t.right[2 + c] = true;
+		err = bp_table_set(&t, 2 + c, cols[c]);
+	}
+	t.right[1] = true;
+	if (!err)
+		err = grouped_rows(&t, r, base, col);
+	if (!err)
+		err = bp_table_print(out, &t);
+	bp_table_free(&t);
+out:
+	free(cols);
+	free(col);
+	return err;
+}
+
+static int print_metrics(FILE *out, const struct bp_result *r)
+{
+	long *base = calloc(r->nmetrics, sizeof(*base));
+	bool grouped = false;
+	int err;
+
+	if (!base)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		base[i] = metric_base(r, i);
+		/* Only one level: a companion of a companion stays a row of its own. */
+		if (base[i] >= 0 && metric_base(r, (size_t)base[i]) >= 0)
+			base[i] = -1;
+		grouped |= base[i] >= 0;
+	}
+	err = grouped ? print_metrics_grouped(out, r, base) : print_metrics_plain(out, r);
+	free(base);
 	return err;
 }
 

@@ -5,11 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
 
 /* Nested sections step in by this much: enough to see the level, little enough to fit. */
 #define TREE_STEP 2
+
+/* Room for any value formatted with its unit ("1023.99 GiB", "1800 MHz"). */
+#define VALUE_LEN 64
 
 char *bp_format_double_exact(char *buf, size_t len, double v)
 {
@@ -39,6 +43,86 @@ static const char *number_text(const json_t *v, enum bp_scalar_style style,
 	else
 		snprintf(buf, len, "%.10g", d);
 	return buf;
+}
+
+/* Formatters for the unit a key names (key_units below); v is in that unit. */
+static char *format_plain(char *buf, size_t len, double v, const char *unit)
+{
+	/* Whole or large numbers without decimals ("1800 MHz"), others to 4 digits ("48.7"). */
+	if (v == floor(v) || fabs(v) >= 1000)
+		snprintf(buf, len, "%.0f %s", v, unit);
+	else
+		snprintf(buf, len, "%.4g %s", v, unit);
+	return buf;
+}
+
+static char *format_khz(char *buf, size_t len, double khz)
+{
+	return format_plain(buf, len, khz / 1e3, "MHz");
+}
+
+static char *format_mbps(char *buf, size_t len, double mbps)
+{
+	return format_plain(buf, len, mbps, "Mbit/s");
+}
+
+static char *format_celsius(char *buf, size_t len, double c)
+{
+	return format_plain(buf, len, c, "\xc2\xb0" "C");  /* UTF-8 degree sign */
+}
+
+static char *format_pct(char *buf, size_t len, double pct)
+{
+	return format_plain(buf, len, pct, "%");
+}
+
+static char *format_ms(char *buf, size_t len, double ms)
+{
+	return bp_format_duration(buf, len, ms * 1e6);
+}
+
+static char *format_s(char *buf, size_t len, double s)
+{
+	return bp_format_duration(buf, len, s * 1e9);
+}
+
+/*
+ * Why the text renderer keys on suffixes: the inventory (and the tester's CPU accounting)
+ * writes plain numbers in JSON, in base units or the kernel's own (bytes, kHz), and lets
+ * the key carry the unit: "total_bytes", "cur_khz", "temp_c". Scripts thus get exact
+ * figures with no unit field per leaf, and JSON and CSV stay as they are; only here,
+ * where a person reads 3.70 GiB rather than 3975688192, does the suffix pick a formatter.
+ * A key matches when it is the unit itself ("khz") or ends in "_" and the unit
+ * ("scaling_max_khz"); "disc" or "mtu" match nothing.
+ */
+static const struct {
+	const char *unit;
+	char *(*format)(char *buf, size_t len, double v);
+} key_units[] = {
+	{ "bytes", bp_format_bytes },
+	{ "khz", format_khz },
+	{ "mbps", format_mbps },
+	{ "c", format_celsius },
+	{ "pct", format_pct },
+	{ "ms", format_ms },
+	{ "s", format_s },
+};
+
+char *bp_format_by_key(char *buf, size_t len, const char *key, double v)
+{
+	size_t klen = key ? strlen(key) : 0;
+
+	if (!isfinite(v))
+		return NULL;
+	for (size_t i = 0; i < sizeof(key_units) / sizeof(key_units[0]); i++) {
+		size_t ulen = strlen(key_units[i].unit);
+
+		if (klen < ulen || strcmp(key + klen - ulen, key_units[i].unit))
+			continue;
+		if (klen == ulen || key[klen - ulen - 1] == '_')
+			return key_units[i].format(buf, len, v);
+	}
+	return NULL;
 }
 
 const char *bp_json_scalar_text(const json_t *v, enum bp_scalar_style style,
@@ -107,6 +191,23 @@ char *bp_json_inline_text(const json_t *v, enum bp_scalar_style style)
 	return text;
 }
 
+/* A value for a person: a number by its key's unit when the key names one. malloc'd. */
+static char *human_text(const char *key, const json_t *v)
+{
+	char buf[VALUE_LEN];
+
+	if (json_is_number(v) && bp_format_by_key(buf, sizeof(buf), key, json_number_value(v)))
+		return strdup(buf);
+	return bp_json_inline_text(v, BP_SCALAR_HUMAN);
+}
+
+/* Does v say nothing: absent, null or the inventory's "unknown"? */
+static bool is_unknown(const json_t *v)
+{
+	return !v || json_is_null(v) ||
+	       (json_is_string(v) && !strcmp(json_string_value(v), "unknown"));
+}
+
 static bool is_table(const json_t *v)
 {
 	size_t i;
@@ -125,7 +226,23 @@ static bool is_section(const json_t *v)
 	return (json_is_object(v) && json_object_size(v)) || is_table(v);
 }
 
-/* Union of the elements' keys, in the order they are first seen. */
+/* Does any record hold a real value under key? */
+static bool column_known(const json_t *arr, const char *key)
+{
+	size_t i;
+	json_t *item;
+
+	json_array_foreach(arr, i, item)
+		if (!is_unknown(json_object_get(item, key)))
+			return true;
+	return false;
+}
+
+/*
+ * Union of the elements' keys, in the order they are first seen, without the columns
+ * that hold no real value in any record: on an x86 PC the ARM implementer, part and
+ * variant are "unknown" for every core, and a column of "unknown" tells a person nothing.
+ */
 static int table_keys(const json_t *arr, const char ***keys, size_t *nkeys)
 {
 	size_t i, n = 0, cap = 0;
@@ -138,7 +255,7 @@ static int table_keys(const json_t *arr, const char ***keys, size_t *nkeys)
 
 			for (j = 0; j < n && strcmp(k[j], key); j++)
 				;
-			if (j < n)
+			if (j < n || !column_known(arr, key))
 				continue;
 			if (n == cap) {
 				const char **p = realloc(k, (cap = cap ? cap * 2 : 8) * sizeof(*k));
@@ -182,9 +299,10 @@ static int record_row(struct bp_table *t, const struct records *rec, size_t i,
 
 		if (!v)
 			continue;
-		if (!json_is_number(v))
+		/* Numbers line up on the right; an "unknown" among them does not spoil that. */
+		if (!json_is_number(v) && !json_is_null(v))
 			t->right[c] = false;
-		s = bp_json_inline_text(v, BP_SCALAR_HUMAN);
+		s = human_text(keys[c - off], v);
 		err = s ? bp_table_set(t, c, s) : -ENOMEM;
 		free(s);
 	}
@@ -200,6 +318,11 @@ static int print_records(FILE *out, const struct records *rec, unsigned indent)
 
 	if (err)
 		return err;
+	/* Not one column holds a real value: say so once rather than print empty rows. */
+	if (!nkeys && !off) {
+		fprintf(out, "%*sunknown\n", (int)indent, "");
+		goto out;
+	}
 	err = bp_table_init(&t, nkeys + off, indent);
 	if (err)
 		goto out;
@@ -285,7 +408,7 @@ static size_t inline_key_width(const json_t *obj)
 static int print_inline(FILE *out, const char *key, const json_t *val,
 			unsigned indent, size_t width)
 {
-	char *s = bp_json_inline_text(val, BP_SCALAR_HUMAN);
+	char *s = human_text(key, val);
 
 	if (!s)
 		return -ENOMEM;

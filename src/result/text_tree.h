@@ -23,6 +23,14 @@ enum bp_scalar_style {
 char *bp_format_double_exact(char *buf, size_t len, double v);
 
 /*
+ * v formatted for a person by the unit its key names: "*_bytes" as "3.70 GiB", "*_khz" as
+ * "1800 MHz", "*_mbps" as "1000 Mbit/s", "*_c" as "48.7 °C", "*_pct" as "88.2 %", "*_ms"
+ * and "*_s" as durations ("1.50 s"); a key that is the unit alone ("khz") counts too.
+ * buf, or NULL when the key names no unit or v is not finite. buf needs 64 bytes.
+ */
+char *bp_format_by_key(char *buf, size_t len, const char *key, double v);
+
+/*
  * A scalar (string, number, boolean, null) as text: either the string's own storage or
  * buf. NULL when v is an array or an object. buf needs 32 bytes.
  */
@@ -38,7 +46,9 @@ char *bp_json_inline_text(const json_t *v, enum bp_scalar_style style);
 /*
  * An object as indented "key  value" lines (keys aligned within each object), nested
  * objects as titled sections, arrays of objects as tables; top-level sections are set
- * apart by blank lines when indent is 0. 0, -EINVAL (not an object), -ENOMEM or -EIO.
+ * apart by blank lines when indent is 0. Numbers are formatted by their key's unit
+ * (bp_format_by_key), and a table leaves out the columns that are unknown in every row.
+ * 0, -EINVAL (not an object), -ENOMEM or -EIO.
  */
 int bp_text_tree(FILE *out, const json_t *obj, unsigned indent);
 
@@ -47,7 +57,8 @@ bool bp_json_is_records(const json_t *obj);
 
 /*
  * Records as one table: a row per key of obj (labelled by the key, under the header
- * corner), a column per key of the records. 0, -EINVAL (not records), -ENOMEM or -EIO.
+ * corner), a column per key of the records, formatted and pruned as in bp_text_tree.
+ * 0, -EINVAL (not records), -ENOMEM or -EIO.
  */
 int bp_text_records(FILE *out, const json_t *obj, const char *corner, unsigned indent);
 

@@ -54,6 +54,18 @@ jq -e '.env.inventory.storage' <<<"$out" >/dev/null; ok $? "info --dir adds stor
 expect_exit 0 "info --csv" "$bp" info --csv
 head -1 <<<"$out" | grep -q '^test,scope,start,end,name,value,unit,better'; ok $? "CSV header"
 
+# A board described by a fixture tree (a fake /proc and /sys): what a person and a script see.
+fixtures="$(dirname "$0")/../unit/fixtures"
+expect_exit 0 "info --root rpi4" "$bp" info --root "$fixtures/rpi4"
+grep -q "^info: Raspberry Pi 4" <<<"$out"; ok $? "rpi4 header names the board"
+grep -q "4x Cortex-A72" <<<"$out"; ok $? "rpi4 text shows the CPU summary"
+grep -q "1800 MHz" <<<"$out"; ok $? "rpi4 text shows frequencies in MHz"
+expect_exit 0 "info --root rpi4 --json" "$bp" info --root "$fixtures/rpi4" --json
+jq -e '.env.inventory.board.model == "Raspberry Pi 4 Model B Rev 1.4"' <<<"$out" >/dev/null
+ok $? "rpi4 JSON board model"
+jq -e '.env.inventory.cpu.summary == "4x Cortex-A72"' <<<"$out" >/dev/null
+ok $? "rpi4 JSON CPU summary"
+
 expect_exit 0 "run" "$bp" run
 expect_exit 0 "no command = run" "$bp"
 expect_exit 0 "options without a command go to run" "$bp" -J

@@ -20,7 +20,12 @@
 
 static const char *golden_dir = "tests/unit/golden";
 
-/* A Raspberry Pi 4 as the inventory would describe it; every leaf type appears once. */
+/*
+ * A Raspberry Pi 4 as the inventory (src/board) would describe it, with its key names:
+ * every leaf type appears, numbers carry their unit in the key (cur_khz, total_bytes,
+ * temp_c, speed_mbps, below_max_pct), and some table columns are unknown in every row
+ * (driver, usb_speed_mbps, usb_speed) so that the text renderer leaves them out.
+ */
 static json_t *fixture_env(void)
 {
 	json_error_t e;
@@ -28,22 +33,43 @@ static json_t *fixture_env(void)
 		"{\"boardperf\": {\"version\": \"0.1.0\", \"compiler\": \"gcc 12.2.0\","
 		"  \"buildtype\": \"debugoptimized\", \"sanitize\": \"none\"},"
 		" \"inventory\": {"
-		"  \"board\": {\"model\": \"Raspberry Pi 4 Model B Rev 1.4\", \"serial\": null},"
-		"  \"cpu\": {\"model\": \"Cortex-A72\", \"arch\": \"aarch64\", \"count\": 4,"
-		"    \"flags\": [\"fp\", \"asimd\", \"crc32\", \"cpuid\"],"
+		"  \"board\": {\"model\": \"Raspberry Pi 4 Model B Rev 1.4\","
+		"    \"model_source\": \"device-tree\", \"soc\": \"unknown\"},"
+		"  \"cpu\": {\"model_name\": \"unknown\", \"vendor\": \"ARM\","
+		"    \"summary\": \"4x Cortex-A72\", \"core_count\": 4,"
+		"    \"features\": [\"fp\", \"asimd\", \"crc32\", \"cpuid\"],"
+		"    \"crypto_extensions\": false,"
 		"    \"cores\": ["
-		"      {\"id\": 0, \"online\": true, \"freq_min\": 600000000,"
-		"       \"freq_max\": 1800000000, \"governor\": \"ondemand\"},"
-		"      {\"id\": 1, \"online\": true, \"freq_min\": 600000000,"
-		"       \"freq_max\": 1800000000, \"governor\": \"ondemand\"},"
-		"      {\"id\": 2, \"online\": false, \"governor\": null},"
-		"      {\"id\": 3, \"online\": true, \"freq_min\": 600000000,"
-		"       \"freq_max\": 1800000000, \"governor\": \"performance\", \"isolated\": true}"
+		"      {\"cpu\": 0, \"online\": true, \"implementer\": \"0x41\", \"driver\": null,"
+		"       \"cur_khz\": 1800000, \"scaling_min_khz\": 600000,"
+		"       \"scaling_max_khz\": 1800000, \"governor\": \"ondemand\"},"
+		"      {\"cpu\": 1, \"online\": true, \"implementer\": \"0x41\", \"driver\": null,"
+		"       \"cur_khz\": 1200000, \"scaling_min_khz\": 600000,"
+		"       \"scaling_max_khz\": 1800000, \"governor\": \"ondemand\"},"
+		"      {\"cpu\": 2, \"online\": false, \"implementer\": \"unknown\", \"driver\": null,"
+		"       \"cur_khz\": null, \"governor\": null},"
+		"      {\"cpu\": 3, \"online\": true, \"implementer\": \"0x41\", \"driver\": null,"
+		"       \"cur_khz\": 600000, \"scaling_min_khz\": 600000,"
+		"       \"scaling_max_khz\": 1800000, \"governor\": \"performance\"}"
 		"    ]},"
-		"  \"memory\": {\"total\": 8253505536, \"swap\": 0},"
-		"  \"thermal\": {\"soc_celsius\": 47.75, \"throttled\": false},"
-		"  \"os\": {\"kernel\": \"6.1.21-v8+\", \"distro\": \"Debian GNU/Linux 12 (bookworm)\"},"
-		"  \"nics\": []"
+		"  \"thermal\": [{\"zone\": 0, \"type\": \"cpu-thermal\", \"temp_c\": 48.7}],"
+		"  \"memory\": {\"total_bytes\": 8253505536, \"available_bytes\": 7340032000,"
+		"    \"swap_total_bytes\": 0, \"zram\": []},"
+		"  \"os\": {\"kernel_release\": \"6.1.21-v8+\","
+		"    \"distribution\": \"Debian GNU/Linux 12 (bookworm)\"},"
+		"  \"nics\": ["
+		"    {\"name\": \"eth0\", \"speed_mbps\": 1000, \"carrier\": true,"
+		"     \"usb_speed_mbps\": null, \"usb_speed\": \"unknown\"},"
+		"    {\"name\": \"wlan0\", \"speed_mbps\": null, \"carrier\": null,"
+		"     \"usb_speed_mbps\": null, \"usb_speed\": \"unknown\"}"
+		"  ],"
+		"  \"storage\": null,"
+		"  \"throttle\": {"
+		"    \"cpufreq_policies\": [{\"policy\": \"policy0\", \"cpus\": [0, 1, 2, 3],"
+		"      \"max_khz\": 1800000, \"below_max_pct\": 88.2}],"
+		"    \"firmware\": {\"available\": true, \"state\": \"throttling\","
+		"      \"raw\": \"0x50005\", \"under_voltage\": true}"
+		"  }"
 		" }}", 0, &e);
 
 	if (!env)
@@ -62,8 +88,9 @@ static struct bp_result *fixture_tcp(void)
 	};
 	struct bp_interval *iv;
 
-	bp_result_set_params(r, json_pack("{s:s, s:i, s:i, s:i, s:b, s:{s:i}}",
-					  "host", "198.18.0.2", "port", 5201, "duration", 10,
+	/* bind is an option left unset: JSON and CSV keep the null, the text line does not. */
+	bp_result_set_params(r, json_pack("{s:s, s:n, s:i, s:i, s:i, s:b, s:{s:i}}",
+					  "host", "198.18.0.2", "bind", "port", 5201, "duration", 10,
 					  "parallel", 2, "reverse", 0,
 					  "socket", "window", 131072));
 	bp_result_set_env(r, fixture_env());
@@ -80,10 +107,12 @@ static struct bp_result *fixture_tcp(void)
 	bp_interval_add_metric(iv, "sender.bitrate", 942.4e6, "bit/s", BP_BETTER_HIGHER);
 	bp_interval_add_metric(iv, "receiver.bitrate", 940e6, "bit/s", BP_BETTER_HIGHER);
 	bp_interval_add_metric(iv, "retransmits", 5, "count", BP_BETTER_LOWER);
-	bp_result_set_cpu(r, json_pack("{s:{s:f, s:f, s:f}, s:{s:f, s:f}}",
-				       "local", "user_percent", 12.5, "sys_percent", 40.25,
-				       "busiest_worker_percent", 97.0,
-				       "remote", "user_percent", 3.0, "sys_percent", 21.5));
+	/* As bp_cpu_usage_json() writes it: seconds in the key, the share as a fraction. */
+	bp_result_set_cpu(r, json_pack("{s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:n}}",
+				       "local", "user_s", 1.25, "system_s", 4.025,
+				       "wall_s", 10.0, "busy_share", 0.5275,
+				       "remote", "user_s", 0.3, "system_s", 0.0021,
+				       "wall_s", 10.0, "busy_share"));
 	bp_result_add_warning(r, "tester-cpu-bound",
 			      "worker %d was busy %.0f %% of its core; the bitrate may be the tester's limit",
 			      0, 97.0);

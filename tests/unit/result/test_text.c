@@ -146,6 +146,74 @@ static void test_tree(void)
 	json_decref(v);
 }
 
+/* The key names the unit; the number is in that unit (JSON keeps base units). */
+static void test_format_by_key(void)
+{
+	static const struct { const char *key; double v; const char *want; } cases[] = {
+		{ "total_bytes", 3975688192.0, "3.70 GiB" },
+		{ "swap_total_bytes", 0, "0 B" },
+		{ "bytes", 512, "512 B" },
+		{ "cur_khz", 1800000, "1800 MHz" },
+		{ "scaling_max_khz", 1.2e6, "1200 MHz" },
+		{ "cur_khz", 899998, "900 MHz" },
+		{ "cur_khz", 1200034, "1200 MHz" },
+		{ "khz", 144000, "144 MHz" },
+		{ "speed_mbps", 1000, "1000 Mbit/s" },
+		{ "usb_speed_mbps", 480, "480 Mbit/s" },
+		{ "speed_mbps", 2.5, "2.5 Mbit/s" },
+		{ "temp_c", 48.7, "48.7 \xc2\xb0" "C" },
+		{ "temp_c", 38, "38 \xc2\xb0" "C" },
+		{ "temp_c", -5.25, "-5.25 \xc2\xb0" "C" },
+		{ "below_max_pct", 88.2, "88.2 %" },
+		{ "below_max_pct", 100, "100 %" },
+		{ "time_ms", 1500, "1.50 s" },
+		{ "time_ms", 0.25, "250 us" },
+		{ "wall_s", 10, "10.0 s" },
+		{ "user_s", 0.3, "300 ms" },
+	};
+	/* No unit in the key: a count, a name, a word that merely ends in a unit's letters. */
+	static const char *const plain[] = {
+		"core_count", "mtu", "zone", "disc", "bus", "ms_count", "cpus", "", NULL,
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_STR(bp_format_by_key(buf, sizeof(buf), cases[i].key, cases[i].v),
+			  cases[i].want);
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		CHECK(bp_format_by_key(buf, sizeof(buf), plain[i], 1) == NULL);
+	CHECK(bp_format_by_key(buf, sizeof(buf), "temp_c", NAN) == NULL);
+}
+
+/*
+ * Units in leaves and table cells, columns unknown in every row left out (null, absent
+ * or "unknown"), and a null among numbers keeps the column right-aligned.
+ */
+static void test_tree_units(void)
+{
+	json_t *v = json_loads("{\"total_bytes\": 1048576, \"count\": 3,"
+			       " \"nics\": [{\"name\": \"eth0\", \"speed_mbps\": 1000,"
+			       "   \"part\": \"unknown\", \"usb_speed_mbps\": null},"
+			       "  {\"name\": \"wlan0\", \"speed_mbps\": null, \"part\": null}],"
+			       " \"none\": [{\"a\": null}, {\"b\": \"unknown\"}]}", 0, NULL);
+	char *out = NULL;
+
+	CAPTURE(out, CHECK_INT(bp_text_tree(f_, v, 0), 0));
+	CHECK_STR(out,
+		  "total_bytes  1.00 MiB\n"
+		  "count        3\n"
+		  "\n"
+		  "nics\n"
+		  "  name    speed_mbps\n"
+		  "  eth0   1000 Mbit/s\n"
+		  "  wlan0      unknown\n"
+		  "\n"
+		  "none\n"
+		  "  unknown\n");
+	free(out);
+	json_decref(v);
+}
+
 int main(void)
 {
 	test_double_exact();
@@ -154,5 +222,7 @@ int main(void)
 	test_clean();
 	test_table();
 	test_tree();
+	test_format_by_key();
+	test_tree_units();
 	return tap_done();
 }
