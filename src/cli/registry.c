@@ -8,10 +8,14 @@
 
 extern const struct bp_test bp_cmd_run;
 extern const struct bp_test bp_cmd_info;
+extern const struct bp_test bp_cmd_cpu;
+extern const struct bp_test bp_cmd_mem;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
 	&bp_cmd_info,
+	&bp_cmd_cpu,
+	&bp_cmd_mem,
 	NULL,
 };
 

@@ -1,10 +1,14 @@
 #include "core/workers.h"
 
+#include <stdint.h>
+
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/units.h"
 
 struct bp_workers {
 	pthread_barrier_t barrier;
@@ -24,6 +28,24 @@ int bp_workers_available_cpus(void)
 		return 1;
 	n = CPU_COUNT(&set);
 	return n > 0 ? n : 1;
+}
+
+int bp_workers_parse_count(const char *flag, const char *text, int ncpus, int *out,
+			   char *err, size_t errlen)
+{
+	int64_t n;
+
+	if (!strcmp(text, "all")) {
+		*out = ncpus;
+		return 0;
+	}
+	if (bp_parse_int(text, &n) || n < 1 || n > BP_WORKERS_MAX) {
+		snprintf(err, errlen, "%s '%s': expected a number from 1 to %d, or 'all'",
+			 flag, text, BP_WORKERS_MAX);
+		return -EINVAL;
+	}
+	*out = (int)n;
+	return 0;
 }
 
 /* The i-th CPU (wrapping) of this process's affinity mask, or -1. */

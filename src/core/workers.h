@@ -29,6 +29,15 @@ typedef int (*bp_worker_fn)(struct bp_worker *w);
 /* CPUs this process may run on (sched_getaffinity), at least 1. */
 int bp_workers_available_cpus(void);
 
+#define BP_WORKERS_MAX 1024
+
+/*
+ * A worker count as users give it: "N" (1..BP_WORKERS_MAX) or "all" (ncpus). Returns 0 or
+ * -EINVAL with "--threads 'x': expected a number from 1 to 1024, or 'all'" in err.
+ */
+int bp_workers_parse_count(const char *flag, const char *text, int ncpus, int *out,
+			   char *err, size_t errlen);
+
 /*
  * Run fn on n threads (n >= 1) and wait for all. args[i] (or NULL) becomes worker i's arg.
  * pin: pin worker i to the i-th allowed CPU (n may exceed the CPUs: pinning wraps around).

@@ -1,0 +1,221 @@
+#include "cpu/crypto_algos.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/err.h>
+
+const struct bp_crypto_algo bp_crypto_algos[] = {
+	{ "rsa1024", BP_CRYPTO_SIGNATURE, "rsa1024", false },
+	{ "rsa2048", BP_CRYPTO_SIGNATURE, "rsa2048", true },
+	{ "rsa3072", BP_CRYPTO_SIGNATURE, "rsa3072", false },
+	{ "rsa4096", BP_CRYPTO_SIGNATURE, "rsa4096", false },
+	{ "ecdsa-p256", BP_CRYPTO_SIGNATURE, "ecdsa-p256", true },
+	{ "ed25519", BP_CRYPTO_SIGNATURE, "ed25519", true },
+	{ "sha1", BP_CRYPTO_HASH, "SHA1", true },
+	{ "sha256", BP_CRYPTO_HASH, "SHA256", true },
+	{ "sha512", BP_CRYPTO_HASH, "SHA512", false },
+	{ "md5", BP_CRYPTO_HASH, "MD5", false },
+	{ "aes-128-gcm", BP_CRYPTO_CIPHER, "AES-128-GCM", true },
+	{ "aes-256-cbc", BP_CRYPTO_CIPHER, "AES-256-CBC", false },
+	{ "chacha20-poly1305", BP_CRYPTO_CIPHER, "ChaCha20-Poly1305", true },
+};
+const size_t bp_crypto_nalgos = sizeof(bp_crypto_algos) / sizeof(bp_crypto_algos[0]);
+
+/*
+ * GCM allows at most 2^36 - 32 bytes under one IV; re-key well before that. Once per GiB
+ * costs one EVP_EncryptInit_ex: nothing next to a GiB of encryption.
+ */
+#define REKEY_BYTES (1ULL << 30)
+
+/*
+ * What is signed, as `openssl speed` signs it: 36 bytes for RSA (an MD5+SHA-1 sized
+ * digest), 20 bytes for ECDSA and EdDSA.
+ */
+#define RSA_INPUT_LEN 36
+#define DIGEST_INPUT_LEN 20
+
+const struct bp_crypto_algo *bp_crypto_algo_find(const char *name)
+{
+	for (size_t i = 0; i < bp_crypto_nalgos; i++)
+		if (!strcmp(bp_crypto_algos[i].name, name))
+			return &bp_crypto_algos[i];
+	return NULL;
+}
+
+void bp_crypto_algo_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < bp_crypto_nalgos && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 bp_crypto_algos[i].name);
+}
+
+/* The newest OpenSSL error as text, for a one-line message. */
+static int ossl_fail(char *err, size_t errlen, const char *what, const char *name)
+{
+	char reason[160];
+
+	ERR_error_string_n(ERR_get_error(), reason, sizeof(reason));
+	snprintf(err, errlen, "%s %s: %s", what, name, reason);
+	ERR_clear_error();
+	return -EIO;
+}
+
+static bool is_rsa(const struct bp_crypto_algo *a)
+{
+	return !strncmp(a->name, "rsa", 3);
+}
+
+/* Ed25519 signs messages (one-shot DigestSign); RSA and ECDSA sign a given digest. */
+static int init_eddsa(struct bp_crypto_op *op, EVP_PKEY *key, char *err, size_t errlen)
+{
+	op->mdctx = EVP_MD_CTX_new();
+	if (!op->mdctx || EVP_DigestSignInit(op->mdctx, NULL, NULL, NULL, key) <= 0)
+		return ossl_fail(err, errlen, "sign init", op->algo->name);
+	op->siglen = sizeof(op->sig);
+	if (EVP_DigestSign(op->mdctx, op->sig, &op->siglen, op->in, DIGEST_INPUT_LEN) <= 0)
+		return ossl_fail(err, errlen, "sign", op->algo->name);
+	if (op->dir == BP_CRYPTO_VERIFY &&
+	    EVP_DigestVerifyInit(op->mdctx, NULL, NULL, NULL, key) <= 0)
+		return ossl_fail(err, errlen, "verify init", op->algo->name);
+	return 0;
+}
+
+static int init_pkey(struct bp_crypto_op *op, EVP_PKEY *key, char *err, size_t errlen)
+{
+	size_t inlen = is_rsa(op->algo) ? RSA_INPUT_LEN : DIGEST_INPUT_LEN;
+
+	op->pctx = EVP_PKEY_CTX_new(key, NULL);
+	if (!op->pctx || EVP_PKEY_sign_init(op->pctx) <= 0)
+		return ossl_fail(err, errlen, "sign init", op->algo->name);
+	/* A signature to verify: made once, up front. */
+	op->siglen = sizeof(op->sig);
+	if (EVP_PKEY_sign(op->pctx, op->sig, &op->siglen, op->in, inlen) <= 0)
+		return ossl_fail(err, errlen, "sign", op->algo->name);
+	if (op->dir == BP_CRYPTO_VERIFY && EVP_PKEY_verify_init(op->pctx) <= 0)
+		return ossl_fail(err, errlen, "verify init", op->algo->name);
+	return 0;
+}
+
+static int key_cipher(struct bp_crypto_op *op)
+{
+	static const unsigned char key[32] = "boardperf benchmark key, 32 B..";
+	static const unsigned char iv[16] = "boardperf iv 16";
+
+	op->since_rekey = 0;
+	return EVP_EncryptInit_ex(op->cctx, op->cipher, NULL, key, iv) > 0 ? 0 : -EIO;
+}
+
+static int init_symmetric(struct bp_crypto_op *op, char *err, size_t errlen)
+{
+	if (op->algo->kind == BP_CRYPTO_HASH) {
+		op->md = EVP_MD_fetch(NULL, op->algo->ossl_name, NULL);
+		if (!op->md)
+			return ossl_fail(err, errlen, "fetch digest", op->algo->name);
+		return 0;
+	}
+	op->cipher = EVP_CIPHER_fetch(NULL, op->algo->ossl_name, NULL);
+	op->cctx = EVP_CIPHER_CTX_new();
+	if (!op->cipher || !op->cctx || key_cipher(op))
+		return ossl_fail(err, errlen, "set up cipher", op->algo->name);
+	return 0;
+}
+
+int bp_crypto_op_init(struct bp_crypto_op *op, const struct bp_crypto_algo *algo,
+		      enum bp_crypto_dir dir, size_t size, EVP_PKEY *key,
+		      char *err, size_t errlen)
+{
+	size_t buflen = size > 64 ? size : 64;
+	int rc;
+
+	memset(op, 0, sizeof(*op));
+	op->algo = algo;
+	op->dir = dir;
+	op->size = size;
+	/* Room for a cipher's trailing block; contents are arbitrary but fixed. */
+	op->in = calloc(1, buflen + 64);
+	op->out = calloc(1, buflen + 64);
+	if (!op->in || !op->out) {
+		snprintf(err, errlen, "%s: out of memory for %zu-byte buffers", algo->name, size);
+		return -ENOMEM;
+	}
+	memset(op->in, 0x5a, buflen);
+	if (algo->kind != BP_CRYPTO_SIGNATURE)
+		rc = init_symmetric(op, err, errlen);
+	else if (!key)
+		rc = ossl_fail(err, errlen, "load test key", algo->name);
+	else if (EVP_PKEY_is_a(key, "ED25519"))
+		rc = init_eddsa(op, key, err, errlen);
+	else
+		rc = init_pkey(op, key, err, errlen);
+	if (rc)
+		bp_crypto_op_free(op);
+	return rc;
+}
+
+static int run_signature(struct bp_crypto_op *op, uint64_t n)
+{
+	size_t inlen = is_rsa(op->algo) ? RSA_INPUT_LEN : DIGEST_INPUT_LEN;
+	unsigned char sig[sizeof(op->sig)];
+	size_t siglen;
+
+	for (uint64_t i = 0; i < n; i++) {
+		int ok;
+
+		siglen = sizeof(sig);
+		if (op->mdctx && op->dir == BP_CRYPTO_SIGN)
+			ok = EVP_DigestSign(op->mdctx, sig, &siglen, op->in, inlen);
+		else if (op->mdctx)
+			ok = EVP_DigestVerify(op->mdctx, op->sig, op->siglen, op->in, inlen);
+		else if (op->dir == BP_CRYPTO_SIGN)
+			ok = EVP_PKEY_sign(op->pctx, sig, &siglen, op->in, inlen);
+		else
+			ok = EVP_PKEY_verify(op->pctx, op->sig, op->siglen, op->in, inlen);
+		if (ok <= 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+int bp_crypto_op_run(struct bp_crypto_op *op, uint64_t n)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	int outl;
+
+	switch (op->algo->kind) {
+	case BP_CRYPTO_SIGNATURE:
+		return run_signature(op, n);
+	case BP_CRYPTO_HASH:
+		for (uint64_t i = 0; i < n; i++)
+			if (EVP_Digest(op->in, op->size, md, NULL, op->md, NULL) <= 0)
+				return -EIO;
+		return 0;
+	case BP_CRYPTO_CIPHER:
+		for (uint64_t i = 0; i < n; i++) {
+			if (op->since_rekey >= REKEY_BYTES && key_cipher(op))
+				return -EIO;
+			if (EVP_EncryptUpdate(op->cctx, op->out, &outl, op->in, (int)op->size) <= 0)
+				return -EIO;
+			op->since_rekey += op->size;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void bp_crypto_op_free(struct bp_crypto_op *op)
+{
+	EVP_PKEY_CTX_free(op->pctx);
+	EVP_MD_CTX_free(op->mdctx);
+	EVP_MD_free(op->md);
+	EVP_CIPHER_CTX_free(op->cctx);
+	EVP_CIPHER_free(op->cipher);
+	free(op->in);
+	free(op->out);
+	memset(op, 0, sizeof(*op));
+}

@@ -1,0 +1,62 @@
+#include "suite/suite.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/signals.h"
+
+static int child_params(const struct bp_test *t, const char *const *argv, void **params,
+			struct bp_common_opts *common, struct bp_parsed *parsed,
+			char *err, size_t errlen)
+{
+	int argc = 0, rc;
+
+	while (argv[1 + argc])
+		argc++;
+	*params = calloc(1, t->params_size ? t->params_size : 1);
+	if (!*params)
+		return -ENOMEM;
+	/* The option engine only reads argv; the cast drops a const it never needed. */
+	rc = bp_opts_parse(t->opts, *params, common, parsed, argc, (char **)argv + 1,
+			   err, errlen);
+	if (!rc && t->check)
+		rc = t->check(*params, parsed, err, errlen);
+	return rc;
+}
+
+int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
+		       const struct bp_test_ctx *ctx, char *err, size_t errlen)
+{
+	const struct bp_test *t = bp_test_find(argv[0]);
+	struct bp_common_opts common;
+	struct bp_parsed parsed;
+	struct bp_test_ctx cctx = *ctx;
+	struct bp_result *r = NULL;
+	void *params = NULL;
+	int rc;
+
+	if (!t) {
+		snprintf(err, errlen, "suite names unknown command '%s'", argv[0]);
+		return -EINVAL;
+	}
+	rc = child_params(t, argv, &params, &common, &parsed, err, errlen);
+	r = rc ? NULL : bp_result_new(t->name);
+	if (!rc && !r)
+		rc = -ENOMEM;
+	if (rc)
+		goto out;
+	cctx.common = &common;
+	cctx.parsed = &parsed;
+	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
+	bp_info("running %s", t->name);
+	rc = t->run(params, &cctx, r, err, errlen);
+	if (rc)
+		bp_result_add_warning(parent, "child-failed", "%s: %s", t->name, err);
+	rc = bp_result_add_child(parent, r) ? -ENOMEM : rc;
+out:
+	free(params);
+	return rc;
+}
