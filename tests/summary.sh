@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints one closing line over the test logs of the given Meson build folders:
-# "tests: N passed, N failed, N skipped" (each TAP check counts).
+# "tests: N passed, N failed, N skipped" (each TAP check counts; "ok ... # SKIP" is skipped).
 set -euo pipefail
 passed=0 failed=0 skipped=0
 for b in "$@"; do
@@ -9,13 +9,14 @@ for b in "$@"; do
 	# One JSON object per test binary; a TAP binary's checks are in its stdout.
 	read -r p f s < <(jq -rs '
 		[ .[] | (.stdout // "" | split("\n")) as $lines
-		  | { ok: ([$lines[] | select(test("^ok "))] | length),
+		  | { ok: ([$lines[] | select(test("^ok ") and (test("# SKIP") | not))] | length),
+		      skip: ([$lines[] | select(test("^ok .*# SKIP"))] | length),
 		      nok: ([$lines[] | select(test("^not ok "))] | length),
 		      res: .result } ]
 		| [ (map(if .ok + .nok > 0 then .ok else (if .res == "OK" then 1 else 0 end) end) | add // 0),
 		    (map(if .res == "FAIL" or .res == "TIMEOUT" or .res == "ERROR"
 			 then ([.nok, 1] | max) else .nok end) | add // 0),
-		    (map(select(.res == "SKIP")) | length) ] | @tsv' "$log")
+		    ((map(select(.res == "SKIP")) | length) + (map(.skip) | add // 0)) ] | @tsv' "$log")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
 echo "tests: $passed passed, $failed failed, $skipped skipped"

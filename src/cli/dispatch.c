@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "board/env.h"
+#include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
 #include "result/render.h"
@@ -86,6 +87,9 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	/* The live snapshot; a test that looks elsewhere (info --root) replaces it. */
 	bp_result_set_env(r, bp_env_snapshot("/", NULL));
 	rc = t->run(params, ctx, r, err, sizeof(err));
+	/* Only figures need the caveat; an inventory is as true in any build. */
+	if (bp_build_caveat() && (r->nmetrics || r->nchildren))
+		bp_result_add_warning(r, "unrepresentative-build", "%s", bp_build_caveat());
 	if (rc == 0 || result_has_content(r))
 		status = render_result(r, ctx->common);
 	if (rc) {

@@ -1,6 +1,7 @@
 #include "core/buildinfo.h"
 
 #include <gnu/libc-version.h>
+#include <string.h>
 #include <openssl/crypto.h>
 
 #include "bp_config.h"
@@ -8,6 +9,17 @@
 const char *bp_version(void)
 {
 	return BP_VERSION;
+}
+
+const char *bp_build_caveat(void)
+{
+	if (strcmp(BP_SANITIZE, "none"))
+		return "this boardperf was built with sanitizers (" BP_SANITIZE "): "
+		       "its speed figures are not representative";
+	if (!strcmp(BP_BUILDTYPE, "debug") || !strcmp(BP_BUILDTYPE, "plain"))
+		return "this boardperf is an unoptimised " BP_BUILDTYPE " build: "
+		       "its speed figures are not representative";
+	return NULL;
 }
 
 json_t *bp_buildinfo_json(void)

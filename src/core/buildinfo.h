@@ -7,6 +7,12 @@
 const char *bp_version(void);
 
 /*
+ * Why figures from this binary are not representative of the machine (a sanitizer or
+ * unoptimised build), or NULL for a normal build.
+ */
+const char *bp_build_caveat(void);
+
+/*
  * {"version", "compiler", "buildtype", "cflags", "sanitize", "arch",
  *  "libraries": {"openssl", "jansson", "libc"}} (new reference).
  */
