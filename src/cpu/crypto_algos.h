@@ -4,7 +4,10 @@
  * - signatures: EVP_PKEY_sign/verify on a 36-byte input for RSA (PKCS#1 v1.5), on a
  *   20-byte digest for ECDSA, one-shot EVP_DigestSign/Verify for Ed25519;
  * - hashes: one EVP_Digest call per block (a fresh digest per block, as `openssl speed`);
- * - ciphers: repeated EVP_EncryptUpdate on one context (`openssl speed -evp NAME`).
+ * - ciphers: repeated EVP_EncryptUpdate on one context (`openssl speed -evp NAME`), except
+ *   AES-GCM, which OpenSSL 3.0.16 and later time per message: key and IV set, the block
+ *   encrypted, the tag computed, for every block. That is also how GCM is used (each packet
+ *   or record its own IV), so boardperf does the same for GCM.
  */
 #ifndef BP_CPU_CRYPTO_ALGOS_H
 #define BP_CPU_CRYPTO_ALGOS_H
@@ -26,6 +29,7 @@ struct bp_crypto_algo {
 	enum bp_crypto_kind kind;
 	const char *ossl_name;   /* OpenSSL's name: test key, digest or cipher */
 	bool in_default;         /* part of the default (quick) set */
+	bool per_message;        /* ciphers: a whole AEAD message per block (see above) */
 };
 
 /* The table, in the order results are listed. */
