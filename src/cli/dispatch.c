@@ -90,7 +90,7 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	/* Only figures need the caveat; an inventory is as true in any build. */
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))
 		bp_result_add_warning(r, "unrepresentative-build", "%s", bp_build_caveat());
-	if (rc == 0 || result_has_content(r))
+	if (!t->no_result && (rc == 0 || result_has_content(r)))
 		status = render_result(r, ctx->common);
 	if (rc) {
 		bp_error("%s", err[0] ? err : strerror(-rc));

@@ -10,12 +10,16 @@ extern const struct bp_test bp_cmd_run;
 extern const struct bp_test bp_cmd_info;
 extern const struct bp_test bp_cmd_cpu;
 extern const struct bp_test bp_cmd_mem;
+extern const struct bp_test bp_cmd_serve;
+extern const struct bp_test bp_cmd_tcp;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
 	&bp_cmd_info,
 	&bp_cmd_cpu,
 	&bp_cmd_mem,
+	&bp_cmd_serve,
+	&bp_cmd_tcp,
 	NULL,
 };
 

@@ -27,6 +27,7 @@ struct bp_test {
 	const struct bp_opt *opts;
 	size_t params_size;    /* bytes of the parameter struct the option table fills */
 	bool needs_peer;
+	bool no_result;        /* a service (serve): nothing to render when it ends */
 
 	/*
 	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL

@@ -1,0 +1,453 @@
+/*
+ * One test on the server: the control connection's state machine from PARAM_EXCHANGE to
+ * IPERF_DONE. Every step reacts to what arrived and answers with a few bytes that fit in
+ * any socket buffer, so no step waits on a client.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "net/server_internal.h"
+#include "net/sock.h"
+
+/* Control answers are a few bytes into an idle socket; this bounds a pathological peer. */
+#define SEND_DEADLINE_NS (2 * BP_NS_PER_SEC)
+/* A test may overrun its time by this much before the server gives up on TEST_END. */
+#define END_GRACE_NS (5 * BP_NS_PER_SEC)
+
+static uint64_t send_deadline(void)
+{
+	return bp_now_ns() + SEND_DEADLINE_NS;
+}
+
+struct srv_session *srv_session_find(struct srv *s, const char *cookie)
+{
+	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
+		if (!memcmp(ss->cookie, cookie, BP_COOKIE_LEN))
+			return ss;
+	return NULL;
+}
+
+static void unlink_session(struct srv_session *ss)
+{
+	for (struct srv_session **pp = &ss->srv->sessions; *pp; pp = &(*pp)->next)
+		if (*pp == ss) {
+			*pp = ss->next;
+			return;
+		}
+}
+
+void srv_session_close(struct srv_session *ss, const char *why)
+{
+	struct srv *s = ss->srv;
+
+	if (why)
+		bp_info("%s: %s", ss->peer, why);
+	bp_timer_cancel(s->loop, &ss->idle);
+	bp_timer_cancel(s->loop, &ss->tick);
+	if (ss->side_ready)
+		bp_tcp_side_free(&ss->side);
+	bp_loop_del(&ss->flow);
+	close(ss->flow.fd);
+	bp_proto_decoder_free(&ss->dec);
+	unlink_session(ss);
+	if (ss->admitted) {
+		s->nsessions--;
+		s->finished++;
+		if (s->o->max_tests && s->finished >= s->o->max_tests)
+			bp_loop_stop(s->loop);
+	}
+	free(ss);
+}
+
+/*
+ * Inside a handler the session is only marked dead; the entry point that ran the handler
+ * closes it on the way out (reap), so no code touches a session after it was freed.
+ */
+static void kill_session(struct srv_session *ss, const char *why)
+{
+	if (ss->dead)
+		return;
+	ss->dead = true;
+	snprintf(ss->why, sizeof(ss->why), "%s", why ? why : "");
+}
+
+/* True when the session was closed and freed. */
+static bool reap(struct srv_session *ss)
+{
+	if (!ss->dead)
+		return false;
+	srv_session_close(ss, ss->why[0] ? ss->why : NULL);
+	return true;
+}
+
+/* Refuse or abort with a reason the client prints: SERVER_ERROR, then the reason. */
+static void refuse(struct srv_session *ss, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void refuse(struct srv_session *ss, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+	json_t *msg;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	msg = json_pack("{s:s}", "error", why);
+	if (!bp_proto_send_state(ss->flow.fd, BP_SERVER_ERROR, send_deadline()) && msg)
+		bp_proto_send_json(ss->flow.fd, msg, send_deadline());
+	json_decref(msg);
+	kill_session(ss, why);
+}
+
+static void idle_expired(struct bp_timer *t, uint64_t now_ns)
+{
+	struct srv_session *ss = t->data;
+	char msg[128], d[32];
+
+	(void)now_ns;
+	snprintf(msg, sizeof(msg), "silent for %s in %s: dropped (idle timeout)",
+		 bp_format_duration(d, sizeof(d), (double)ss->srv->o->idle_timeout_ns),
+		 ss->state == SS_PARAMS ? "the parameter exchange" :
+		 ss->state == SS_STREAMS ? "opening streams" : "the results exchange");
+	kill_session(ss, msg);
+	reap(ss);
+}
+
+static void touch(struct srv_session *ss)
+{
+	ss->last_activity_ns = bp_now_ns();
+	if (ss->state != SS_RUNNING)
+		bp_timer_arm(ss->srv->loop, &ss->idle,
+			     ss->last_activity_ns + ss->srv->o->idle_timeout_ns);
+}
+
+/* Limits are checked before anything is allocated for the test. */
+static bool admit(struct srv_session *ss)
+{
+	const struct bp_server_opts *o = ss->srv->o;
+	char a[32], b[32];
+
+	if (strcmp(ss->np.test, "tcp")) {
+		refuse(ss, "test '%s' is not served here (tcp is)", ss->np.test);
+		return false;
+	}
+	if (o->max_clients && ss->srv->nsessions >= o->max_clients) {
+		refuse(ss, "server busy: %d tests running (--max-clients %d); try again later",
+		       ss->srv->nsessions, o->max_clients);
+		return false;
+	}
+	if (o->max_duration_ns && ss->np.time_ns > o->max_duration_ns) {
+		refuse(ss, "test of %s exceeds the server's --max-duration %s",
+		       bp_format_duration(a, sizeof(a), (double)ss->np.time_ns),
+		       bp_format_duration(b, sizeof(b), (double)o->max_duration_ns));
+		return false;
+	}
+	if (o->max_rate > 0 && ss->np.bandwidth > o->max_rate) {
+		refuse(ss, "rate %s exceeds the server's --max-rate %s",
+		       bp_format_rate(a, sizeof(a), ss->np.bandwidth),
+		       bp_format_rate(b, sizeof(b), o->max_rate));
+		return false;
+	}
+	ss->admitted = true;
+	ss->srv->nsessions++;
+	return true;
+}
+
+static void on_params(struct srv_session *ss, json_t *msg)
+{
+	char err[256];
+
+	if (bp_net_params_from_json(msg, &ss->np, err, sizeof(err))) {
+		refuse(ss, "bad parameters: %s", err);
+		return;
+	}
+	if (!admit(ss))
+		return;
+	if (bp_tcp_side_init(&ss->side, ss->srv->pool, ss->np.omit_ns)) {
+		refuse(ss, "server out of memory");
+		return;
+	}
+	ss->side_ready = true;
+	ss->expected_streams = bp_net_params_up_streams(&ss->np) +
+			       bp_net_params_down_streams(&ss->np);
+	ss->state = SS_STREAMS;
+	if (bp_proto_send_state(ss->flow.fd, BP_CREATE_STREAMS, send_deadline()))
+		kill_session(ss, "control connection lost while creating streams");
+}
+
+/* The next interval mark or the end of the omitted start, whichever comes first. */
+static uint64_t next_tick(const struct srv_session *ss, uint64_t now)
+{
+	const struct bp_tcp_side *sd = &ss->side;
+	uint64_t due = now + BP_NS_PER_SEC; /* at least once a second, for the watchdogs */
+
+	if (ss->np.interval_ns) {
+		uint64_t k = (sd->last_mark_ns - sd->start_ns) / ss->np.interval_ns + 1;
+
+		if (sd->start_ns + k * ss->np.interval_ns < due)
+			due = sd->start_ns + k * ss->np.interval_ns;
+	}
+	if (!sd->omit_done && sd->start_ns + ss->np.omit_ns < due)
+		due = sd->start_ns + ss->np.omit_ns;
+	return due > now ? due : now + 1;
+}
+
+static uint64_t total_bytes(const struct srv_session *ss)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < ss->side.n; i++)
+		sum += bp_stream_bytes(ss->side.streams[i]);
+	return sum;
+}
+
+/* Marks, and the watchdogs: data that stopped moving, a test that never ends. */
+static void tick(struct bp_timer *t, uint64_t now)
+{
+	struct srv_session *ss = t->data;
+	const struct bp_tcp_side *sd = &ss->side;
+	uint64_t idle = ss->srv->o->idle_timeout_ns, bytes = total_bytes(ss);
+	bool mark = ss->np.interval_ns &&
+		    (now - sd->start_ns) / ss->np.interval_ns >
+		    (sd->last_mark_ns - sd->start_ns) / ss->np.interval_ns;
+
+	if (mark || (!sd->omit_done && now - sd->start_ns >= ss->np.omit_ns))
+		bp_tcp_side_mark(&ss->side, now);
+	if (bytes != ss->last_total_bytes) {
+		ss->last_total_bytes = bytes;
+		ss->last_progress_ns = now;
+	}
+	if (now - ss->last_progress_ns > idle)
+		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
+	else if (now - sd->start_ns > ss->np.time_ns + END_GRACE_NS + idle)
+		kill_session(ss, "client never ended its test: dropped");
+	if (!reap(ss))
+		bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
+}
+
+static void start_test(struct srv_session *ss)
+{
+	uint64_t now;
+
+	if (bp_proto_send_state(ss->flow.fd, BP_TEST_START, send_deadline()) ||
+	    bp_proto_send_state(ss->flow.fd, BP_TEST_RUNNING, send_deadline())) {
+		kill_session(ss, "control connection lost at the start");
+		return;
+	}
+	bp_timer_cancel(ss->srv->loop, &ss->idle);
+	ss->state = SS_RUNNING;
+	now = bp_now_ns();
+	bp_tcp_side_start(&ss->side, now);
+	ss->last_progress_ns = now;
+	bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
+}
+
+static int stream_options(struct srv_session *ss, int fd, bool sender, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (ss->np.window)
+		rc = bp_sock_set_buffers(fd, ss->np.window, err, errlen);
+	if (!rc && sender && ss->np.congestion[0])
+		rc = bp_sock_set_congestion(fd, ss->np.congestion, err, errlen);
+	if (!rc && ss->np.nodelay)
+		rc = bp_sock_set_nodelay(fd, err, errlen);
+	/* --max-rate on what the server sends: the kernel paces each stream to its share. */
+	if (!rc && sender && ss->srv->o->max_rate > 0) {
+		unsigned long bps = (unsigned long)(ss->srv->o->max_rate / 8 /
+						    bp_net_params_down_streams(&ss->np));
+
+		setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bps, sizeof(bps));
+	}
+	return rc;
+}
+
+bool srv_session_take_stream(struct srv_session *ss, int fd)
+{
+	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy };
+	int index = ss->got_streams, id = index == 0 ? 1 : index + 2;
+	/* The client opens its sending streams first: the server receives on those. */
+	bool sender = index >= bp_net_params_up_streams(&ss->np);
+	char err[256];
+
+	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams)
+		return false;
+	if (stream_options(ss, fd, sender, err, sizeof(err)) ||
+	    bp_tcp_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err))) {
+		refuse(ss, "data connection %d: %s", id, err);
+		reap(ss);
+		return true; /* the side owned fd, and the session closed it */
+	}
+	ss->got_streams++;
+	touch(ss);
+	if (ss->got_streams == ss->expected_streams)
+		start_test(ss);
+	reap(ss);
+	return true;
+}
+
+static void end_test(struct srv_session *ss)
+{
+	bp_timer_cancel(ss->srv->loop, &ss->tick);
+	bp_tcp_side_stop(&ss->side, bp_now_ns());
+	ss->state = SS_RESULTS;
+	touch(ss);
+	if (bp_proto_send_state(ss->flow.fd, BP_EXCHANGE_RESULTS, send_deadline()))
+		kill_session(ss, "control connection lost at the end");
+}
+
+/* One line per test, as a person reads it in a log. */
+static void log_test(struct srv_session *ss)
+{
+	const struct bp_net_results *r = ss->side.res;
+	uint64_t got = bp_net_results_bytes(r, false), sent = bp_net_results_bytes(r, true);
+	double secs = (double)(ss->side.stop_ns - ss->side.start_ns) / 1e9;
+	char a[32], b[32], c[32], d[32];
+
+	bp_info("%s: tcp %s, %d stream%s, %.1f s: received %s (%s), sent %s (%s)", ss->peer,
+		ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload", ss->np.parallel,
+		ss->np.parallel == 1 ? "" : "s", secs, bp_format_bytes(a, sizeof(a), (double)got),
+		bp_format_rate(b, sizeof(b), secs > 0 ? (double)got * 8 / secs : 0),
+		bp_format_bytes(c, sizeof(c), (double)sent),
+		bp_format_rate(d, sizeof(d), secs > 0 ? (double)sent * 8 / secs : 0));
+}
+
+static void on_client_results(struct srv_session *ss)
+{
+	json_t *mine = bp_net_results_to_json(ss->side.res);
+	int rc = mine ? bp_proto_send_json(ss->flow.fd, mine, send_deadline()) : -ENOMEM;
+
+	json_decref(mine);
+	if (!rc)
+		rc = bp_proto_send_state(ss->flow.fd, BP_DISPLAY_RESULTS, send_deadline());
+	if (rc) {
+		kill_session(ss, "control connection lost sending results");
+		return;
+	}
+	ss->state = SS_DONE;
+	touch(ss);
+}
+
+/* What the decoder expects next in each state. */
+static enum bp_proto_expect expectation(enum srv_state st)
+{
+	return st == SS_PARAMS || st == SS_RESULTS ? BP_EXPECT_JSON : BP_EXPECT_STATE;
+}
+
+static void on_item(struct srv_session *ss)
+{
+	int st = ss->dec.state;
+
+	switch (ss->state) {
+	case SS_PARAMS:
+		on_params(ss, ss->dec.json);
+		break;
+	case SS_RESULTS:
+		on_client_results(ss);
+		break;
+	case SS_RUNNING:
+		if (st == BP_TEST_END)
+			end_test(ss);
+		else
+			kill_session(ss, "client ended the test early");
+		break;
+	case SS_DONE:
+		if (st == BP_IPERF_DONE)
+			log_test(ss);
+		kill_session(ss, st == BP_IPERF_DONE ? NULL : "client ended after the results");
+		break;
+	case SS_STREAMS:
+		kill_session(ss, "client gave up while streams were being opened");
+		break;
+	}
+}
+
+/* Feed what arrived to the decoder; act on every complete item. */
+static void decode_input(struct srv_session *ss)
+{
+	size_t off = 0;
+
+	while (off < ss->inlen && !ss->dead) {
+		long used = bp_proto_feed(&ss->dec, ss->inbuf + off, ss->inlen - off);
+
+		if (used < 0) {
+			kill_session(ss, used == -EMSGSIZE ? "control message too large: dropped" :
+				     "garbled control message: dropped");
+			break;
+		}
+		off += (size_t)used;
+		if (!ss->dec.done)
+			continue;
+		on_item(ss);
+		bp_proto_decoder_free(&ss->dec);
+		bp_proto_decoder_init(&ss->dec, expectation(ss->state));
+	}
+	memmove(ss->inbuf, ss->inbuf + off, ss->inlen - off);
+	ss->inlen -= off;
+}
+
+static void session_readable(struct bp_flow *f, uint32_t events)
+{
+	struct srv_session *ss = f->data;
+	ssize_t n = recv(f->fd, ss->inbuf + ss->inlen, sizeof(ss->inbuf) - ss->inlen,
+			 MSG_DONTWAIT);
+
+	(void)events;
+	if (n == 0 && ss->state == SS_DONE) {
+		log_test(ss); /* the results went out; a client may close without IPERF_DONE */
+		kill_session(ss, NULL);
+	} else if (n == 0) {
+		kill_session(ss, "client closed the control connection: test abandoned");
+	}
+	else if (n < 0 && errno != EAGAIN && errno != EINTR)
+		kill_session(ss, "control connection reset: test abandoned");
+	if (n > 0) {
+		ss->inlen += (size_t)n;
+		touch(ss);
+		decode_input(ss);
+	}
+	reap(ss);
+}
+
+void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[BP_COOKIE_LEN])
+{
+	struct srv_session *ss = calloc(1, sizeof(*ss));
+
+	if (!ss) {
+		close(fd);
+		return;
+	}
+	ss->srv = s;
+	snprintf(ss->peer, sizeof(ss->peer), "%s", peer);
+	memcpy(ss->cookie, cookie, BP_COOKIE_LEN);
+	ss->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = session_readable,
+				     .data = ss };
+	ss->idle = (struct bp_timer){ .fn = idle_expired, .data = ss };
+	ss->tick = (struct bp_timer){ .fn = tick, .data = ss };
+	bp_proto_decoder_init(&ss->dec, BP_EXPECT_JSON);
+	/* Single-byte states must not wait for a delayed ACK (see tcp_client.c). */
+	bp_sock_set_nodelay(fd, ss->why, sizeof(ss->why));
+	ss->why[0] = '\0';
+	if (bp_loop_add(s->loop, &ss->flow)) {
+		close(fd);
+		free(ss);
+		return;
+	}
+	ss->next = s->sessions;
+	s->sessions = ss;
+	ss->state = SS_PARAMS;
+	touch(ss);
+	if (bp_proto_send_state(fd, BP_PARAM_EXCHANGE, send_deadline()))
+		kill_session(ss, "control connection lost at the start");
+	reap(ss);
+}

@@ -1,0 +1,308 @@
+#include "net/tcp_client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/signals.h"
+#include "net/proto.h"
+#include "net/stream_pool.h"
+#include "net/tcp_side.h"
+#include "core/workers.h"
+
+/* How long the server may take to answer a control step before the client gives up. */
+#define STEP_TIMEOUT_NS (10 * BP_NS_PER_SEC)
+
+struct client {
+	const struct bp_tcp_client_opts *o;
+	struct bp_addr addr;
+	int ctrl;
+	char cookie[BP_COOKIE_LEN];
+	struct bp_stream_pool *pool;
+	struct bp_tcp_side side;
+	bool side_ready;
+	char *err;
+	size_t errlen;
+};
+
+static uint64_t step_deadline(void)
+{
+	return bp_now_ns() + STEP_TIMEOUT_NS;
+}
+
+/* A refusal from the server: SERVER_ERROR then {"error": "..."} from a boardperf server. */
+static int server_refused(struct client *c, int state)
+{
+	json_t *msg = NULL;
+	const char *why = NULL;
+
+	if (state == BP_SERVER_ERROR &&
+	    bp_proto_recv_json(c->ctrl, &msg, bp_now_ns() + BP_NS_PER_SEC) == 0)
+		why = json_string_value(json_object_get(msg, "error"));
+	snprintf(c->err, c->errlen, "server %s: %s", bp_addr_str(&c->addr, (char[64]){ 0 }, 64),
+		 why ? why : state == BP_ACCESS_DENIED ? "access denied (busy)" :
+		 "server error");
+	json_decref(msg);
+	return -ECONNREFUSED;
+}
+
+/* Wait for the next state and insist that it is want. */
+static int expect_state(struct client *c, int want)
+{
+	int state, rc = bp_proto_recv_state(c->ctrl, &state, step_deadline());
+
+	if (rc) {
+		snprintf(c->err, c->errlen, "waiting for %s from the server: %s",
+			 bp_proto_state_name(want), strerror(-rc));
+		return rc;
+	}
+	if (state == BP_SERVER_ERROR || state == BP_ACCESS_DENIED)
+		return server_refused(c, state);
+	if (state != want) {
+		snprintf(c->err, c->errlen, "server sent %s where %s was due",
+			 bp_proto_state_name(state), bp_proto_state_name(want));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int sock_options(int fd, void *arg, char *err, size_t errlen)
+{
+	const struct bp_net_params *np = arg;
+	int rc = 0;
+
+	if (np->window)
+		rc = bp_sock_set_buffers(fd, np->window, err, errlen);
+	if (!rc && np->mss)
+		rc = bp_sock_set_mss(fd, np->mss, err, errlen);
+	if (!rc && np->congestion[0])
+		rc = bp_sock_set_congestion(fd, np->congestion, err, errlen);
+	if (!rc && np->nodelay)
+		rc = bp_sock_set_nodelay(fd, err, errlen);
+	return rc;
+}
+
+static int connect_control(struct client *c)
+{
+	const struct bp_tcp_client_opts *o = c->o;
+	int rc = bp_resolve(o->host, o->port, o->family, false, &c->addr, c->err, c->errlen);
+
+	if (!rc)
+		rc = bp_tcp_connect(&c->addr, bp_now_ns() + o->connect_timeout_ns, NULL, NULL,
+				    &c->ctrl, c->err, c->errlen);
+	/*
+	 * Control messages are single bytes: with Nagle, the second of two back-to-back states
+	 * waits for the peer's delayed ACK (40 ms) and shifts one side's clock by that much.
+	 */
+	if (!rc)
+		rc = bp_sock_set_nodelay(c->ctrl, c->err, c->errlen);
+	if (!rc)
+		rc = bp_cookie_make(c->cookie);
+	if (!rc)
+		rc = bp_proto_write_all(c->ctrl, c->cookie, BP_COOKIE_LEN, step_deadline());
+	if (!rc)
+		rc = expect_state(c, BP_PARAM_EXCHANGE);
+	if (!rc) {
+		json_t *params = bp_net_params_to_json(&o->np);
+
+		rc = params ? bp_proto_send_json(c->ctrl, params, step_deadline()) : -ENOMEM;
+		json_decref(params);
+	}
+	if (rc && !c->err[0])
+		snprintf(c->err, c->errlen, "control exchange with %s: %s",
+			 bp_addr_str(&c->addr, (char[64]){ 0 }, 64), strerror(-rc));
+	return rc;
+}
+
+/* One data connection: connect, name the session with its cookie, hand it to the pool. */
+static int open_stream(struct client *c, bool sender, int id, const struct bp_stream_opts *so)
+{
+	struct bp_net_params np = c->o->np;
+	int fd, rc;
+
+	rc = bp_tcp_connect(&c->addr, bp_now_ns() + c->o->connect_timeout_ns, sock_options, &np,
+			    &fd, c->err, c->errlen);
+	if (rc)
+		return rc;
+	rc = bp_proto_write_all(fd, c->cookie, BP_COOKIE_LEN, step_deadline());
+	if (rc) {
+		snprintf(c->err, c->errlen, "data connection %d: %s", id, strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	return bp_tcp_side_add(&c->side, fd, sender, id, so, c->err, c->errlen);
+}
+
+/*
+ * Streams in iperf3's order: the client's sending streams first, then its receiving ones;
+ * ids 1, 3, 4, ... (iperf3 never uses 2).
+ */
+static int open_streams(struct client *c)
+{
+	const struct bp_net_params *np = &c->o->np;
+	int up = bp_net_params_up_streams(np), down = bp_net_params_down_streams(np);
+	int workers = bp_workers_available_cpus(), rc, id = 1;
+	struct bp_stream_opts so = { .write_len = (size_t)np->len, .zerocopy = np->zerocopy };
+
+	if (workers > up + down)
+		workers = up + down;
+	c->pool = bp_stream_pool_new(workers, c->err, c->errlen);
+	if (!c->pool)
+		return -ENOMEM;
+	rc = bp_tcp_side_init(&c->side, c->pool, np->omit_ns);
+	if (rc)
+		return rc;
+	c->side_ready = true;
+	for (int i = 0; i < up + down && !rc; i++, id += id == 1 ? 2 : 1)
+		rc = open_stream(c, i < up, id, &so);
+	return rc;
+}
+
+/* The next moment something is due: an interval mark, the end of the omit, the end. */
+static uint64_t next_due(const struct bp_tcp_side *s, const struct bp_net_params *np,
+			 uint64_t end_ns)
+{
+	uint64_t due = end_ns;
+
+	if (np->interval_ns) {
+		uint64_t k = (s->last_mark_ns - s->start_ns) / np->interval_ns + 1;
+		uint64_t mark = s->start_ns + k * np->interval_ns;
+
+		if (mark < due)
+			due = mark;
+	}
+	if (!s->omit_done && s->start_ns + np->omit_ns < due)
+		due = s->start_ns + np->omit_ns;
+	return due;
+}
+
+/* A state byte arriving mid-test: the server ends the test (error, its own limits). */
+static int control_event(struct client *c)
+{
+	int state, rc = bp_proto_recv_state(c->ctrl, &state, step_deadline());
+
+	if (rc) {
+		snprintf(c->err, c->errlen, "control connection to the server lost: %s",
+			 strerror(-rc));
+		return rc;
+	}
+	return server_refused(c, state);
+}
+
+static int run_timed(struct client *c, struct bp_tcp_outcome *out)
+{
+	const struct bp_net_params *np = &c->o->np;
+	uint64_t now = bp_now_ns(), end = now + np->time_ns;
+	int rc = 0;
+
+	bp_tcp_side_start(&c->side, now);
+	while (now < end) {
+		struct pollfd pfd = { .fd = c->ctrl, .events = POLLIN };
+		uint64_t due = next_due(&c->side, np, end);
+		int ms = due > now ? (int)((due - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS) : 0;
+
+		if (poll(&pfd, 1, ms) > 0) {
+			rc = control_event(c);
+			break;
+		}
+		if (bp_stop_requested()) {
+			out->interrupted = true;
+			break;
+		}
+		now = bp_now_ns();
+		if (now >= due && due < end)
+			bp_tcp_side_mark(&c->side, now);
+		if (bp_tcp_side_error(&c->side)) {
+			rc = bp_tcp_side_error(&c->side);
+			snprintf(c->err, c->errlen, "data stream failed: %s", strerror(-rc));
+			break;
+		}
+	}
+	now = bp_now_ns();
+	bp_tcp_side_stop(&c->side, now < end ? now : end);
+	out->duration_s = (double)((now < end ? now : end) - c->side.start_ns) / 1e9;
+	return rc;
+}
+
+static int exchange_results(struct client *c, struct bp_tcp_outcome *out)
+{
+	json_t *mine = bp_net_results_to_json(c->side.res), *theirs = NULL;
+	int rc = bp_proto_send_state(c->ctrl, BP_TEST_END, step_deadline());
+
+	if (!rc)
+		rc = expect_state(c, BP_EXCHANGE_RESULTS);
+	if (!rc)
+		rc = mine ? bp_proto_send_json(c->ctrl, mine, step_deadline()) : -ENOMEM;
+	if (!rc)
+		rc = bp_proto_recv_json(c->ctrl, &theirs, step_deadline());
+	if (!rc)
+		rc = bp_net_results_from_json(theirs, out->remote);
+	if (!rc)
+		rc = expect_state(c, BP_DISPLAY_RESULTS);
+	if (!rc)
+		rc = bp_proto_send_state(c->ctrl, BP_IPERF_DONE, step_deadline());
+	if (rc && !c->err[0])
+		snprintf(c->err, c->errlen, "exchanging results with the server: %s", strerror(-rc));
+	json_decref(mine);
+	json_decref(theirs);
+	return rc;
+}
+
+static void note_modes(struct client *c, struct bp_tcp_outcome *out)
+{
+	for (int i = 0; i < c->side.n; i++)
+		snprintf(c->side.sender[i] ? out->send_mode : out->recv_mode, 16, "%s",
+			 bp_stream_mode(c->side.streams[i]));
+	out->pool_workers = bp_stream_pool_workers(c->pool);
+}
+
+int bp_tcp_client_run(const struct bp_tcp_client_opts *o, struct bp_tcp_outcome *out,
+		      char *err, size_t errlen)
+{
+	struct client c = { .o = o, .ctrl = -1, .err = err, .errlen = errlen };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	err[0] = '\0';
+	out->remote = calloc(1, sizeof(*out->remote));
+	if (!out->remote)
+		return -ENOMEM;
+	rc = connect_control(&c);
+	if (!rc)
+		rc = expect_state(&c, BP_CREATE_STREAMS);
+	if (!rc)
+		rc = open_streams(&c);
+	if (!rc)
+		rc = expect_state(&c, BP_TEST_START);
+	if (!rc)
+		rc = expect_state(&c, BP_TEST_RUNNING);
+	if (!rc) {
+		bp_addr_str(&c.addr, out->server_addr, sizeof(out->server_addr));
+		rc = run_timed(&c, out);
+		note_modes(&c, out);
+		if (!rc)
+			rc = exchange_results(&c, out);
+	}
+	if (c.side_ready) {
+		out->local = c.side.res;  /* hand over what was measured, even after a failure */
+		c.side.res = NULL;
+		bp_tcp_side_free(&c.side);
+	}
+	if (c.pool)
+		bp_stream_pool_free(c.pool);
+	if (c.ctrl >= 0)
+		close(c.ctrl);
+	return rc;
+}
+
+void bp_tcp_outcome_free(struct bp_tcp_outcome *out)
+{
+	free(out->local);
+	free(out->remote);
+	out->local = out->remote = NULL;
+}

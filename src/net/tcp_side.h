@@ -1,0 +1,52 @@
+/*
+ * One side of a TCP test (the client's or the server's half of a session): its streams in
+ * the shared stream pool, the interval series it records, the omitted start, and the
+ * results it reports. Client and server run the same code, so their figures are computed
+ * the same way.
+ */
+#ifndef BP_NET_TCP_SIDE_H
+#define BP_NET_TCP_SIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/cpuacct.h"
+#include "net/net_results.h"
+#include "net/stream_pool.h"
+
+struct bp_tcp_side {
+	struct bp_stream_pool *pool;
+	int n;
+	struct bp_stream *streams[BP_NET_MAX_STREAMS];
+	bool sender[BP_NET_MAX_STREAMS];
+	int ids[BP_NET_MAX_STREAMS];
+	uint64_t base_bytes[BP_NET_MAX_STREAMS];   /* at the end of the omitted start */
+	uint64_t last_bytes[BP_NET_MAX_STREAMS];   /* at the last interval mark */
+	uint32_t base_retrans[BP_NET_MAX_STREAMS];
+	uint32_t last_retrans[BP_NET_MAX_STREAMS];
+	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
+	bool omit_done, running;
+	struct bp_cpu_times cpu0;
+	uint64_t *worker_cpu0;      /* per pool worker, at start */
+	struct bp_net_results *res; /* intervals accumulate here; totals at stop */
+};
+
+/* 0 or -ENOMEM. omit_ns: the start not counted in the totals. */
+int bp_tcp_side_init(struct bp_tcp_side *s, struct bp_stream_pool *pool, uint64_t omit_ns);
+void bp_tcp_side_free(struct bp_tcp_side *s);
+
+/* Adopt a connected socket as stream number id (the pool owns fd from now on). */
+int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
+		    const struct bp_stream_opts *o, char *err, size_t errlen);
+
+void bp_tcp_side_start(struct bp_tcp_side *s, uint64_t now_ns);
+/* Close the interval that ends now (and the omitted start once it has passed). */
+void bp_tcp_side_mark(struct bp_tcp_side *s, uint64_t now_ns);
+/* Stop moving data, close the last interval and fill the totals in s->res. */
+void bp_tcp_side_stop(struct bp_tcp_side *s, uint64_t now_ns);
+/* The first stream error, or 0. */
+int bp_tcp_side_error(const struct bp_tcp_side *s);
+/* Hand every stream back to the pool (closes the sockets). */
+void bp_tcp_side_release(struct bp_tcp_side *s);
+
+#endif

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# The test rig itself (tests/rig/rig.sh, DESIGN.md §3): namespaces and addresses, reachability,
+# a tbf-shaped link measured by iperf3 at its rate, isolation and non-collision of concurrent
+# rigs (in one shell and across processes), and a teardown that leaves nothing behind — on
+# rig_down, on exit and on SIGTERM. Needs root, iperf3, jq and ping; otherwise every check SKIPs.
+# Usage: test_rig.sh [BOARDPERF]   (the binary is not used; accepted like the other scripts)
+set -u
+here=$(dirname "$0")
+. "$here/tap.sh"
+rig_lib=$(cd "$here/../rig" && pwd)/rig.sh
+. "$rig_lib"
+
+checks=(
+	"rig_up --rate 100mbit builds client and server namespaces"
+	"rig addresses are in 198.18.0.0/15 and the only ones besides loopback"
+	"client pings server"
+	"tbf shapes both veth ends"
+	"iperf3 through 100mbit tbf reads 90-100 Mbit/s received"
+	"qdisc counters readable"
+	"a second rig in the same shell gets its own namespaces and subnet"
+	"the two rigs are isolated from each other"
+	"rigs started at once by 3 processes do not collide"
+	"rig_down kills rig_bg processes and deletes both namespaces"
+	"rig_down is idempotent"
+	"rigs of exited processes are gone, tap.sh's EXIT trap still runs"
+	"SIGTERM tears the rig down"
+	"rig_up --dut refuses (not built yet)"
+	"rig_require says 'needs root' when not root"
+	"whole test under 30 s"
+)
+if ! rig_require iperf3 jq ping; then
+	rig_tap_skip "${checks[@]}"
+	tap_done
+	exit
+fi
+
+ns_exists() { ip netns list 2>/dev/null | awk '{ print $1 }' | grep -qx "$1"; }
+in_bench_range() { [[ $1 =~ ^198\.1[89]\.[0-9]+\.[0-9]+$ ]]; }
+# Every address in a namespace, one "family address" per line.
+ns_addrs() { ip -n "$1" -o addr show | awk '{ print $3, $4 }'; }
+
+# 1. build
+rig_up --rate 100mbit
+rc=$?
+ns_exists "$RIG_CLIENT_NS" && ns_exists "$RIG_SERVER_NS"
+ok $((rc + $?)) "${checks[0]} ($RIG_CLIENT_NS, $RIG_SERVER_NS)"
+rig1=$RIG_ID c1ns=$RIG_CLIENT_NS s1ns=$RIG_SERVER_NS c1ip=$RIG_CLIENT_IP s1ip=$RIG_SERVER_IP
+
+# 2. addresses: exactly ours from the benchmarking range, plus 127.0.0.1 and ::1
+bad=
+for ns in "$RIG_CLIENT_NS" "$RIG_SERVER_NS"; do
+	while read -r fam addr; do
+		a=${addr%/*}
+		case $fam/$a in
+		inet/127.0.0.1 | inet6/::1) ;;
+		inet/*) in_bench_range "$a" || bad+=" $ns:$addr" ;;
+		*) bad+=" $ns:$addr" ;;
+		esac
+	done < <(ns_addrs "$ns")
+done
+[ "$(ip -n "$RIG_CLIENT_NS" -4 -o addr show dev "$RIG_CLIENT_IF" | awk '{ print $4 }')" = "$RIG_CLIENT_IP/30" ] &&
+	[ "$(ip -n "$RIG_SERVER_NS" -4 -o addr show dev "$RIG_SERVER_IF" | awk '{ print $4 }')" = "$RIG_SERVER_IP/30" ] &&
+	in_bench_range "$RIG_CLIENT_IP" && in_bench_range "$RIG_SERVER_IP" && [ -z "$bad" ]
+ok $? "${checks[1]} ($RIG_CLIENT_IP -> $RIG_SERVER_IP)"
+[ -n "$bad" ] && echo "#   unexpected addresses:$bad"
+
+# 3. reachability
+rig_exec client ping -c 3 -i 0.2 -W 1 -q "$RIG_SERVER_IP" >"$tap_tmp/ping" 2>&1
+ok $? "${checks[2]}"
+
+# 4. shaping on both ends
+shaped=0
+for role in client server; do
+	rig_exec "$role" tc qdisc show dev "$( [ $role = client ] && echo "$RIG_CLIENT_IF" || echo "$RIG_SERVER_IF")" root |
+		grep -q '^qdisc tbf .* rate 100Mbit' && shaped=$((shaped + 1))
+done
+[ "$shaped" = 2 ]
+ok $? "${checks[3]} (burst $RIG_BURST, latency $RIG_LATENCY)"
+
+# 5. iperf3 at the shaped rate: at most 1448/1514 = 95.6 % of 100 Mbit/s is TCP payload.
+mbps=0
+if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/iperf3-s.log" 2>&1 && rig_wait_port server 5201; then
+	iperf_pid=$RIG_BG_PID
+	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 3 -J >"$tap_tmp/iperf3.json" 2>"$tap_tmp/iperf3.err"
+	mbps=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$tap_tmp/iperf3.json" 2>/dev/null) || mbps=0
+fi
+awk -v m="${mbps:-0}" 'BEGIN { exit !(m >= 90 && m <= 100) }'
+ok $? "${checks[4]} (got $(printf '%.1f' "${mbps:-0}") Mbit/s)"
+
+# 6. qdisc counters: numbers, and the client's tbf sent at least the ~25,000 frames of 3 s at 100 Mbit/s
+drops=$(rig_qdisc_drops client) sent=$(rig_qdisc_sent_packets client) bytes=$(rig_qdisc_sent_bytes client)
+[[ $drops =~ ^[0-9]+$ && $sent =~ ^[0-9]+$ && $bytes =~ ^[0-9]+$ ]] && [ "$sent" -gt 20000 ]
+ok $? "${checks[5]} (client tbf: sent $sent pkt $bytes B, dropped $drops)"
+
+# 7-8. a second rig in the same shell, up together with the first
+rig_bg server sleep 20 # a long-lived process for rig_down to kill
+sleep1_pid=$RIG_BG_PID
+rig_up
+rig2=$RIG_ID
+[ "$rig2" != "$rig1" ] && [ "$RIG_CLIENT_NS" != "$c1ns" ] && [ "$RIG_SERVER_NS" != "$s1ns" ] &&
+	[ "${RIG_CLIENT_IP%.*}" != "${c1ip%.*}" ] && ns_exists "$RIG_CLIENT_NS" &&
+	rig_exec client ping -c 1 -W 1 -q "$RIG_SERVER_IP" >/dev/null 2>&1
+ok $? "${checks[6]} ($RIG_CLIENT_NS, 198.18.$RIG_NET.0/30)"
+# rig 2's client cannot reach rig 1's server, and rig 1 still works
+! rig_exec client ping -c 1 -W 1 -q "$s1ip" >/dev/null 2>&1 && rig_use "$rig1" &&
+	rig_exec client ping -c 1 -W 1 -q "$RIG_SERVER_IP" >/dev/null 2>&1
+ok $? "${checks[7]}"
+
+# 9. three processes build rigs at the same moment (plus our two): five distinct names and subnets
+go=$tap_tmp/go
+kids=()
+for k in 1 2 3; do
+	bash -c '. "$1"; rig_up || exit 1
+		echo "$RIG_CLIENT_NS $RIG_SERVER_NS $RIG_NET" >"$2.tmp" && mv "$2.tmp" "$2"
+		for ((i = 0; i < 100; i++)); do [ -e "$3" ] && break; sleep 0.05; done' \
+		_ "$rig_lib" "$tap_tmp/kid$k" "$go" &
+	kids+=($!)
+done
+for ((i = 0; i < 100; i++)); do
+	[ -e "$tap_tmp/kid1" ] && [ -e "$tap_tmp/kid2" ] && [ -e "$tap_tmp/kid3" ] && break
+	sleep 0.05
+done
+all=$(cat "$tap_tmp"/kid[123] 2>/dev/null; echo "$c1ns $s1ns ${c1ip%.*}"; rig_use "$rig2"; echo "$RIG_CLIENT_NS $RIG_SERVER_NS $RIG_NET")
+all=$(sed 's/ 198\.18\./ /' <<<"$all")
+names=$(awk '{ print $1; print $2 }' <<<"$all" | sort | uniq -d)
+nets=$(awk '{ print $3 }' <<<"$all" | sort | uniq -d)
+[ "$(wc -l <<<"$all")" = 5 ] && [ -z "$names" ] && [ -z "$nets" ]
+ok $? "${checks[8]} (subnets: $(awk '{ print $3 }' <<<"$all" | tr '\n' ' '))"
+touch "$go"
+wait "${kids[@]}"
+kid_ns=$(awk '{ print $1, $2 }' "$tap_tmp"/kid[123] 2>/dev/null)
+
+# 10-11. teardown of rig 1
+rig_use "$rig1"
+rig_down
+gone=1
+ns_exists "$c1ns" && gone=0
+ns_exists "$s1ns" && gone=0
+for p in ${iperf_pid:-} "$sleep1_pid"; do kill -0 "$p" 2>/dev/null && gone=0; done
+[ "$gone" = 1 ] && [ -z "${RIG_CLIENT_NS:-}" ]
+ok $? "${checks[9]} (pids ${iperf_pid:-} $sleep1_pid)"
+rig_down "$rig1" && rig_down && rig_down --all && rig_down --all
+ok $? "${checks[10]}"
+
+# 12. the child processes' EXIT traps removed their rigs; tap.sh's trap chained behind rig_down's
+left=
+for ns in $kid_ns; do ns_exists "$ns" && left+=" $ns"; done
+bash -c '. "$1/tap.sh"; . "$2"; rig_up && echo "$RIG_CLIENT_NS $RIG_SERVER_NS $tap_tmp"' _ "$here" "$rig_lib" >"$tap_tmp/exitkid"
+read -r xc xs xt <"$tap_tmp/exitkid"
+[ -n "$xc" ] && ! ns_exists "$xc" && ! ns_exists "$xs" && [ -n "$xt" ] && [ ! -e "$xt" ] && [ -z "$left" ]
+ok $? "${checks[11]}"
+
+# 13. SIGTERM while waiting: the rig and its background process go
+bash -c '. "$1"; rig_up || exit 1; rig_bg server sleep 20
+	echo "$RIG_CLIENT_NS $RIG_SERVER_NS $RIG_BG_PID" >"$2.tmp" && mv "$2.tmp" "$2"
+	wait "$RIG_BG_PID"' _ "$rig_lib" "$tap_tmp/termkid" &
+term_pid=$!
+for ((i = 0; i < 100; i++)); do [ -e "$tap_tmp/termkid" ] && break; sleep 0.05; done
+read -r tc ts tp <"$tap_tmp/termkid"
+kill -TERM "$term_pid"
+wait "$term_pid"
+term_rc=$?
+[ "$term_rc" = 143 ] && [ -n "$tc" ] && ! ns_exists "$tc" && ! ns_exists "$ts" && ! kill -0 "$tp" 2>/dev/null
+ok $? "${checks[12]} (exit $term_rc)"
+
+# 14.
+rig_up --dut 2>"$tap_tmp/dut.err"
+[ $? = 2 ] && grep -q 'not implemented' "$tap_tmp/dut.err"
+ok $? "${checks[13]}"
+
+# 15. rig_require as an unprivileged user
+if command -v setpriv >/dev/null && out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	bash -c '. "$1"; rig_require; echo "rc=$? $RIG_SKIP_REASON"' _ "$rig_lib" 2>&1); then
+	grep -q '^rc=1 needs root$' <<<"$out"
+	ok $? "${checks[14]}"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - ${checks[14]} # SKIP cannot run as nobody (setpriv, or $rig_lib unreadable)"
+fi
+
+rig_down --all
+[ "$SECONDS" -lt 30 ]
+ok $? "${checks[15]} (${SECONDS} s)"
+tap_done

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# boardperf serve + boardperf tcp on loopback: every direction, parallel streams, interval
+# sums, many clients at once, a killed client, the server's limits, errors, the daemon.
+# Usage: test_tcp.sh BOARDPERF
+set -u
+bp=$1
+. "$(dirname "$0")/tap.sh"
+
+port=$((20000 + $$ % 20000))
+pids=()
+cleanup_servers() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap 'cleanup_servers; rm -rf "$tap_tmp"' EXIT
+
+# start_server PORT ARGS...: a server in the background, ready when it logs "listening".
+start_server() {
+	local p=$1 log="$tap_tmp/serve-$1.log"
+	shift
+	"$bp" serve -p "$p" "$@" 2>"$log" &
+	pids+=($!)
+	for _ in $(seq 50); do grep -q listening "$log" && return 0; sleep 0.1; done
+	return 1
+}
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+
+start_server "$port" --idle-timeout 2; ok $? "server listens on $port"
+
+expect_exit 0 "upload" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 --json
+up=$out
+s=$(metric sender.bytes "$up"); r=$(metric receiver.bytes "$up")
+gt "$r" 0 && gt "$s" 0; ok $? "both ends counted bytes (sent $s, received $r)"
+awk -v s="$s" -v r="$r" 'BEGIN { exit !(r <= s && r >= s * 0.9) }'
+ok $? "received is at most sent, and close to it"
+gt "$(metric receiver.bitrate "$up")" 1e8; ok $? "loopback reads above 100 Mbit/s"
+n=$(jq '[.intervals[] | select(.metrics.omitted == null)] | length' <<<"$up")
+[ "$n" -ge 2 ] && [ "$n" -le 3 ]; ok $? "about one interval per second ($n)"
+sum=$(jq '[.intervals[] | select(.metrics.omitted == null) | .metrics["sender.bytes"]] | add' <<<"$up")
+awk -v a="$sum" -v b="$s" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * 0.005) }'
+ok $? "sender intervals sum to the sender total within 0.5 % ($sum vs $s)"
+sum=$(jq '[.intervals[] | select(.metrics.omitted == null) | .metrics["receiver.bytes"] // 0] | add' <<<"$up")
+awk -v a="$sum" -v b="$r" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * 0.005) }'
+ok $? "receiver intervals sum to the receiver total within 0.5 % ($sum vs $r)"
+jq -e '.cpu.local.total_percent > 0 and .cpu.remote.total_percent > 0' <<<"$up" >/dev/null
+ok $? "CPU use of both ends reported"
+
+expect_exit 0 "reverse" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -R --json
+gt "$(metric receiver.bytes "$out")" 0 && gt "$(metric sender.bytes "$out")" 0
+ok $? "reverse: server sent, client received"
+expect_exit 0 "bidir" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 --bidir --json
+gt "$(metric up.receiver.bytes "$out")" 0 && gt "$(metric down.receiver.bytes "$out")" 0
+ok $? "bidir: both directions moved data"
+expect_exit 0 "4 parallel streams" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -P 4 --json
+gt "$(metric receiver.bytes "$out")" 0; ok $? "-P 4 moved data"
+expect_exit 0 "IPv6" "$bp" tcp -c ::1 -p "$port" -t 1 -6 --json
+expect_exit 0 "omit" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -O 1 --json
+jq -e '.intervals[0].metrics.omitted == 1 and (.intervals[-1].metrics.omitted == null)' \
+	<<<"$out" >/dev/null; ok $? "-O marks the first interval omitted"
+expect_exit 0 "text output" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1
+grep -q "receiver.bitrate" <<<"$out"; ok $? "text shows the receiver bitrate"
+
+# Sixteen clients at the same moment: none refused, none blocked.
+for i in $(seq 16); do
+	"$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -i 0 -q --json >"$tap_tmp/c$i.json" 2>&1 &
+	cpids[$i]=$!
+done
+fails=0
+for i in $(seq 16); do wait "${cpids[$i]}" || fails=$((fails + 1)); done
+[ "$fails" -eq 0 ]; ok $? "16 clients at once all succeed ($fails failed)"
+
+# A client killed mid-test: the server drops it and serves the next one.
+"$bp" tcp -c 127.0.0.1 -p "$port" -t 30 -q >/dev/null 2>&1 &
+victim=$!
+sleep 1
+kill -9 "$victim"; wait "$victim" 2>/dev/null
+start=$(date +%s.%N)
+expect_exit 0 "next client after a SIGKILLed one" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -q
+grep -q "127.0.0.1.*\(abandoned\|dropped\)" "$tap_tmp/serve-$port.log"
+ok $? "server logged the killed client's test as abandoned"
+
+# Limits refuse with a message, and the server keeps serving.
+lport=$((port + 1))
+start_server "$lport" --max-clients 1 --max-duration 3 --idle-timeout 2
+"$bp" tcp -c 127.0.0.1 -p "$lport" -t 3 -q >/dev/null 2>&1 &
+holder=$!
+sleep 0.5
+expect_exit 1 "second client over --max-clients" "$bp" tcp -c 127.0.0.1 -p "$lport" -t 1
+grep -q "server busy" <<<"$err"; ok $? "refusal says the server is busy: $err"
+wait "$holder"; ok $? "the admitted client finished"
+expect_exit 1 "test over --max-duration" "$bp" tcp -c 127.0.0.1 -p "$lport" -t 5
+grep -q "max-duration" <<<"$err"; ok $? "refusal names --max-duration"
+expect_exit 0 "server still serves after refusals" "$bp" tcp -c 127.0.0.1 -p "$lport" -t 1 -q
+
+# Errors: a closed port, bad flags.
+closed=$((port + 2))
+t0=$(date +%s)
+expect_exit 1 "closed port" "$bp" tcp -c 127.0.0.1 -p "$closed" -t 1
+[ $(( $(date +%s) - t0 )) -le 3 ] && [ "$(wc -l <<<"$err")" -eq 1 ] \
+	&& grep -q "connect 127.0.0.1:$closed: Connection refused" <<<"$err"
+ok $? "closed port: one line within seconds: $err"
+expect_exit 2 "no -c" "$bp" tcp -t 1
+expect_exit 2 "-R with --bidir" "$bp" tcp -c 127.0.0.1 -R --bidir
+expect_exit 2 "bad port" "$bp" tcp -c 127.0.0.1 -p 70000
+expect_exit 2 "serve: bad max-rate" "$bp" serve --max-rate fast
+
+# The daemon: writes its pidfile, serves, removes the pidfile when stopped.
+dport=$((port + 3))
+pidfile="$tap_tmp/serve.pid"
+expect_exit 0 "serve -D" "$bp" serve -D -p "$dport" --pidfile "$pidfile"
+dpid=$(cat "$pidfile" 2>/dev/null)
+[ -n "$dpid" ] && kill -0 "$dpid" 2>/dev/null; ok $? "daemon is running as PID $dpid"
+expect_exit 0 "test against the daemon" "$bp" tcp -c 127.0.0.1 -p "$dport" -t 1 -q
+kill "$dpid" 2>/dev/null
+for _ in $(seq 30); do [ -e "$pidfile" ] || break; sleep 0.1; done
+[ ! -e "$pidfile" ]; ok $? "pidfile removed when the daemon stops"
+expect_exit 1 "serve -D on a port in use" "$bp" serve -D -p "$port"
+grep -qi "in use" <<<"$err"; ok $? "port in use is reported by the parent: $err"
+
+tap_done

@@ -1,0 +1,460 @@
+# tests/rig/rig.sh — test hosts in network namespaces (DESIGN.md §3). Sourced by bash tests.
+#
+#   . tests/rig/rig.sh
+#   rig_require iperf3 jq || { rig_tap_skip "tcp on a shaped link"; tap_done; exit; }
+#   rig_up --rate 100mbit                # client ns <-veth-> server ns, both egresses shaped
+#   rig_bg server iperf3 -s -1           # background, PID recorded, killed by rig_down
+#   rig_wait_port server 5201
+#   rig_exec client iperf3 -c "$RIG_SERVER_IP" -t 3 -J
+#   rig_qdisc_drops client               # tbf drop counter: ground truth for loss
+#   rig_down                             # also runs by itself on EXIT/INT/TERM
+#
+# Topology and names. Each rig_up makes a fresh pair of namespaces bpc-<shell pid>-<n> (client)
+# and bps-<shell pid>-<n> (server): $BASHPID (not $$) so that subshells and parallel tests never
+# pick the same name. The veth pair is created directly inside the namespaces, so its ends can
+# have fixed names (bpc0 in the client, bps0 in the server) and nothing ever appears in the
+# host's namespace; deleting a namespace destroys its veth end and with it the peer.
+#
+#   client  bpc0 198.18.X.1/30  <---- veth ---->  bps0 198.18.X.2/30  server
+#
+# Addresses come from 198.18.0.0/15 (RFC 2544 benchmarking range) only. X (0..255) starts from
+# the shell pid plus a counter and moves on while any namespace on the machine (or the host)
+# already holds 198.18.X.* or 198.19.X.*; the choice and the set-up run under a machine-wide
+# flock so that two tests starting together cannot both take the same X. Rigs are isolated from
+# each other and from the host anyway (no routes between them); unique X just keeps captures,
+# logs and a later DUT's routing unambiguous. IPv6 is disabled on the veths (no link-local
+# traffic on them); loopback keeps ::1.
+#
+# Extension point — a device under test in the middle (issue 7), not built yet:
+#   rig_up --dut  will add a third namespace bpd-<pid>-<n> and use two veth pairs, both made by
+#   _rig_link (the function rig_up calls once today):
+#
+#     client bpc0 198.18.X.1/30 <-> bpd-c 198.18.X.2/30 [DUT, ip_forward=1] bpd-s 198.19.X.1/30 <-> bps0 198.19.X.2/30 server
+#
+#   - the DUT gets `sysctl -w net.ipv4.ip_forward=1`; the client gets
+#     `ip route add 198.19.X.0/30 via 198.18.X.2`, the server `ip route add 198.18.X.0/30 via 198.19.X.1`
+#     (that is why X is chosen free in both 198.18 and 198.19 already);
+#   - it exports RIG_DUT_NS, RIG_DUT_CLIENT_IF=bpd-c, RIG_DUT_SERVER_IF=bpd-s, RIG_DUT_CLIENT_IP,
+#     RIG_DUT_SERVER_IP, and RIG_SERVER_IP becomes 198.19.X.2;
+#   - the role argument of rig_exec/rig_bg gains "dut", and rig_qdisc_* gain "dut-client" and
+#     "dut-server" (the DUT's two egresses); --rate shapes every egress (client, both DUT ends,
+#     server) so each direction crosses one bottleneck per hop;
+#   - rig_nft RULESET loads nftables rules into the DUT (`nft -f -` in the DUT namespace, with
+#     conntrack: `ct state established,related accept`, `ct state new limit rate N/second accept`)
+#     and rig_require gains a check for nft;
+#   - rig_down then deletes three namespaces (the list is kept per rig already).
+#
+# Shaping (--rate): tbf on the egress of BOTH veth ends (each direction gets the same bottleneck),
+#   tc qdisc add dev IF root tbf rate RATE burst BURST latency LATENCY
+# tbf counts a frame's bytes without FCS/preamble (1514 for a full TCP segment), so TCP goodput
+# through it is at most 1448/1514 = 95.6 % of RATE (MSS 1448 with timestamps).
+# BURST default = max(RATE/HZ, 8 full frames): tbf refills tokens when its watchdog fires and the
+# classic rule is that the bucket must hold at least one timer tick's worth of bytes (RATE/HZ,
+# with the kernel's CONFIG_HZ, 100 if unknown), or the link cannot reach RATE when wake-ups come
+# late; it must also be above the MTU or a full frame can never leave. With HZ=250 that is 50 KB
+# at 100mbit and 500 KB at 1gbit. Measurements behind this choice: tests/rig/README.md.
+# LATENCY default 50ms: the queue tbf may hold (limit = RATE*LATENCY + BURST); long enough that a
+# single TCP stream's TSQ backlog does not overflow it.
+# Offloads: GSO/TSO/GRO are switched off on both veth ends (ethtool -K, when ethtool exists) so
+# that tbf sees and counts real wire frames: with GSO on, one 64 KB super-packet is one "packet"
+# in the qdisc counters and one "drop" stands for ~45 lost frames, and tbf has to split packets
+# larger than BURST itself. Measured goodput either way: tests/rig/README.md. --offload on keeps
+# the kernel defaults.
+#
+# Functions (all run in the calling shell — never call rig_up or rig_bg inside $(...) or a
+# pipeline, or their bookkeeping is lost in a subshell):
+#   rig_require [CMD...]          0 if rigs can be built here (root, netns, veth, tbf, CMDs), else 1
+#                                 with RIG_SKIP_REASON set ("needs root", "needs iperf3", ...)
+#   rig_tap_skip DESC...          one "ok N - DESC # SKIP $RIG_SKIP_REASON" per DESC (uses tap.sh)
+#   rig_up [--rate R] [--burst B] [--latency L] [--offload on|off]
+#                                 builds a rig, makes it current, exports RIG_ID, RIG_CLIENT_NS,
+#                                 RIG_SERVER_NS, RIG_CLIENT_IP, RIG_SERVER_IP, RIG_CLIENT_IF,
+#                                 RIG_SERVER_IF, RIG_NET (X), RIG_RATE/RIG_BURST/RIG_LATENCY
+#   rig_use ID                    makes rig ID (from an earlier rig_up) current again
+#   rig_exec client|server CMD..  runs CMD in that namespace (foreground)
+#   rig_bg client|server CMD...   starts CMD in the background there; PID in RIG_BG_PID, killed
+#                                 by rig_down
+#   rig_wait_port client|server PORT [SECONDS]   waits until a TCP listener is up (default 3 s)
+#   rig_qdisc_drops ROLE          root qdisc's drop counter on ROLE's veth (tbf when shaped)
+#   rig_qdisc_sent_packets ROLE   root qdisc's sent packets; rig_qdisc_sent_bytes ROLE: bytes
+#   rig_up also deletes stale rigs left by shells that died by SIGKILL (see _rig_sweep).
+#   rig_down [ID|--all]           kills the rig's rig_bg PIDs (TERM, KILL after 2 s), deletes its
+#                                 namespaces; idempotent. Installed on EXIT (chained with the
+#                                 caller's EXIT trap) and on INT/TERM by the first rig_up.
+
+_RIG_SEQ=${_RIG_SEQ:-0}
+declare -gA _rig_ns_client _rig_ns_server _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist
+_rig_trap_set=${_rig_trap_set:-0}
+RIG_LOCK=${RIG_LOCK:-/run/lock/boardperf-rig.lock}
+
+_rig_err() { echo "rig: $*" >&2; }
+
+# ---- capability check --------------------------------------------------------------------
+rig_require() {
+	local c probe=bpt-$BASHPID-probe
+	RIG_SKIP_REASON=
+	if [ "$(id -u)" != 0 ]; then RIG_SKIP_REASON="needs root"; fi
+	for c in ip tc flock "$@"; do
+		[ -n "$RIG_SKIP_REASON" ] && break
+		command -v "$c" >/dev/null 2>&1 || RIG_SKIP_REASON="needs $c"
+	done
+	if [ -z "$RIG_SKIP_REASON" ]; then
+		if ! ip netns add "$probe" 2>/dev/null; then
+			RIG_SKIP_REASON="needs network namespaces (ip netns add failed)"
+		else
+			if ! ip -n "$probe" link add name p0 type veth peer name p1 2>/dev/null; then
+				RIG_SKIP_REASON="needs veth"
+			elif ! ip netns exec "$probe" tc qdisc add dev p0 root tbf rate 1mbit burst 4kb latency 10ms 2>/dev/null; then
+				RIG_SKIP_REASON="needs tbf (sch_tbf)"
+			fi
+			ip netns del "$probe" 2>/dev/null
+		fi
+	fi
+	if [ -n "$RIG_SKIP_REASON" ]; then
+		echo "# rig: cannot build a test rig: $RIG_SKIP_REASON"
+		return 1
+	fi
+	return 0
+}
+
+rig_tap_skip() {
+	local d
+	for d in "$@"; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n - $d # SKIP ${RIG_SKIP_REASON:-no rig}"
+	done
+}
+
+# ---- helpers -----------------------------------------------------------------------------
+# _rig_rate_bits RATE: tc rate syntax -> bits per second (integer). Bare number = bit/s as in tc.
+_rig_rate_bits() {
+	awk -v r="$1" 'BEGIN {
+		if (!match(tolower(r), /^[0-9]+(\.[0-9]+)?/)) exit 1
+		n = substr(r, 1, RLENGTH); u = tolower(substr(r, RLENGTH + 1))
+		m["" ] = 1; m["bit"] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9; m["tbit"] = 1e12
+		m["kibit"] = 1024; m["mibit"] = 1048576; m["gibit"] = 1073741824
+		m["bps"] = 8; m["kbps"] = 8e3; m["mbps"] = 8e6; m["gbps"] = 8e9
+		m["kibps"] = 8192; m["mibps"] = 8388608; m["gibps"] = 8589934592
+		if (!(u in m)) exit 1
+		printf "%.0f\n", n * m[u] }'
+}
+
+# Kernel tick rate; 100 (the largest burst) if the config cannot be read.
+_rig_hz() {
+	local hz
+	hz=$({ cat "/boot/config-$(uname -r)" 2>/dev/null || zcat /proc/config.gz 2>/dev/null; } |
+		sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' | head -n 1)
+	echo "${hz:-100}"
+}
+
+# Default burst in bytes: one tick of tokens, at least 8 full frames (see the header).
+_rig_default_burst() {
+	local bits=$1 hz
+	hz=$(_rig_hz)
+	awk -v b="$bits" -v hz="$hz" 'BEGIN { v = b / 8 / hz; if (v < 8 * 1514) v = 8 * 1514; printf "%.0f\n", v }'
+}
+
+# Rigs whose creating shell died without running rig_down (SIGKILL, e.g. a test runner's hard
+# timeout) would live forever: rig_up deletes namespaces named by this library (bpc-/bps-/bpd-
+# PID-N, bpt-PID-probe) whose PID no longer exists and that hold no process. Runs under the lock.
+_rig_sweep() {
+	local ns pid
+	for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+		[[ $ns =~ ^bp[cdst]-([0-9]+)-([0-9]+|probe)$ ]] || continue
+		pid=${BASH_REMATCH[1]}
+		[ -d "/proc/$pid" ] && continue
+		[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] || continue
+		_rig_err "deleting stale namespace $ns (its shell, pid $pid, is gone)"
+		ip netns del "$ns" 2>/dev/null
+	done
+}
+
+# Every 198.18/198.19 third octet in use in any namespace or the host.
+_rig_used_nets() {
+	{
+		ip -4 -o addr show 2>/dev/null
+		local ns
+		for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+			ip -n "$ns" -4 -o addr show 2>/dev/null
+		done
+	} | sed -n 's/.* inet 198\.1[89]\.\([0-9]*\)\..*/\1/p' | sort -un
+}
+
+_rig_ns_of() { # _rig_ns_of client|server -> namespace of the current rig
+	case $1 in
+	client) echo "$RIG_CLIENT_NS" ;;
+	server) echo "$RIG_SERVER_NS" ;;
+	*) _rig_err "unknown role '$1' (client|server)"; return 1 ;;
+	esac
+}
+
+_rig_if_of() {
+	case $1 in
+	client) echo "$RIG_CLIENT_IF" ;;
+	server) echo "$RIG_SERVER_IF" ;;
+	*) _rig_err "unknown role '$1' (client|server)"; return 1 ;;
+	esac
+}
+
+# _rig_link NS_A IF_A IP_A NS_B IF_B IP_B: a veth pair between two namespaces, /30 addresses,
+# IPv6 off, links up. rig_up calls it once; a DUT rig (issue 7) calls it twice.
+_rig_link() {
+	local na=$1 ia=$2 aa=$3 nb=$4 ib=$5 ab=$6 side
+	ip link add name "$ia" netns "$na" type veth peer name "$ib" netns "$nb" || return 1
+	for side in "$na $ia $aa" "$nb $ib $ab"; do
+		# shellcheck disable=SC2086 # split on purpose
+		set -- $side
+		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" 2>/dev/null
+		ip -n "$1" addr add "$3/30" dev "$2" || return 1
+		ip -n "$1" link set "$2" up || return 1
+	done
+}
+
+# _rig_shape NS IF: tbf and offload settings of the current rig_up call on one veth end.
+_rig_shape() {
+	local ns=$1 ifc=$2
+	if [ "$_rig_offload" = off ] && command -v ethtool >/dev/null 2>&1; then
+		ip netns exec "$ns" ethtool -K "$ifc" gso off tso off gro off >/dev/null 2>&1 ||
+			_rig_err "ethtool -K $ifc gso/tso/gro off failed (continuing)"
+	fi
+	[ -n "$RIG_RATE" ] || return 0
+	ip netns exec "$ns" tc qdisc add dev "$ifc" root tbf rate "$RIG_RATE" burst "$RIG_BURST" latency "$RIG_LATENCY"
+}
+
+# A machine-wide lock: held by rig_up while it picks X and builds, and by rig_down while it
+# deletes, so that _rig_used_nets (which briefly enters every namespace with `ip -n`) never meets
+# a half-built or half-deleted rig, and rig_down never sees another test's `ip -n` inside its own
+# namespace.
+_rig_lock() {
+	mkdir -p "$(dirname "$RIG_LOCK")" 2>/dev/null
+	exec {_rig_lockfd}>>"$RIG_LOCK" || return 1
+	flock -w 20 "$_rig_lockfd" && return 0
+	_rig_err "could not lock $RIG_LOCK within 20 s"
+	exec {_rig_lockfd}>&-
+	return 1
+}
+_rig_unlock() { exec {_rig_lockfd}>&-; }
+
+# shellcheck disable=SC2120 # the set -- inside re-parses `trap -p` output
+_rig_install_traps() {
+	[ "$_rig_trap_set" = 1 ] && return 0
+	local prev sig
+	# `trap -p EXIT` prints: trap -- 'CMD' EXIT — re-parse it to get CMD back with its quoting.
+	prev=$(trap -p EXIT)
+	if [ -n "$prev" ]; then
+		eval "set -- $prev"
+		prev=$3
+	fi
+	trap -- "rig_down --all${prev:+; $prev}" EXIT
+	# An untrapped TERM/INT would kill bash without running EXIT: turn them into an exit.
+	for sig in INT TERM; do
+		prev=$(trap -p "$sig")
+		if [ -n "$prev" ]; then
+			eval "set -- $prev"
+			prev=$3
+		fi
+		trap -- "${prev:+$prev; }exit $((128 + $(kill -l "$sig")))" "$sig"
+	done
+	_rig_trap_set=1
+}
+
+# ---- rig_up ------------------------------------------------------------------------------
+rig_up() {
+	local rate='' burst='' latency=50ms offload=off dut=0 bits n cns sns net used start i ns
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--rate) rate=$2; shift 2 ;;
+		--burst) burst=$2; shift 2 ;;
+		--latency) latency=$2; shift 2 ;;
+		--offload) offload=$2; shift 2 ;;
+		--dut) dut=1; shift ;;
+		*) _rig_err "rig_up: unknown option '$1'"; return 2 ;;
+		esac
+	done
+	if [ "$dut" = 1 ]; then
+		_rig_err "rig_up --dut: not implemented yet (issue 7; see the comment at the top of rig.sh)"
+		return 2
+	fi
+	case $offload in on | off) ;; *) _rig_err "rig_up: --offload on|off"; return 2 ;; esac
+	if [ -n "$rate" ]; then
+		bits=$(_rig_rate_bits "$rate") || { _rig_err "rig_up: bad rate '$rate'"; return 2; }
+		[ -n "$burst" ] || burst=$(_rig_default_burst "$bits")
+	fi
+	_rig_install_traps
+
+	# Serialise with every other rig_up on the machine: X is chosen and taken atomically.
+	_rig_lock || return 1
+	_rig_sweep
+
+	for ((i = 0; i < 100; i++)); do
+		_RIG_SEQ=$((_RIG_SEQ + 1))
+		n=$_RIG_SEQ
+		cns=bpc-$BASHPID-$n
+		sns=bps-$BASHPID-$n
+		[ -e "/run/netns/$cns" ] || [ -e "/run/netns/$sns" ] || break
+	done
+	used=" $(_rig_used_nets | tr '\n' ' ') "
+	start=$(((BASHPID * 7 + n) % 256))
+	net=
+	for ((i = 0; i < 256; i++)); do
+		case $used in *" $(((start + i) % 256)) "*) continue ;; esac
+		net=$(((start + i) % 256))
+		break
+	done
+	if [ -z "$net" ]; then
+		_rig_err "rig_up: all 256 rig subnets of 198.18.0.0/16 are in use"
+		_rig_unlock
+		return 1
+	fi
+
+	RIG_ID=$n
+	_rig_ns_client[$n]=$cns
+	_rig_ns_server[$n]=$sns
+	_rig_ip_client[$n]=198.18.$net.1
+	_rig_ip_server[$n]=198.18.$net.2
+	_rig_net[$n]=$net
+	_rig_pids[$n]=
+	_rig_nslist[$n]=
+	RIG_RATE=$rate RIG_BURST=$burst RIG_LATENCY=$latency
+	_rig_offload=$offload
+
+	local ok=1
+	for ns in "$cns" "$sns"; do
+		if ip netns add "$ns"; then
+			_rig_nslist[$n]+="$ns "
+			ip -n "$ns" link set lo up || ok=0
+		else
+			ok=0
+		fi
+	done
+	[ "$ok" = 1 ] && _rig_link "$cns" bpc0 "${_rig_ip_client[$n]}" "$sns" bps0 "${_rig_ip_server[$n]}" || ok=0
+	[ "$ok" = 1 ] && _rig_shape "$cns" bpc0 || ok=0
+	[ "$ok" = 1 ] && _rig_shape "$sns" bps0 || ok=0
+	_rig_unlock
+	if [ "$ok" != 1 ]; then
+		_rig_err "rig_up: set-up failed; tearing down"
+		rig_down "$n"
+		return 1
+	fi
+	rig_use "$n"
+}
+
+rig_use() {
+	local n=$1
+	[ -n "${_rig_ns_client[$n]:-}" ] || { _rig_err "rig_use: no rig '$n'"; return 1; }
+	export RIG_ID=$n
+	export RIG_CLIENT_NS=${_rig_ns_client[$n]} RIG_SERVER_NS=${_rig_ns_server[$n]}
+	export RIG_CLIENT_IP=${_rig_ip_client[$n]} RIG_SERVER_IP=${_rig_ip_server[$n]}
+	export RIG_CLIENT_IF=bpc0 RIG_SERVER_IF=bps0 RIG_NET=${_rig_net[$n]}
+}
+
+# ---- running things in the rig -----------------------------------------------------------
+rig_exec() {
+	local ns
+	ns=$(_rig_ns_of "$1") || return 2
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# `ip netns exec` execs CMD after setns (no fork), so $! is CMD itself.
+rig_bg() {
+	local ns
+	ns=$(_rig_ns_of "$1") || return 2
+	shift
+	ip netns exec "$ns" "$@" &
+	RIG_BG_PID=$!
+	_rig_pids[$RIG_ID]+="$RIG_BG_PID:$BASHPID:$ns "
+}
+
+rig_wait_port() {
+	local role=$1 port=$2 secs=${3:-3} i
+	for ((i = 0; i < secs * 20; i++)); do
+		rig_exec "$role" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		sleep 0.05
+	done
+	_rig_err "rig_wait_port: nothing listening on $role:$port after ${secs}s"
+	return 1
+}
+
+# _rig_qdisc_field ROLE AWK-FIELD: from the root qdisc's " Sent B bytes P pkt (dropped D, ..." line.
+_rig_qdisc_field() {
+	local ns ifc
+	ns=$(_rig_ns_of "$1") || return 2
+	ifc=$(_rig_if_of "$1") || return 2
+	ip netns exec "$ns" tc -s qdisc show dev "$ifc" root |
+		awk -v f="$2" '/^ Sent / { gsub(/[(,]/, " "); print $f; exit }'
+}
+rig_qdisc_drops() { _rig_qdisc_field "$1" 7; }
+rig_qdisc_sent_packets() { _rig_qdisc_field "$1" 4; }
+rig_qdisc_sent_bytes() { _rig_qdisc_field "$1" 2; }
+
+# ---- teardown ----------------------------------------------------------------------------
+# _rig_ours PID OWNER NS: still alive, still our child, still in our namespace — never signal a
+# PID that was reaped and reused by someone else.
+_rig_ours() {
+	local pid=$1 owner=$2 ns=$3 stat ppid
+	stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	# shellcheck disable=SC2086 # split on purpose: state ppid ...
+	set -- $stat
+	ppid=$2
+	[ "$1" != Z ] && [ "$ppid" = "$owner" ] || return 1
+	[ "$(stat -L -c %i "/proc/$pid/ns/net" 2>/dev/null)" = "$(stat -L -c %i "/run/netns/$ns" 2>/dev/null)" ]
+}
+
+_rig_kill() { # PID:OWNER:NS...
+	local e pid owner ns live i
+	live=
+	for e in "$@"; do
+		IFS=: read -r pid owner ns <<<"$e"
+		_rig_ours "$pid" "$owner" "$ns" && kill -TERM "$pid" 2>/dev/null && live+="$e "
+	done
+	for ((i = 0; i < 40 && ${#live} > 0; i++)); do
+		local still=
+		for e in $live; do
+			IFS=: read -r pid owner ns <<<"$e"
+			_rig_ours "$pid" "$owner" "$ns" && still+="$e "
+		done
+		live=$still
+		[ -n "$live" ] && sleep 0.05
+	done
+	for e in $live; do
+		IFS=: read -r pid owner ns <<<"$e"
+		_rig_err "pid $pid ignored SIGTERM; sending SIGKILL"
+		_rig_ours "$pid" "$owner" "$ns" && kill -KILL "$pid" 2>/dev/null
+	done
+	for e in "$@"; do
+		IFS=: read -r pid owner ns <<<"$e"
+		[ "$owner" = "$BASHPID" ] && wait "$pid" 2>/dev/null
+	done
+	return 0
+}
+
+rig_down() {
+	local ids n ns left locked
+	case ${1:-} in
+	--all) ids=${!_rig_nslist[*]} ;;
+	'') ids=${RIG_ID:-} ;;
+	*) ids=$1 ;;
+	esac
+	for n in $ids; do
+		[ -n "${_rig_nslist[$n]+set}" ] || continue
+		# shellcheck disable=SC2086
+		[ -n "${_rig_pids[$n]}" ] && _rig_kill ${_rig_pids[$n]}
+		_rig_lock # deletes even without the lock: leaving namespaces behind is worse
+		locked=$?
+		for ns in ${_rig_nslist[$n]}; do
+			left=$(ip netns pids "$ns" 2>/dev/null | tr '\n' ' ')
+			[ -n "$left" ] && _rig_err "namespace $ns still has processes not started by rig_bg: $left(the namespace lives on until they exit)"
+			ip netns del "$ns" 2>/dev/null || { [ -e "/run/netns/$ns" ] && _rig_err "could not delete namespace $ns"; }
+		done
+		[ "$locked" = 0 ] && _rig_unlock
+		unset "_rig_nslist[$n]" "_rig_pids[$n]" "_rig_ns_client[$n]" "_rig_ns_server[$n]" \
+			"_rig_ip_client[$n]" "_rig_ip_server[$n]" "_rig_net[$n]"
+		if [ "$n" = "${RIG_ID:-}" ]; then
+			unset RIG_ID RIG_CLIENT_NS RIG_SERVER_NS RIG_CLIENT_IP RIG_SERVER_IP RIG_CLIENT_IF \
+				RIG_SERVER_IF RIG_NET RIG_BG_PID
+		fi
+	done
+	return 0
+}
