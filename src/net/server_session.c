@@ -146,9 +146,9 @@ static bool admit(struct srv_session *ss)
 		       ss->srv->nsessions, o->max_clients);
 		return false;
 	}
-	if (o->max_duration_ns && ss->np.time_ns > o->max_duration_ns) {
+	if (o->max_duration_ns && ss->np.omit_ns + ss->np.time_ns > o->max_duration_ns) {
 		refuse(ss, "test of %s exceeds the server's --max-duration %s",
-		       bp_format_duration(a, sizeof(a), (double)ss->np.time_ns),
+		       bp_format_duration(a, sizeof(a), (double)(ss->np.omit_ns + ss->np.time_ns)),
 		       bp_format_duration(b, sizeof(b), (double)o->max_duration_ns));
 		return false;
 	}
@@ -229,7 +229,7 @@ static void tick(struct bp_timer *t, uint64_t now)
 	}
 	if (now - ss->last_progress_ns > idle)
 		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
-	else if (now - sd->start_ns > ss->np.time_ns + END_GRACE_NS + idle)
+	else if (now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns + END_GRACE_NS + idle)
 		kill_session(ss, "client never ended its test: dropped");
 	if (!reap(ss))
 		bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));

@@ -197,7 +197,8 @@ static int control_event(struct client *c)
 static int run_timed(struct client *c, struct bp_tcp_outcome *out)
 {
 	const struct bp_net_params *np = &c->o->np;
-	uint64_t now = bp_now_ns(), end = now + np->time_ns;
+	/* As iperf3: the omitted start comes on top of -t. */
+	uint64_t now = bp_now_ns(), end = now + np->omit_ns + np->time_ns;
 	int rc = 0;
 
 	bp_tcp_side_start(&c->side, now);

@@ -185,7 +185,7 @@ int bp_tcp_report(struct bp_result *r, const struct bp_net_params *np,
 	cpu_warnings(r, out);
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
-				      out->duration_s, (double)np->time_ns / 1e9);
+				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	json_object_set_new(r->params, "send_mode", json_string(out->send_mode[0] ?
 								out->send_mode : "none"));

@@ -45,7 +45,7 @@ static const struct bp_opt tcp_opts[] = {
 	{ 'i', "interval", BP_OPT_DURATION, offsetof(struct tcp_params, interval), "S", "1", 0,
 	  3600, NULL, "seconds between interval reports, 0 for none" },
 	{ 'O', "omit", BP_OPT_DURATION, offsetof(struct tcp_params, omit), "S", "0", 0, 3600,
-	  NULL, "leave the first S seconds (slow start) out of the totals" },
+	  NULL, "first run S seconds more and leave them (slow start) out of the totals" },
 	{ 'P', "parallel", BP_OPT_INT, offsetof(struct tcp_params, parallel), "N", "1", 1, 128,
 	  NULL, "parallel streams (per direction)" },
 	{ 'R', "reverse", BP_OPT_FLAG, offsetof(struct tcp_params, reverse), NULL, NULL, 0, 0,
@@ -92,11 +92,6 @@ static int tcp_check(void *params, const struct bp_parsed *parsed, char *err, si
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, "-R and --bidir exclude each other: --bidir already sends "
 			 "both ways");
-		return -EINVAL;
-	}
-	if (p->omit >= p->time) {
-		snprintf(err, errlen, "-O %.1f leaves nothing of -t %.1f to count",
-			 (double)p->omit / 1e9, (double)p->time / 1e9);
 		return -EINVAL;
 	}
 	return 0;

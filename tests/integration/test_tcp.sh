@@ -52,7 +52,7 @@ ok $? "bidir: both directions moved data"
 expect_exit 0 "4 parallel streams" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -P 4 --json
 gt "$(metric receiver.bytes "$out")" 0; ok $? "-P 4 moved data"
 expect_exit 0 "IPv6" "$bp" tcp -c ::1 -p "$port" -t 1 -6 --json
-expect_exit 0 "omit" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -O 1 --json
+expect_exit 0 "omit" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -O 1 --json
 jq -e '.intervals[0].metrics.omitted == 1 and (.intervals[-1].metrics.omitted == null)' \
 	<<<"$out" >/dev/null; ok $? "-O marks the first interval omitted"
 expect_exit 0 "text output" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1

@@ -139,6 +139,18 @@ _rig_rate_bits() {
 		printf "%.0f\n", n * m[u] }'
 }
 
+# _rig_size_bytes SIZE: tc size syntax -> bytes (k/kb/m/mb/g/gb are 1024-based bytes, kbit/mbit/gbit
+# 1024-based bits, a bare number is bytes — as tc's get_size()).
+_rig_size_bytes() {
+	awk -v r="$1" 'BEGIN {
+		if (!match(r, /^[0-9]+(\.[0-9]+)?/)) exit 1
+		n = substr(r, 1, RLENGTH); u = tolower(substr(r, RLENGTH + 1))
+		m[""] = 1; m["b"] = 1; m["k"] = m["kb"] = 1024; m["m"] = m["mb"] = 1048576
+		m["g"] = m["gb"] = 1073741824; m["kbit"] = 128; m["mbit"] = 131072; m["gbit"] = 134217728
+		if (!(u in m)) exit 1
+		printf "%.0f\n", n * m[u] }'
+}
+
 # Kernel tick rate; 100 (the largest burst) if the config cannot be read.
 _rig_hz() {
 	local hz
@@ -260,7 +272,7 @@ _rig_install_traps() {
 
 # ---- rig_up ------------------------------------------------------------------------------
 rig_up() {
-	local rate='' burst='' latency=50ms offload=off dut=0 bits n cns sns net used start i ns
+	local rate='' burst='' latency=50ms offload=off dut=0 bits bytes n cns sns net used start i ns
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--rate) rate=$2; shift 2 ;;
@@ -279,6 +291,11 @@ rig_up() {
 	if [ -n "$rate" ]; then
 		bits=$(_rig_rate_bits "$rate") || { _rig_err "rig_up: bad rate '$rate'"; return 2; }
 		[ -n "$burst" ] || burst=$(_rig_default_burst "$bits")
+		bytes=$(_rig_size_bytes "$burst") || { _rig_err "rig_up: bad burst '$burst'"; return 2; }
+		if [ "$bytes" -lt 1514 ]; then
+			_rig_err "rig_up: burst $burst is below one full frame (1514 bytes): tbf would drop every full-size packet"
+			return 2
+		fi
 	fi
 	_rig_install_traps
 
