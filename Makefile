@@ -2,7 +2,8 @@
 # machine (as root): they install what is missing, build, and run.
 
 # Debian packages the build and the tests need.
-DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev jq
+DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev jq \
+	iperf3 iproute2 ethtool iputils-ping
 
 BUILD := build
 ASAN_BUILD := build-asan

@@ -28,9 +28,15 @@ char *bp_addr_str(const struct bp_addr *a, char *buf, size_t len)
 	} else if (a->ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&a->ss;
 
-		inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof(host));
 		port = ntohs(sin6->sin6_port);
-		snprintf(buf, len, "[%s]:%u", host, port);
+		/* An IPv4 client of a dual-stack socket arrives as ::ffff:a.b.c.d: show a.b.c.d. */
+		if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
+			inet_ntop(AF_INET, &sin6->sin6_addr.s6_addr[12], host, sizeof(host));
+			snprintf(buf, len, "%s:%u", host, port);
+		} else {
+			inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof(host));
+			snprintf(buf, len, "[%s]:%u", host, port);
+		}
 	} else {
 		snprintf(buf, len, "(family %d)", a->ss.ss_family);
 	}

@@ -56,10 +56,10 @@
 # LATENCY default 50ms: the queue tbf may hold (limit = RATE*LATENCY + BURST); long enough that a
 # single TCP stream's TSQ backlog does not overflow it.
 # Offloads: GSO/TSO/GRO are switched off on both veth ends (ethtool -K, when ethtool exists) so
-# that tbf sees and counts real wire frames: with GSO on, one 64 KB super-packet is one "packet"
-# in the qdisc counters and one "drop" stands for ~45 lost frames, and tbf has to split packets
-# larger than BURST itself. Measured goodput either way: tests/rig/README.md. --offload on keeps
-# the kernel defaults.
+# that tbf's drop counter counts wire frames: with GSO on, "Sent ... pkt" still counts segments
+# but one "dropped" can be a 64 KB super-packet of ~45 frames, and tbf has to split packets
+# larger than BURST itself. Goodput is the same either way (tests/rig/README.md). --offload on
+# keeps the kernel defaults.
 #
 # Functions (all run in the calling shell — never call rig_up or rig_bg inside $(...) or a
 # pipeline, or their bookkeeping is lost in a subshell):
@@ -83,7 +83,7 @@
 #                                 caller's EXIT trap) and on INT/TERM by the first rig_up.
 
 _RIG_SEQ=${_RIG_SEQ:-0}
-declare -gA _rig_ns_client _rig_ns_server _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist
+declare -gA _rig_ns_client _rig_ns_server _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist _rig_shaping
 _rig_trap_set=${_rig_trap_set:-0}
 RIG_LOCK=${RIG_LOCK:-/run/lock/boardperf-rig.lock}
 
@@ -193,6 +193,7 @@ _rig_used_nets() {
 }
 
 _rig_ns_of() { # _rig_ns_of client|server -> namespace of the current rig
+	[ -n "${RIG_ID:-}" ] || { _rig_err "no rig is up (rig_up, or rig_use ID)"; return 1; }
 	case $1 in
 	client) echo "$RIG_CLIENT_NS" ;;
 	server) echo "$RIG_SERVER_NS" ;;
@@ -332,6 +333,7 @@ rig_up() {
 	_rig_net[$n]=$net
 	_rig_pids[$n]=
 	_rig_nslist[$n]=
+	_rig_shaping[$n]="$rate|$burst|$latency|$offload"
 	RIG_RATE=$rate RIG_BURST=$burst RIG_LATENCY=$latency
 	_rig_offload=$offload
 
@@ -363,6 +365,8 @@ rig_use() {
 	export RIG_CLIENT_NS=${_rig_ns_client[$n]} RIG_SERVER_NS=${_rig_ns_server[$n]}
 	export RIG_CLIENT_IP=${_rig_ip_client[$n]} RIG_SERVER_IP=${_rig_ip_server[$n]}
 	export RIG_CLIENT_IF=bpc0 RIG_SERVER_IF=bps0 RIG_NET=${_rig_net[$n]}
+	IFS='|' read -r RIG_RATE RIG_BURST RIG_LATENCY _rig_offload <<<"${_rig_shaping[$n]}"
+	export RIG_RATE RIG_BURST RIG_LATENCY
 }
 
 # ---- running things in the rig -----------------------------------------------------------
@@ -467,10 +471,10 @@ rig_down() {
 		done
 		[ "$locked" = 0 ] && _rig_unlock
 		unset "_rig_nslist[$n]" "_rig_pids[$n]" "_rig_ns_client[$n]" "_rig_ns_server[$n]" \
-			"_rig_ip_client[$n]" "_rig_ip_server[$n]" "_rig_net[$n]"
+			"_rig_ip_client[$n]" "_rig_ip_server[$n]" "_rig_net[$n]" "_rig_shaping[$n]"
 		if [ "$n" = "${RIG_ID:-}" ]; then
 			unset RIG_ID RIG_CLIENT_NS RIG_SERVER_NS RIG_CLIENT_IP RIG_SERVER_IP RIG_CLIENT_IF \
-				RIG_SERVER_IF RIG_NET RIG_BG_PID
+				RIG_SERVER_IF RIG_NET RIG_BG_PID RIG_RATE RIG_BURST RIG_LATENCY
 		fi
 	done
 	return 0
