@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "board/env.h"
 #include "cli/checks.h"
 #include "core/test.h"
 #include "core/signals.h"
 #include "result/result.h"
+#include "suite/local_server.h"
 #include "suite/suite.h"
 
 struct run_params {
@@ -51,11 +53,49 @@ static const char *const quick_cpu[] = {
 	"--threads", "all", NULL,
 };
 static const char *const quick_mem[] = { "mem", "-t", "0.25", NULL };
+/* Loopback TCP against a server in this process; "PORT" becomes the port it listens on. */
+static const char *const quick_tcp[] = {
+	"tcp", "-c", "127.0.0.1", "-p", "PORT", "-t", "2", "-P", "2", NULL,
+};
 static const char *const full_cpu[] = { "cpu", "--full", "--threads", "all", NULL };
 static const char *const full_mem[] = { "mem", NULL };
 
-static const char *const *const quick_suite[] = { quick_cpu, quick_mem, NULL };
-static const char *const *const full_suite[] = { full_cpu, full_mem, NULL };
+static const char *const full_tcp[] = {
+	"tcp", "-c", "127.0.0.1", "-p", "PORT", "-t", "10", "-P", "4", NULL,
+};
+
+static const char *const *const quick_suite[] = { quick_cpu, quick_mem, quick_tcp, NULL };
+static const char *const *const full_suite[] = { full_cpu, full_mem, full_tcp, NULL };
+
+#define MAX_ARGS 24
+
+/* A child that talks to "PORT" gets a server in this process and its port in the argv. */
+static int run_child(struct bp_result *r, const char *const *argv,
+		     const struct bp_test_ctx *ctx, char *err, size_t errlen)
+{
+	const char *args[MAX_ARGS];
+	struct bp_local_server *ls = NULL;
+	char port[16];
+	int i, rc;
+
+	for (i = 0; argv[i] && i < MAX_ARGS - 1; i++) {
+		args[i] = argv[i];
+		if (strcmp(argv[i], "PORT"))
+			continue;
+		if (!ls)
+			ls = bp_local_server_start(err, errlen);
+		if (!ls) {
+			bp_result_add_warning(r, "child-failed", "%s: %s", argv[0], err);
+			return -EIO;
+		}
+		snprintf(port, sizeof(port), "%u", bp_local_server_port(ls));
+		args[i] = port;
+	}
+	args[i] = NULL;
+	rc = bp_suite_run_child(r, args, ctx, err, errlen);
+	bp_local_server_stop(ls);
+	return rc;
+}
 
 static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
@@ -73,7 +113,7 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	bp_result_set_env(r, env);
 	for (; *suite && !bp_stop_requested(); suite++, total++) {
 		child_err[0] = '\0';
-		if (bp_suite_run_child(r, *suite, ctx, child_err, sizeof(child_err)))
+		if (run_child(r, *suite, ctx, child_err, sizeof(child_err)))
 			failed++;
 	}
 	if (failed) {

@@ -87,12 +87,15 @@ struct ready_pipe {
 	const char *pidfile;
 };
 
-static void daemon_ready(void *arg, int rc, const char *err)
+static void daemon_ready(void *arg, int rc, const char *err, unsigned port,
+			 struct bp_loop *loop)
 {
 	struct ready_pipe *rp = arg;
 	char msg[320];
 	FILE *f;
 
+	(void)port;
+	(void)loop;
 	if (!rc && rp->pidfile) {
 		f = fopen(rp->pidfile, "we");
 		if (!f) {

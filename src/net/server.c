@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -124,7 +125,7 @@ static void listener_readable(struct bp_flow *f, uint32_t events)
 	}
 }
 
-static int open_listener(struct srv *s, char *err, size_t errlen)
+static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen)
 {
 	struct bp_addr a;
 	int fd, rc;
@@ -142,6 +143,12 @@ static int open_listener(struct srv *s, char *err, size_t errlen)
 		close(fd);
 		return rc;
 	}
+	/* With port 0 the kernel chose one: read back what was bound. */
+	a.len = sizeof(a.ss);
+	if (getsockname(fd, (struct sockaddr *)&a.ss, &a.len) == 0)
+		*port = ntohs(a.ss.ss_family == AF_INET6 ?
+			      ((struct sockaddr_in6 *)&a.ss)->sin6_port :
+			      ((struct sockaddr_in *)&a.ss)->sin_port);
 	bp_info("listening on %s", bp_addr_str(&a, (char[64]){ 0 }, 64));
 	return 0;
 }
@@ -156,6 +163,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 {
 	struct srv s = { .o = o };
 	int workers = o->workers ? o->workers : bp_workers_available_cpus();
+	unsigned port = o->port;
 	int rc = -ENOMEM;
 
 	s.loop = bp_loop_new();
@@ -164,13 +172,14 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 		if (!s.loop)
 			snprintf(err, errlen, "cannot create the event loop");
 		if (o->ready)
-			o->ready(o->ready_arg, rc, err);
+			o->ready(o->ready_arg, rc, err, 0, NULL);
 		goto out;
 	}
-	rc = open_listener(&s, err, errlen);
+	rc = open_listener(&s, &port, err, errlen);
 	if (o->ready)
-		o->ready(o->ready_arg, rc, err);
-	while (!rc && !bp_stop_requested() && !(o->max_tests && s.finished >= o->max_tests))
+		o->ready(o->ready_arg, rc, err, port, s.loop);
+	/* Runs until a signal, bp_loop_stop from another thread, or max_tests. */
+	if (!rc)
 		rc = bp_loop_run(s.loop, 0);
 	if (rc == -EINTR)
 		rc = 0;

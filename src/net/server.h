@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/loop.h"
 #include "net/sock.h"
 
 struct bp_server_opts {
@@ -24,8 +25,12 @@ struct bp_server_opts {
 	uint64_t idle_timeout_ns;  /* a control connection silent this long is dropped */
 	int workers;               /* data workers; 0: one per core */
 	int max_tests;             /* stop after this many tests; 0: run until signalled */
-	/* Called once: listening (rc 0) or not (rc < 0, err says why). May be NULL. */
-	void (*ready)(void *arg, int rc, const char *err);
+	/*
+	 * Called once: listening (rc 0; port is the one bound, useful with port 0) or not (rc
+	 * < 0, err says why). loop may be stopped from another thread with bp_loop_stop and
+	 * bp_loop_wake to end the server. May be NULL.
+	 */
+	void (*ready)(void *arg, int rc, const char *err, unsigned port, struct bp_loop *loop);
 	void *ready_arg;
 };
 

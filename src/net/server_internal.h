@@ -51,6 +51,7 @@ struct srv_session {
 	uint64_t last_activity_ns;
 	uint64_t last_progress_ns;     /* data last moved */
 	uint64_t last_total_bytes;
+	uint64_t rate_mark_ns, rate_mark_bytes; /* for --max-rate: the last second's start */
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };

@@ -211,7 +211,39 @@ static uint64_t total_bytes(const struct srv_session *ss)
 	return sum;
 }
 
-/* Marks, and the watchdogs: data that stopped moving, a test that never ends. */
+/* Bytes the server received: what it cannot pace itself. */
+static uint64_t received_bytes(const struct srv_session *ss)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < ss->side.n; i++)
+		if (!ss->side.sender[i])
+			sum += bp_stream_bytes(ss->side.streams[i]);
+	return sum;
+}
+
+/*
+ * --max-rate on what the client sends (the server paces its own sending in the kernel):
+ * measured over each second, with 10 % for TCP's bursts; a test above it is stopped with
+ * the reason.
+ */
+static void check_rate(struct srv_session *ss, uint64_t now)
+{
+	uint64_t bytes = received_bytes(ss);
+	double limit = ss->srv->o->max_rate, rate;
+	char a[32], b[32];
+
+	if (limit <= 0 || now - ss->rate_mark_ns < BP_NS_PER_SEC)
+		return;
+	rate = (double)(bytes - ss->rate_mark_bytes) * 8 * 1e9 / (double)(now - ss->rate_mark_ns);
+	ss->rate_mark_ns = now;
+	ss->rate_mark_bytes = bytes;
+	if (rate > limit * 1.1)
+		refuse(ss, "test ran at %s, above the server's --max-rate %s: stopped",
+		       bp_format_rate(a, sizeof(a), rate), bp_format_rate(b, sizeof(b), limit));
+}
+
+/* Marks, and the watchdogs: data that stopped moving, a test that never ends, --max-rate. */
 static void tick(struct bp_timer *t, uint64_t now)
 {
 	struct srv_session *ss = t->data;
@@ -227,6 +259,7 @@ static void tick(struct bp_timer *t, uint64_t now)
 		ss->last_total_bytes = bytes;
 		ss->last_progress_ns = now;
 	}
+	check_rate(ss, now);
 	if (now - ss->last_progress_ns > idle)
 		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
 	else if (now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns + END_GRACE_NS + idle)
@@ -248,7 +281,7 @@ static void start_test(struct srv_session *ss)
 	ss->state = SS_RUNNING;
 	now = bp_now_ns();
 	bp_tcp_side_start(&ss->side, now);
-	ss->last_progress_ns = now;
+	ss->last_progress_ns = ss->rate_mark_ns = now;
 	bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
 }
 

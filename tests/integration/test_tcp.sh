@@ -17,7 +17,7 @@ start_server() {
 	shift
 	"$bp" serve -p "$p" "$@" 2>"$log" &
 	pids+=($!)
-	for _ in $(seq 50); do grep -q listening "$log" && return 0; sleep 0.1; done
+	for _ in $(seq 50); do grep -qs listening "$log" && return 0; sleep 0.1; done
 	return 1
 }
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
@@ -89,6 +89,25 @@ wait "$holder"; ok $? "the admitted client finished"
 expect_exit 1 "test over --max-duration" "$bp" tcp -c 127.0.0.1 -p "$lport" -t 5
 grep -q "max-duration" <<<"$err"; ok $? "refusal names --max-duration"
 expect_exit 0 "server still serves after refusals" "$bp" tcp -c 127.0.0.1 -p "$lport" -t 1 -q
+
+# --max-rate: a client's upload above it is stopped with the reason; what the server sends
+# is paced to it.
+rport=$((port + 4))
+start_server "$rport" --max-rate 200M --idle-timeout 2
+expect_exit 1 "upload above --max-rate" "$bp" tcp -c 127.0.0.1 -p "$rport" -t 3
+grep -q "max-rate 200 Mbit/s: stopped" <<<"$err"; ok $? "stopped with the reason: $err"
+expect_exit 0 "reverse under --max-rate" "$bp" tcp -c 127.0.0.1 -p "$rport" -t 2 -R --json
+v=$(metric receiver.bitrate "$out")
+awk -v v="$v" 'BEGIN { exit !(v > 160e6 && v < 240e6) }'; ok $? "server paced its sending to 200 Mbit/s ±20 % ($v)"
+
+# The socket options reach the sockets, and a bad one is named.
+expect_exit 0 "-w -M -N -C reno -Z" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -w 256K -M 1200 -N \
+	-C reno -Z --json
+jq -e '.params.window == 262144 and .params["set-mss"] == 1200 and .params.congestion == "reno"
+	and (.params.send_mode == "send" or .params.send_mode == "msg_zerocopy")' <<<"$out" >/dev/null
+ok $? "options recorded with the mode that ran"
+expect_exit 1 "unknown congestion control" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -C nosuchcc
+grep -q "nosuchcc.*available" <<<"$err"; ok $? "bad -C lists what is available: $err"
 
 # Errors: a closed port, bad flags.
 closed=$((port + 2))

@@ -9,7 +9,8 @@ here=$(dirname "$0")
 . "$here/tap.sh"
 . "$here/../rig/rig.sh"
 
-checks=("100mbit upload" "100mbit reverse" "1gbit upload" "1gbit reverse")
+checks=("100mbit upload" "100mbit reverse" "1gbit upload" "1gbit reverse"
+	"unreachable host" "unreachable host: one line in time")
 if ! rig_require; then
 	rig_tap_skip "${checks[@]}"
 	tap_done
@@ -38,4 +39,18 @@ shaped() {
 
 shaped 100mbit 100000000
 shaped 1gbit 1000000000
+
+# A host that does not answer (its link is down, so ARP fails): one line, within the
+# connect timeout, exit 1.
+rig_up
+rig_exec server ip link set "$RIG_SERVER_IF" down
+t0=$(date +%s%N)
+rig_exec client "$bp" tcp -c "$RIG_SERVER_IP" -t 1 --connect-timeout 2 >/dev/null 2>"$tap_tmp/err"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$rc" -eq 1 ]; ok $? "unreachable host exits 1 (got $rc)"
+err=$(cat "$tap_tmp/err")
+[ "$ms" -le 4000 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "$RIG_SERVER_IP" <<<"$err"
+ok $? "unreachable host: one line after $ms ms: $err"
+rig_down
 tap_done
