@@ -5,14 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int bp_check_no_positional(const struct bp_parsed *parsed, char *err, size_t errlen)
-{
-	if (!parsed->npos)
-		return 0;
-	snprintf(err, errlen, "unexpected argument '%s'", parsed->pos[0]);
-	return -EINVAL;
-}
-
 int bp_check_dir(const char *flag, const char *path, char *err, size_t errlen)
 {
 	struct stat st;

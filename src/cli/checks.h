@@ -6,9 +6,6 @@
 
 #include "core/options.h"
 
-/* The command takes no positional arguments. */
-int bp_check_no_positional(const struct bp_parsed *parsed, char *err, size_t errlen);
-
 /* path (given with flag) is an existing directory; NULL passes. */
 int bp_check_dir(const char *flag, const char *path, char *err, size_t errlen);
 

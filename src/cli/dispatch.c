@@ -39,10 +39,8 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 	char err[512] = "";
 	int rc = bp_opts_parse(t->opts, params, c, parsed, argc, argv, err, sizeof(err));
 
-	if (!rc && c->json && c->csv) {
-		snprintf(err, sizeof(err), "--json and --csv exclude each other: choose one");
-		rc = -EINVAL;
-	}
+	if (!rc)
+		rc = bp_check_exclusive(c->json, "--json", c->csv, "--csv", err, sizeof(err));
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
 	if (rc) {

@@ -66,14 +66,10 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 {
 	const struct serve_params *p = params;
 
-	if (parsed->npos) {
-		snprintf(err, errlen, "unexpected argument '%s'", parsed->pos[0]);
+	if (bp_check_no_positional(parsed, err, errlen))
 		return -EINVAL;
-	}
-	if (p->v4 && p->v6) {
-		snprintf(err, errlen, "-4 and -6 exclude each other: choose one");
+	if (bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen))
 		return -EINVAL;
-	}
 	if (p->pidfile && !p->daemon) {
 		snprintf(err, errlen, "--pidfile '%s' needs -D: only a daemon writes one",
 			 p->pidfile);

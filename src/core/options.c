@@ -431,3 +431,20 @@ json_t *bp_opts_to_json(const struct bp_opt *table, const void *params)
 	}
 	return obj;
 }
+
+int bp_check_no_positional(const struct bp_parsed *parsed, char *err, size_t errlen)
+{
+	if (!parsed->npos)
+		return 0;
+	snprintf(err, errlen, "unexpected argument '%s'", parsed->pos[0]);
+	return -EINVAL;
+}
+
+int bp_check_exclusive(bool a, const char *a_name, bool b, const char *b_name,
+		       char *err, size_t errlen)
+{
+	if (!a || !b)
+		return 0;
+	snprintf(err, errlen, "%s and %s exclude each other: choose one", a_name, b_name);
+	return -EINVAL;
+}

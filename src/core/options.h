@@ -74,6 +74,13 @@ int bp_opts_parse(const struct bp_opt *table, void *params,
 		  struct bp_common_opts *common, struct bp_parsed *parsed,
 		  int argc, char **argv, char *err, size_t errlen);
 
+/* A command that takes no positional arguments: -EINVAL "unexpected argument 'x'" else 0. */
+int bp_check_no_positional(const struct bp_parsed *parsed, char *err, size_t errlen);
+
+/* Two flags that exclude each other: -EINVAL "-4 and -6 exclude each other" when both set. */
+int bp_check_exclusive(bool a, const char *a_name, bool b, const char *b_name,
+		       char *err, size_t errlen);
+
 /* Fill params with the table's defaults only (for tests and for suites). */
 int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t errlen);
 

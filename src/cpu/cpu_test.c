@@ -59,10 +59,8 @@ static int cpu_check(void *params, const struct bp_parsed *parsed, char *err, si
 {
 	struct cpu_params *p = params;
 
-	if (parsed->npos) {
-		snprintf(err, errlen, "unexpected argument '%s'", parsed->pos[0]);
+	if (bp_check_no_positional(parsed, err, errlen))
 		return -EINVAL;
-	}
 	return bp_cpu_select(&p->sel, p->algo, p->full, p->sizes, p->threads,
 			     bp_workers_available_cpus(), err, errlen);
 }

@@ -66,10 +66,8 @@ static int mem_check(void *params, const struct bp_parsed *parsed, char *err, si
 	char buf[32];
 	int threads;
 
-	if (parsed->npos) {
-		snprintf(err, errlen, "unexpected argument '%s'", parsed->pos[0]);
+	if (bp_check_no_positional(parsed, err, errlen))
 		return -EINVAL;
-	}
 	if (p->no_latency && p->no_bandwidth) {
 		snprintf(err, errlen, "--no-latency with --no-bandwidth leaves nothing to measure");
 		return -EINVAL;

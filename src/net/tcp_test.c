@@ -77,18 +77,14 @@ static int tcp_check(void *params, const struct bp_parsed *parsed, char *err, si
 {
 	const struct tcp_params *p = params;
 
-	if (parsed->npos) {
-		snprintf(err, errlen, "unexpected argument '%s'", parsed->pos[0]);
+	if (bp_check_no_positional(parsed, err, errlen))
 		return -EINVAL;
-	}
 	if (!p->host) {
 		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");
 		return -EINVAL;
 	}
-	if (p->v4 && p->v6) {
-		snprintf(err, errlen, "-4 and -6 exclude each other: choose one");
+	if (bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen))
 		return -EINVAL;
-	}
 	if (p->reverse && p->bidir) {
 		snprintf(err, errlen, "-R and --bidir exclude each other: --bidir already sends "
 			 "both ways");
