@@ -82,8 +82,10 @@ static int run_and_render(const struct bp_test *t, const void *params,
 		return BP_EXIT_FAILED;
 	}
 	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
-	/* The live snapshot; a test that looks elsewhere (info --root) replaces it. */
-	bp_result_set_env(r, bp_env_snapshot("/", NULL));
+	/* The live snapshot; a test that looks elsewhere (info --root) replaces it. A service
+	 * renders no result, and should not carry the inventory's memory while it serves. */
+	if (!t->no_result)
+		bp_result_set_env(r, bp_env_snapshot("/", NULL));
 	rc = t->run(params, ctx, r, err, sizeof(err));
 	/* Only figures need the caveat; an inventory is as true in any build. */
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))

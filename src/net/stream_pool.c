@@ -61,6 +61,7 @@ struct worker {
 	char *sendbuf;            /* MAX_WRITE_LEN, only touched up to sendlen */
 	size_t sendlen;           /* bytes filled with the pattern, never modified afterwards */
 	char *recvbuf;            /* only for the copy fallback */
+	int nsenders;             /* worker thread only: sending streams holding sendbuf */
 };
 
 struct bp_stream_pool {
@@ -293,6 +294,8 @@ static void exec_cmd(struct worker *w, struct cmd *c)
 	case OP_ADD:
 		if (s->role == BP_STREAM_SEND)
 			c->rc = ensure_sendbuf(w, s->write_len);
+		if (s->role == BP_STREAM_SEND && !c->rc)
+			w->nsenders++;
 		break;
 	case OP_START:
 		stream_start(s);
@@ -303,6 +306,12 @@ static void exec_cmd(struct worker *w, struct cmd *c)
 	case OP_RELEASE:
 		stream_stop(s);
 		close(s->flow.fd);
+		/* A server idles between tests: it should not keep a send buffer resident. */
+		if (s->role == BP_STREAM_SEND && --w->nsenders == 0) {
+			free(w->sendbuf);
+			w->sendbuf = NULL;
+			w->sendlen = 0;
+		}
 		free(s);
 		break;
 	case OP_QUIT:
