@@ -109,6 +109,24 @@ ok $? "options recorded with the mode that ran"
 expect_exit 1 "unknown congestion control" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -C nosuchcc
 grep -q "nosuchcc.*available" <<<"$err"; ok $? "bad -C lists what is available: $err"
 
+# A peer of a newer protocol version gets a clear refusal, not a hang; garbage is dropped
+# and the server goes on serving.
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'abcdefghijklmnopqrstuvwxyz234567abcd\0' >&3
+st=$(timeout 3 head -c1 <&3 | od -An -tu1 | tr -d ' ')
+[ "$st" = 9 ]; ok $? "raw client: PARAM_EXCHANGE after the cookie (got '$st')"
+msg='{"tcp":true,"time":1,"bp_version":99}'
+printf "\\x00\\x00\\x00\\x$(printf %02x ${#msg})%s" "$msg" >&3
+reply=$(timeout 3 cat <&3 | od -An -c | tr -d '\n')
+grep -q "updatetheolderside" <<<"$(tr -d ' ' <<<"$reply")"
+ok $? "newer protocol version refused with a reason"
+exec 3>&-
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET / HTTP/1.0\r\n\r\n%.0s' 1 2 3 >&3
+timeout 3 cat <&3 >/dev/null 2>&1
+exec 3>&-
+expect_exit 0 "server serves after garbage" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -q
+
 # Errors: a closed port, bad flags.
 closed=$((port + 2))
 t0=$(date +%s)
