@@ -12,6 +12,7 @@ extern const struct bp_test bp_cmd_cpu;
 extern const struct bp_test bp_cmd_mem;
 extern const struct bp_test bp_cmd_serve;
 extern const struct bp_test bp_cmd_tcp;
+extern const struct bp_test bp_cmd_udp;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -20,6 +21,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_mem,
 	&bp_cmd_serve,
 	&bp_cmd_tcp,
+	&bp_cmd_udp,
 	NULL,
 };
 

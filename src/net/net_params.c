@@ -13,6 +13,11 @@
 #define MAX_LEN (1 << 20)      /* the stream pool's (and iperf3's) largest write */
 #define MAX_WINDOW (1 << 30)
 
+bool bp_net_params_udp(const struct bp_net_params *p)
+{
+	return !strcmp(p->test, "udp");
+}
+
 int bp_net_params_up_streams(const struct bp_net_params *p)
 {
 	return p->reverse && !p->bidir ? 0 : p->parallel;
@@ -29,7 +34,7 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 
 	if (!j)
 		return NULL;
-	json_object_set_new(j, p->test[0] && strcmp(p->test, "udp") ? "tcp" : "udp", json_true());
+	json_object_set_new(j, bp_net_params_udp(p) ? "udp" : "tcp", json_true());
 	/* iperf3 wants whole seconds; a stock server rounds sub-second tests up to 1 s. */
 	json_object_set_new(j, "time", json_integer((json_int_t)((p->time_ns + BP_NS_PER_SEC - 1) /
 								  BP_NS_PER_SEC)));
@@ -52,6 +57,8 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 		json_object_set_new(j, "congestion", json_string(p->congestion));
 	if (p->get_server_output)
 		json_object_set_new(j, "get_server_output", json_integer(1));
+	if (p->udp64)
+		json_object_set_new(j, "udp_counters_64bit", json_integer(1));
 	json_object_set_new(j, "client_version", json_string(p->client_version));
 	json_object_set_new(j, "bp_version", json_integer(BP_PROTO_VERSION));
 	json_object_set_new(j, "bp_test", json_string(p->test));
@@ -136,6 +143,7 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, char *err,
 	p->zerocopy = get_int(j, "bp_zerocopy", 0);
 	p->bandwidth = (double)get_int(j, "bandwidth", 0);
 	p->get_server_output = get_int(j, "get_server_output", 0);
+	p->udp64 = get_int(j, "udp_counters_64bit", 0);
 	get_str(j, "congestion", p->congestion, sizeof(p->congestion));
 	get_str(j, "client_version", p->client_version, sizeof(p->client_version));
 	rc = check_range("parallel", p->parallel, 1, MAX_STREAMS, err, errlen);

@@ -32,7 +32,11 @@ struct bp_net_params {
 	char congestion[32];    /* "" for the default */
 	char client_version[32];
 	bool get_server_output;
+	bool udp64;             /* 64-bit datagram sequence numbers ("udp_counters_64bit") */
 };
+
+/* True for a UDP test. */
+bool bp_net_params_udp(const struct bp_net_params *p);
 
 /* Streams in each direction: client->server ("up") and server->client ("down"). */
 int bp_net_params_up_streams(const struct bp_net_params *p);

@@ -5,13 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
+/* iperf3's stream keys (jitter in seconds, errors = lost datagrams) plus boardperf's. */
 static json_t *stream_json(const struct bp_net_stream_result *s)
 {
-	return json_pack("{s:i, s:I, s:I, s:f, s:i, s:i, s:f, s:f, s:b}",
+	return json_pack("{s:i, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:b, s:I, s:I, s:I, s:I}",
 			 "id", s->id, "bytes", (json_int_t)s->bytes,
-			 "retransmits", (json_int_t)s->retransmits, "jitter", 0.0,
-			 "errors", 0, "packets", 0, "start_time", s->start_s,
-			 "end_time", s->end_s, "bp_sender", s->sender);
+			 "retransmits", (json_int_t)s->retransmits, "jitter", s->jitter_ns / 1e9,
+			 "errors", (json_int_t)s->lost, "packets", (json_int_t)s->packets,
+			 "start_time", s->start_s, "end_time", s->end_s, "bp_sender", s->sender,
+			 "bp_out_of_order", (json_int_t)s->out_of_order,
+			 "bp_duplicates", (json_int_t)s->duplicates,
+			 "bp_kernel_drops", (json_int_t)s->kernel_drops,
+			 "bp_stalls", (json_int_t)s->stalls);
 }
 
 static json_t *intervals_json(const struct bp_net_results *r)
@@ -21,13 +26,18 @@ static json_t *intervals_json(const struct bp_net_results *r)
 	for (int i = 0; a && i < r->nintervals; i++) {
 		const struct bp_net_interval *iv = &r->intervals[i];
 
-		json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:b}",
+		json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:b, s:I, "
+						   "s:I, s:I, s:f}",
 						   "start", iv->start_s, "end", iv->end_s,
 						   "sent", (json_int_t)iv->sent,
 						   "received", (json_int_t)iv->received,
 						   "retransmits", (json_int_t)iv->retransmits,
 						   "cwnd", (int)iv->cwnd, "rtt_us", (int)iv->rtt_us,
-						   "omitted", iv->omitted));
+						   "omitted", iv->omitted,
+						   "packets_sent", (json_int_t)iv->packets_sent,
+						   "packets_received", (json_int_t)iv->packets_received,
+						   "lost", (json_int_t)iv->lost,
+						   "jitter_ns", iv->jitter_ns));
 	}
 	return a;
 }
@@ -75,6 +85,10 @@ static void read_intervals(const json_t *a, struct bp_net_results *r)
 		iv->retransmits = (int64_t)num(v, "retransmits", -1);
 		iv->cwnd = (uint32_t)num(v, "cwnd", 0);
 		iv->rtt_us = (uint32_t)num(v, "rtt_us", 0);
+		iv->packets_sent = (uint64_t)num(v, "packets_sent", 0);
+		iv->packets_received = (uint64_t)num(v, "packets_received", 0);
+		iv->lost = (int64_t)num(v, "lost", 0);
+		iv->jitter_ns = num(v, "jitter_ns", 0);
 		iv->omitted = json_is_true(json_object_get(v, "omitted"));
 	}
 }
@@ -106,6 +120,13 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 		sr->start_s = num(s, "start_time", 0);
 		sr->end_s = num(s, "end_time", 0);
 		sr->sender = json_is_true(json_object_get(s, "bp_sender"));
+		sr->packets = (uint64_t)num(s, "packets", 0);
+		sr->lost = (int64_t)num(s, "errors", 0);
+		sr->jitter_ns = num(s, "jitter", 0) * 1e9;
+		sr->out_of_order = (uint64_t)num(s, "bp_out_of_order", 0);
+		sr->duplicates = (uint64_t)num(s, "bp_duplicates", 0);
+		sr->kernel_drops = (uint64_t)num(s, "bp_kernel_drops", 0);
+		sr->stalls = (uint64_t)num(s, "bp_stalls", 0);
 	}
 	read_intervals(json_object_get(j, "bp_intervals"), r);
 	return 0;
@@ -144,4 +165,57 @@ int64_t bp_net_results_retransmits(const struct bp_net_results *r)
 			known = true;
 		}
 	return known ? sum : -1;
+}
+
+uint64_t bp_net_results_packets(const struct bp_net_results *r, bool sender)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (r->streams[i].sender == sender)
+			sum += r->streams[i].packets;
+	return sum;
+}
+
+int64_t bp_net_results_lost(const struct bp_net_results *r)
+{
+	int64_t sum = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (!r->streams[i].sender)
+			sum += r->streams[i].lost;
+	return sum;
+}
+
+uint64_t bp_net_results_kernel_drops(const struct bp_net_results *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (!r->streams[i].sender)
+			sum += r->streams[i].kernel_drops;
+	return sum;
+}
+
+uint64_t bp_net_results_stalls(const struct bp_net_results *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (r->streams[i].sender)
+			sum += r->streams[i].stalls;
+	return sum;
+}
+
+double bp_net_results_jitter_ns(const struct bp_net_results *r)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (!r->streams[i].sender) {
+			sum += r->streams[i].jitter_ns;
+			n++;
+		}
+	return n ? sum / n : 0;
 }

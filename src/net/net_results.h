@@ -22,6 +22,11 @@ struct bp_net_stream_result {
 	uint64_t bytes;         /* after the omitted start */
 	int64_t retransmits;    /* -1 when unknown (receivers, qemu) */
 	double start_s, end_s;  /* counted span, seconds since the test started */
+	/* UDP (0 for TCP): datagrams sent or received, and the receiver's classification */
+	uint64_t packets;
+	int64_t lost;
+	uint64_t out_of_order, duplicates, kernel_drops, stalls;
+	double jitter_ns;
 };
 
 struct bp_net_interval {
@@ -30,6 +35,9 @@ struct bp_net_interval {
 	int64_t retransmits;     /* of this side's senders in the interval; -1 unknown */
 	uint32_t cwnd;           /* bytes, first sender at the interval's end; 0 unknown */
 	uint32_t rtt_us;         /* smoothed RTT, mean over this side's senders; 0 unknown */
+	uint64_t packets_sent, packets_received; /* UDP */
+	int64_t lost;            /* UDP: in this interval (negative when late ones fill gaps) */
+	double jitter_ns;        /* UDP: the receiver's smoothed jitter at the interval's end */
 	bool omitted;
 };
 
@@ -51,5 +59,12 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r);
 uint64_t bp_net_results_bytes(const struct bp_net_results *r, bool sender);
 double bp_net_results_seconds(const struct bp_net_results *r, bool sender);
 int64_t bp_net_results_retransmits(const struct bp_net_results *r);
+/* UDP sums over the streams this side sent (sender) or received on. */
+uint64_t bp_net_results_packets(const struct bp_net_results *r, bool sender);
+int64_t bp_net_results_lost(const struct bp_net_results *r);
+uint64_t bp_net_results_kernel_drops(const struct bp_net_results *r);
+uint64_t bp_net_results_stalls(const struct bp_net_results *r);
+/* The receiving streams' mean jitter. */
+double bp_net_results_jitter_ns(const struct bp_net_results *r);
 
 #endif

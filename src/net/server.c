@@ -15,6 +15,7 @@
 #include "core/workers.h"
 #include "net/server_internal.h"
 #include "net/stream_pool.h"
+#include "net/udp_connect.h"
 
 /* A connection whose first 37 bytes (the cookie) say whether it is control or data. */
 struct pending {
@@ -125,6 +126,44 @@ static void listener_readable(struct bp_flow *f, uint32_t events)
 	}
 }
 
+static void udp_hello(struct bp_flow *f, uint32_t events)
+{
+	struct srv *s = f->data;
+	char cookie[BP_COOKIE_LEN], peer[64];
+	int fd;
+
+	(void)events;
+	/* Bounded: a flood of hellos must not starve the control connections. */
+	for (int i = 0; i < 64; i++) {
+		struct srv_session *ss;
+		int rc = bp_udp_accept(f->fd, 4 << 20, &fd, cookie, peer, sizeof(peer));
+
+		if (rc == -EAGAIN)
+			return;
+		if (rc)
+			continue;
+		ss = cookie[0] ? srv_session_find(s, cookie) : srv_session_waiting_udp(s);
+		if (ss && bp_net_params_udp(&ss->np))
+			srv_session_take_udp(ss, fd, peer);
+		else
+			close(fd);
+	}
+}
+
+static int open_udp_listener(struct srv *s, const struct bp_addr *a, char *err, size_t errlen)
+{
+	int fd, rc = bp_udp_listen(a, &fd, err, errlen);
+
+	if (rc)
+		return rc;
+	s->udp_listener = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = udp_hello,
+					    .data = s };
+	rc = bp_loop_add(s->loop, &s->udp_listener);
+	if (rc)
+		close(fd);
+	return rc;
+}
+
 static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen)
 {
 	struct bp_addr a;
@@ -149,6 +188,10 @@ static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen
 		*port = ntohs(a.ss.ss_family == AF_INET6 ?
 			      ((struct sockaddr_in6 *)&a.ss)->sin6_port :
 			      ((struct sockaddr_in *)&a.ss)->sin_port);
+	/* UDP tests greet the same port over UDP. */
+	rc = open_udp_listener(s, &a, err, errlen);
+	if (rc)
+		return rc;
 	bp_info("listening on %s", bp_addr_str(&a, (char[64]){ 0 }, 64));
 	return 0;
 }
@@ -187,6 +230,10 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 	if (s.listener.fd > 0) {
 		bp_loop_del(&s.listener);
 		close(s.listener.fd);
+	}
+	if (s.udp_listener.fd > 0) {
+		bp_loop_del(&s.udp_listener);
+		close(s.udp_listener.fd);
 	}
 out:
 	if (s.pool)

@@ -18,6 +18,7 @@ struct srv {
 	struct bp_loop *loop;
 	struct bp_stream_pool *pool;
 	struct bp_flow listener;
+	struct bp_flow udp_listener;   /* UDP hellos for the same port */
 	struct srv_session *sessions;  /* linked list */
 	int nsessions;                 /* tests admitted and not yet finished */
 	int finished;                  /* tests completed (for max_tests) */
@@ -52,6 +53,7 @@ struct srv_session {
 	uint64_t last_progress_ns;     /* data last moved */
 	uint64_t last_total_bytes;
 	uint64_t rate_mark_ns, rate_mark_bytes; /* for --max-rate: the last second's start */
+	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };
@@ -61,6 +63,12 @@ struct srv_session {
 void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[BP_COOKIE_LEN]);
 /* A data connection whose cookie names this session; false when it does not want one. */
 bool srv_session_take_stream(struct srv_session *ss, int fd);
+/* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
+ * is recognised and its socket closed. */
+void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);
+/* The session a UDP hello without a cookie (stock iperf3) belongs to: the oldest one
+ * waiting for UDP streams. */
+struct srv_session *srv_session_waiting_udp(struct srv *s);
 struct srv_session *srv_session_find(struct srv *s, const char *cookie);
 void srv_session_close(struct srv_session *ss, const char *why);
 

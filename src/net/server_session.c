@@ -140,8 +140,8 @@ static bool admit(struct srv_session *ss)
 	const struct bp_server_opts *o = ss->srv->o;
 	char a[32], b[32];
 
-	if (strcmp(ss->np.test, "tcp")) {
-		refuse(ss, "test '%s' is not served here (tcp is)", ss->np.test);
+	if (strcmp(ss->np.test, "tcp") && strcmp(ss->np.test, "udp")) {
+		refuse(ss, "test '%s' is not served here (tcp and udp are)", ss->np.test);
 		return false;
 	}
 	if (o->max_clients && ss->srv->nsessions >= o->max_clients) {
@@ -205,25 +205,7 @@ static uint64_t next_tick(const struct srv_session *ss, uint64_t now)
 	return due > now ? due : now + 1;
 }
 
-static uint64_t total_bytes(const struct srv_session *ss)
-{
-	uint64_t sum = 0;
 
-	for (int i = 0; i < ss->side.n; i++)
-		sum += bp_stream_bytes(ss->side.streams[i]);
-	return sum;
-}
-
-/* Bytes the server received: what it cannot pace itself. */
-static uint64_t received_bytes(const struct srv_session *ss)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < ss->side.n; i++)
-		if (!ss->side.sender[i])
-			sum += bp_stream_bytes(ss->side.streams[i]);
-	return sum;
-}
 
 /*
  * --max-rate on what the client sends (the server paces its own sending in the kernel):
@@ -232,7 +214,7 @@ static uint64_t received_bytes(const struct srv_session *ss)
  */
 static void check_rate(struct srv_session *ss, uint64_t now)
 {
-	uint64_t bytes = received_bytes(ss);
+	uint64_t bytes = bp_tcp_side_total_bytes(&ss->side, true);
 	double limit = ss->srv->o->max_rate, rate;
 	char a[32], b[32];
 
@@ -251,7 +233,8 @@ static void tick(struct bp_timer *t, uint64_t now)
 {
 	struct srv_session *ss = t->data;
 	const struct bp_tcp_side *sd = &ss->side;
-	uint64_t idle = ss->srv->o->idle_timeout_ns, bytes = total_bytes(ss);
+	uint64_t idle = ss->srv->o->idle_timeout_ns;
+	uint64_t bytes = bp_tcp_side_total_bytes(&ss->side, false);
 	bool mark = ss->np.interval_ns &&
 		    (now - sd->start_ns) / ss->np.interval_ns >
 		    (sd->last_mark_ns - sd->start_ns) / ss->np.interval_ns;
@@ -316,7 +299,8 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	bool sender = index >= bp_net_params_up_streams(&ss->np);
 	char err[256];
 
-	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams)
+	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
+	    bp_net_params_udp(&ss->np))
 		return false;
 	if (stream_options(ss, fd, sender, err, sizeof(err)) ||
 	    bp_tcp_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err))) {
@@ -330,6 +314,53 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 		start_test(ss);
 	reap(ss);
 	return true;
+}
+
+struct srv_session *srv_session_waiting_udp(struct srv *s)
+{
+	struct srv_session *found = NULL;
+
+	/* The list is newest first: the last match is the oldest session. */
+	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
+		if (ss->state == SS_STREAMS && bp_net_params_udp(&ss->np))
+			found = ss;
+	return found;
+}
+
+void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
+{
+	int index = ss->got_streams, id = index == 0 ? 1 : index + 2;
+	struct bp_udp_stream_cfg cfg = {
+		.sender = index >= bp_net_params_up_streams(&ss->np),
+		.payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
+	};
+	char err[256];
+
+	for (int i = 0; i < ss->got_streams; i++)
+		if (!strcmp(ss->udp_peers[i], peer)) {
+			close(fd);
+			return;
+		}
+	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams) {
+		close(fd);
+		return;
+	}
+	/* -b is per stream, as in iperf3; --max-rate caps what this server sends. */
+	cfg.rate_bps = ss->np.bandwidth;
+	if (cfg.sender && ss->srv->o->max_rate > 0 &&
+	    (cfg.rate_bps <= 0 || cfg.rate_bps > ss->srv->o->max_rate))
+		cfg.rate_bps = ss->srv->o->max_rate;
+	if (bp_tcp_side_add_udp(&ss->side, fd, &cfg, id, err, sizeof(err))) {
+		refuse(ss, "udp stream %d: %s", id, err);
+		reap(ss);
+		return;
+	}
+	snprintf(ss->udp_peers[index], sizeof(ss->udp_peers[index]), "%s", peer);
+	ss->got_streams++;
+	touch(ss);
+	if (ss->got_streams == ss->expected_streams)
+		start_test(ss);
+	reap(ss);
 }
 
 static void end_test(struct srv_session *ss)
@@ -365,7 +396,7 @@ static void log_test(struct srv_session *ss)
 		log_part(got, sizeof(got), "received", r, false);
 	if (down)
 		log_part(sent, sizeof(sent), "sent", r, true);
-	bp_info("%s: tcp %s, %d stream%s, %.1f s: %s%s%s", ss->peer,
+	bp_info("%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer, ss->np.test,
 		ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload", ss->np.parallel,
 		ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, got,
 		up && down ? ", " : "", sent);

@@ -84,6 +84,9 @@ struct bp_stream {
 	uint64_t bytes;           /* ... published with relaxed atomics */
 	int error, mode;          /* relaxed atomics */
 	bool eof;                 /* relaxed atomic */
+	const struct bp_stream_ops *ops; /* BP_STREAM_CUSTOM */
+	void *state;
+	bool custom_running;
 };
 
 static void publish(struct bp_stream *s)
@@ -286,10 +289,43 @@ static void stream_stop(struct bp_stream *s)
 	s->registered = false;
 }
 
+/* The owner's hooks for a custom stream, on this worker's thread. */
+static void exec_custom(struct worker *w, struct cmd *c)
+{
+	struct bp_stream *s = c->s;
+
+	switch (c->op) {
+	case OP_START:
+		if (!s->custom_running)
+			c->rc = s->ops->start(s->state, w->loop, s->flow.fd);
+		s->custom_running = !c->rc;
+		if (c->rc)
+			__atomic_store_n(&s->error, c->rc, __ATOMIC_RELAXED);
+		break;
+	case OP_STOP:
+	case OP_RELEASE:
+		if (s->custom_running)
+			s->ops->stop(s->state, w->loop);
+		s->custom_running = false;
+		if (c->op == OP_STOP)
+			break;
+		s->ops->release(s->state);
+		close(s->flow.fd);
+		free(s);
+		break;
+	default:
+		break;
+	}
+}
+
 static void exec_cmd(struct worker *w, struct cmd *c)
 {
 	struct bp_stream *s = c->s;
 
+	if (s && s->role == BP_STREAM_CUSTOM) {
+		exec_custom(w, c);
+		return;
+	}
 	switch (c->op) {
 	case OP_ADD:
 		if (s->role == BP_STREAM_SEND)
@@ -542,6 +578,26 @@ error:
 	close(fd);
 	free(s);
 	return NULL;
+}
+
+struct bp_stream *bp_stream_add_custom(struct bp_stream_pool *p, int fd,
+				       const struct bp_stream_ops *ops, void *state,
+				       char *err, size_t errlen)
+{
+	struct bp_stream *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(err, errlen, "stream: out of memory");
+		ops->release(state);
+		close(fd);
+		return NULL;
+	}
+	s->role = BP_STREAM_CUSTOM;
+	s->flow.fd = fd;
+	s->ops = ops;
+	s->state = state;
+	s->w = least_loaded(p);
+	return s;
 }
 
 void bp_stream_start(struct bp_stream *s)

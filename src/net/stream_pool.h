@@ -20,7 +20,22 @@
 struct bp_stream_pool;
 struct bp_stream;
 
-enum bp_stream_role { BP_STREAM_SEND, BP_STREAM_RECV };
+enum bp_stream_role {
+	BP_STREAM_SEND,
+	BP_STREAM_RECV,
+	BP_STREAM_CUSTOM,  /* the owner's own handlers (UDP): see bp_stream_add_custom */
+};
+
+/*
+ * A stream whose data path the owner writes (UDP senders and receivers), run on a pool
+ * worker like the TCP streams. Every hook runs on that worker's thread, with its loop.
+ */
+struct bp_loop;
+struct bp_stream_ops {
+	int (*start)(void *state, struct bp_loop *loop, int fd);  /* register flows, timers */
+	void (*stop)(void *state, struct bp_loop *loop);          /* unregister them */
+	void (*release)(void *state);                             /* free state; fd is closed */
+};
 
 struct bp_stream_opts {
 	size_t write_len;    /* bytes per send() for senders (iperf3 -l; default 128 KiB) */
@@ -39,6 +54,10 @@ int bp_stream_pool_workers(const struct bp_stream_pool *p);
  */
 struct bp_stream *bp_stream_add(struct bp_stream_pool *p, int fd, enum bp_stream_role role,
 				const struct bp_stream_opts *o, char *err, size_t errlen);
+/* fd and state belong to the pool from now on (on failure too: released, closed). */
+struct bp_stream *bp_stream_add_custom(struct bp_stream_pool *p, int fd,
+				       const struct bp_stream_ops *ops, void *state,
+				       char *err, size_t errlen);
 void bp_stream_start(struct bp_stream *s);
 void bp_stream_stop(struct bp_stream *s);
 void bp_stream_release(struct bp_stream *s);

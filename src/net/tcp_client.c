@@ -13,6 +13,7 @@
 #include "net/proto.h"
 #include "net/stream_pool.h"
 #include "net/tcp_side.h"
+#include "net/udp_connect.h"
 #include "core/workers.h"
 
 /* How long the server may take to answer a control step before the client gives up. */
@@ -119,12 +120,31 @@ static int connect_control(struct client *c)
 	return rc;
 }
 
+/* A UDP stream: greet the server's port, then paced datagrams or a counting receiver. */
+static int open_udp_stream(struct client *c, bool sender, int id)
+{
+	const struct bp_net_params *np = &c->o->np;
+	struct bp_udp_stream_cfg cfg = {
+		.sender = sender, .payload_len = (size_t)np->len,
+		.rate_bps = np->bandwidth, .seq64 = np->udp64,
+	};
+	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
+	int fd, rc = bp_udp_connect(&c->addr, c->cookie, np->window ? np->window : 4 << 20,
+				    step_deadline(), &fd, c->err, c->errlen);
+
+	if (rc)
+		return rc;
+	return bp_tcp_side_add_udp(&c->side, fd, &cfg, id, c->err, c->errlen);
+}
+
 /* One data connection: connect, name the session with its cookie, hand it to the pool. */
 static int open_stream(struct client *c, bool sender, int id, const struct bp_stream_opts *so)
 {
 	struct bp_net_params np = c->o->np;
 	int fd, rc;
 
+	if (bp_net_params_udp(&np))
+		return open_udp_stream(c, sender, id);
 	rc = bp_tcp_connect(&c->addr, bp_now_ns() + c->o->connect_timeout_ns, sock_options, &np,
 			    &fd, c->err, c->errlen);
 	if (rc)
@@ -256,9 +276,16 @@ static int exchange_results(struct client *c, struct bp_tcp_outcome *out)
 
 static void note_modes(struct client *c, struct bp_tcp_outcome *out)
 {
-	for (int i = 0; i < c->side.n; i++)
-		snprintf(c->side.sender[i] ? out->send_mode : out->recv_mode, 16, "%s",
-			 bp_stream_mode(c->side.streams[i]));
+	for (int i = 0; i < c->side.n; i++) {
+		struct bp_udp_stats us;
+		const char *mode = bp_stream_mode(c->side.streams[i]);
+
+		if (c->side.udp[i]) {
+			bp_udp_stream_stats(c->side.udp[i], &us);
+			mode = us.mode;
+		}
+		snprintf(c->side.sender[i] ? out->send_mode : out->recv_mode, 16, "%s", mode);
+	}
 	out->pool_workers = bp_stream_pool_workers(c->pool);
 }
 

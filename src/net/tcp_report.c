@@ -1,5 +1,6 @@
 #include "net/tcp_report.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,49 @@ static int add(struct bp_result *r, const char *prefix, const char *name, double
 static double rate(uint64_t bytes, double seconds)
 {
 	return seconds > 0 ? (double)bytes * 8 / seconds : NAN;
+}
+
+/*
+ * UDP: datagrams both ways, what never arrived, and where: lost counts every sequence number
+ * that did not arrive; receiver.kernel_drops is the part dropped in the receiving tester's
+ * own socket buffer, not on the path; sender.stalls counts sends the sender's kernel refused.
+ */
+static int report_udp(struct bp_result *r, const struct direction *d)
+{
+	uint64_t sent = bp_net_results_packets(d->sender, true);
+	uint64_t got = bp_net_results_packets(d->receiver, false);
+	int64_t lost = bp_net_results_lost(d->receiver);
+	double ss = bp_net_results_seconds(d->sender, true);
+	double gs = bp_net_results_seconds(d->receiver, false);
+	int rc = 0;
+
+	if (d->sender->nstreams) {
+		rc = add(r, d->prefix, "sender.packets", (double)sent, "count", BP_BETTER_NONE);
+		if (!rc)
+			rc = add(r, d->prefix, "sender.pps", ss > 0 ? sent / ss : NAN, "pkt/s",
+				 BP_BETTER_HIGHER);
+		if (!rc)
+			rc = add(r, d->prefix, "sender.stalls",
+				 (double)bp_net_results_stalls(d->sender), "count", BP_BETTER_LOWER);
+	}
+	if (rc || !d->receiver->nstreams)
+		return rc;
+	rc = add(r, d->prefix, "receiver.packets", (double)got, "count", BP_BETTER_NONE);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.pps", gs > 0 ? got / gs : NAN, "pkt/s",
+			 BP_BETTER_HIGHER);
+	if (!rc)
+		rc = add(r, d->prefix, "lost.packets", (double)lost, "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "loss.percent", sent ? (double)lost / sent * 100 : NAN,
+			 "percent", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.kernel_drops",
+			 (double)bp_net_results_kernel_drops(d->receiver), "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "jitter", bp_net_results_jitter_ns(d->receiver), "ns",
+			 BP_BETTER_LOWER);
+	return rc;
 }
 
 static int report_direction(struct bp_result *r, const struct direction *d)
@@ -69,6 +113,10 @@ static struct bp_net_interval interval_at(const struct bp_net_results *res, int 
 	for (int k = i + 1; last && k < res->nintervals; k++) {
 		iv.sent += res->intervals[k].sent;
 		iv.received += res->intervals[k].received;
+		iv.packets_sent += res->intervals[k].packets_sent;
+		iv.packets_received += res->intervals[k].packets_received;
+		iv.lost += res->intervals[k].lost;
+		iv.jitter_ns = res->intervals[k].jitter_ns;
 		iv.end_s = res->intervals[k].end_s;
 	}
 	return iv;
@@ -83,6 +131,20 @@ static void add_interval_metric(struct bp_interval *iv, const char *prefix, cons
 	bp_interval_add_metric(iv, full, v, unit, better);
 }
 
+static void interval_udp(struct bp_interval *iv, const char *p, const struct bp_net_interval *s,
+			 const struct bp_net_interval *g)
+{
+	if (s->end_s > s->start_s && s->packets_sent)
+		add_interval_metric(iv, p, "sender.pps", (double)s->packets_sent /
+				    (s->end_s - s->start_s), "pkt/s", BP_BETTER_HIGHER);
+	if (g->end_s > g->start_s && (g->packets_received || g->lost)) {
+		add_interval_metric(iv, p, "receiver.pps", (double)g->packets_received /
+				    (g->end_s - g->start_s), "pkt/s", BP_BETTER_HIGHER);
+		add_interval_metric(iv, p, "lost", (double)g->lost, "count", BP_BETTER_LOWER);
+		add_interval_metric(iv, p, "jitter", g->jitter_ns, "ns", BP_BETTER_LOWER);
+	}
+}
+
 static void interval_direction(struct bp_interval *iv, const struct direction *d, int i,
 			       bool last)
 {
@@ -90,6 +152,7 @@ static void interval_direction(struct bp_interval *iv, const struct direction *d
 	struct bp_net_interval g = interval_at(d->receiver, i, last);
 	const char *p = d->prefix;
 
+	interval_udp(iv, p, &s, &g);
 	if (s.end_s > s.start_s) {
 		add_interval_metric(iv, p, "sender.bitrate", (double)s.sent * 8 / (s.end_s - s.start_s),
 				    "bit/s", BP_BETTER_HIGHER);
@@ -130,6 +193,24 @@ static void report_intervals(struct bp_result *r, const struct direction *dirs, 
 		if (l->omitted)
 			bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
 	}
+}
+
+/* The tester's own limits, named so that they are never taken for the path's. */
+static void udp_warnings(struct bp_result *r, const struct direction *d)
+{
+	uint64_t drops = bp_net_results_kernel_drops(d->receiver);
+	uint64_t stalls = bp_net_results_stalls(d->sender);
+
+	if (drops)
+		bp_result_add_warning(r, "tester-receive-overflow",
+				      "%s%" PRIu64 " datagrams were dropped in the receiving tester's "
+				      "socket buffer: that loss is the tester's, not the path's",
+				      d->prefix, drops);
+	if (stalls)
+		bp_result_add_warning(r, "tester-send-stalled",
+				      "%sthe sender's kernel refused %" PRIu64 " sends (socket buffer "
+				      "or queue full): the offered rate may be below the target",
+				      d->prefix, stalls);
 }
 
 /* Two decimals: CPU percentages are not known better than that. */
@@ -175,8 +256,13 @@ int bp_tcp_report(struct bp_result *r, const struct bp_net_params *np,
 	if (bp_net_params_down_streams(np))
 		dirs[n++] = (struct direction){ np->bidir ? "down." : "", out->remote, out->local,
 						false };
-	for (int i = 0; i < n && !rc; i++)
+	for (int i = 0; i < n && !rc; i++) {
 		rc = report_direction(r, &dirs[i]);
+		if (!rc && bp_net_params_udp(np))
+			rc = report_udp(r, &dirs[i]);
+		if (!rc && bp_net_params_udp(np))
+			udp_warnings(r, &dirs[i]);
+	}
 	if (rc)
 		return rc;
 	report_intervals(r, dirs, n, out->local);
@@ -193,4 +279,17 @@ int bp_tcp_report(struct bp_result *r, const struct bp_net_params *np,
 								   out->recv_mode : "none"));
 	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
 	return 0;
+}
+
+int bp_net_run_and_report(const struct bp_tcp_client_opts *o, struct bp_result *r,
+			  char *err, size_t errlen)
+{
+	struct bp_tcp_outcome out;
+	int rc = bp_tcp_client_run(o, &out, err, errlen), report_rc = 0;
+
+	/* Whatever both sides measured is reported, also when the exchange failed late. */
+	if (out.local && out.remote)
+		report_rc = bp_tcp_report(r, &o->np, &out);
+	bp_tcp_outcome_free(&out);
+	return rc ? rc : report_rc;
 }

@@ -52,8 +52,46 @@ int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
 	return 0;
 }
 
+int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_stream_cfg *cfg,
+			int id, char *err, size_t errlen)
+{
+	struct bp_udp_stream *u;
+	struct bp_stream *st;
+
+	if (s->n == BP_NET_MAX_STREAMS) {
+		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+		return -EINVAL;
+	}
+	u = bp_udp_stream_new(cfg);
+	if (!u) {
+		snprintf(err, errlen, "udp stream: out of memory");
+		return -ENOMEM;
+	}
+	st = bp_stream_add_custom(s->pool, fd, &bp_udp_stream_ops, u, err, errlen);
+	if (!st)
+		return -EIO;
+	s->streams[s->n] = st;
+	s->udp[s->n] = u;
+	s->sender[s->n] = cfg->sender;
+	s->ids[s->n] = id;
+	s->n++;
+	return 0;
+}
+
+/* What stream i moved so far: the pool's byte counter, or a UDP stream's stats. */
+static uint64_t stream_bytes(const struct bp_tcp_side *s, int i, struct bp_udp_stats *us)
+{
+	if (!s->udp[i])
+		return bp_stream_bytes(s->streams[i]);
+	bp_udp_stream_stats(s->udp[i], us);
+	return us->bytes;
+}
+
 static uint32_t stream_retrans(const struct bp_tcp_side *s, int i, struct bp_tcp_info *ti)
 {
+	ti->valid = false;
+	if (s->udp[i])
+		return 0;
 	if (bp_tcp_info_read(bp_stream_fd(s->streams[i]), ti) || !ti->valid)
 		return 0;
 	return ti->total_retrans;
@@ -90,12 +128,28 @@ static void close_interval(struct bp_tcp_side *s, uint64_t now_ns, bool omitted)
 	iv->end_s = (double)(now_ns - s->start_ns) / 1e9;
 	iv->omitted = omitted;
 	iv->retransmits = -1;
+	double jitter = 0;
+	int receivers = 0;
+
 	for (int i = 0; i < s->n; i++) {
-		uint64_t b = bp_stream_bytes(s->streams[i]);
+		struct bp_udp_stats us;
+		uint64_t b = stream_bytes(s, i, &us);
 		struct bp_tcp_info ti = { 0 };
 
 		*(s->sender[i] ? &iv->sent : &iv->received) += b - s->last_bytes[i];
 		s->last_bytes[i] = b;
+		if (s->udp[i]) {
+			*(s->sender[i] ? &iv->packets_sent : &iv->packets_received) +=
+				us.datagrams - s->last_packets[i];
+			iv->lost += us.lost - s->last_lost[i];
+			s->last_packets[i] = us.datagrams;
+			s->last_lost[i] = us.lost;
+			if (!s->sender[i]) {
+				jitter += us.jitter_ns;
+				receivers++;
+			}
+			continue;
+		}
 		if (!s->sender[i])
 			continue;
 		uint32_t r = stream_retrans(s, i, &ti);
@@ -111,6 +165,7 @@ static void close_interval(struct bp_tcp_side *s, uint64_t now_ns, bool omitted)
 		}
 	}
 	iv->rtt_us = rtt_n ? (uint32_t)(rtt_sum / (uint64_t)rtt_n) : 0;
+	iv->jitter_ns = receivers ? jitter / receivers : 0;
 	s->last_mark_ns = now_ns;
 }
 
@@ -124,6 +179,8 @@ void bp_tcp_side_mark(struct bp_tcp_side *s, uint64_t now_ns)
 		for (int i = 0; i < s->n; i++) {
 			s->base_bytes[i] = s->last_bytes[i];
 			s->base_retrans[i] = s->last_retrans[i];
+			s->base_packets[i] = s->last_packets[i];
+			s->base_lost[i] = s->last_lost[i];
 		}
 		s->counted_from_ns = now_ns;
 		s->omit_done = true;
@@ -151,6 +208,22 @@ static void fill_cpu(struct bp_tcp_side *s)
 	}
 }
 
+/* A UDP stream's totals after the omitted start (stats are cumulative). */
+static void fill_udp(const struct bp_tcp_side *s, int i, struct bp_net_stream_result *r)
+{
+	struct bp_udp_stats us;
+
+	bp_udp_stream_stats(s->udp[i], &us);
+	r->retransmits = -1;
+	r->packets = us.datagrams - (s->omit_done ? s->base_packets[i] : 0);
+	r->lost = us.lost - (s->omit_done ? s->base_lost[i] : 0);
+	r->out_of_order = us.out_of_order;
+	r->duplicates = us.duplicates;
+	r->kernel_drops = us.kernel_drops;
+	r->stalls = us.stalls;
+	r->jitter_ns = us.jitter_ns;
+}
+
 void bp_tcp_side_stop(struct bp_tcp_side *s, uint64_t now_ns)
 {
 	if (!s->running)
@@ -173,8 +246,21 @@ void bp_tcp_side_stop(struct bp_tcp_side *s, uint64_t now_ns)
 		r->start_s = (double)((s->omit_done ? s->counted_from_ns : s->start_ns) -
 				      s->start_ns) / 1e9;
 		r->end_s = (double)(now_ns - s->start_ns) / 1e9;
+		if (s->udp[i])
+			fill_udp(s, i, r);
 	}
 	fill_cpu(s);
+}
+
+uint64_t bp_tcp_side_total_bytes(const struct bp_tcp_side *s, bool received_only)
+{
+	struct bp_udp_stats us;
+	uint64_t sum = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (!received_only || !s->sender[i])
+			sum += stream_bytes(s, i, &us);
+	return sum;
 }
 
 int bp_tcp_side_error(const struct bp_tcp_side *s)

@@ -1,5 +1,5 @@
 /*
- * One side of a TCP test (the client's or the server's half of a session): its streams in
+ * One side of a TCP or UDP test (the client's or the server's half of a session): its streams in
  * the shared stream pool, the interval series it records, the omitted start, and the
  * results it reports. Client and server run the same code, so their figures are computed
  * the same way.
@@ -13,6 +13,7 @@
 #include "core/cpuacct.h"
 #include "net/net_results.h"
 #include "net/stream_pool.h"
+#include "net/udp_stream.h"
 
 struct bp_tcp_side {
 	struct bp_stream_pool *pool;
@@ -24,6 +25,10 @@ struct bp_tcp_side {
 	uint64_t last_bytes[BP_NET_MAX_STREAMS];   /* at the last interval mark */
 	uint32_t base_retrans[BP_NET_MAX_STREAMS];
 	uint32_t last_retrans[BP_NET_MAX_STREAMS];
+	/* UDP streams (NULL for TCP): their counters come from the stream's stats */
+	struct bp_udp_stream *udp[BP_NET_MAX_STREAMS];
+	uint64_t base_packets[BP_NET_MAX_STREAMS], last_packets[BP_NET_MAX_STREAMS];
+	int64_t base_lost[BP_NET_MAX_STREAMS], last_lost[BP_NET_MAX_STREAMS];
 	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
 	bool omit_done, running;
 	struct bp_cpu_times cpu0;
@@ -39,11 +44,17 @@ void bp_tcp_side_free(struct bp_tcp_side *s);
 int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
 		    const struct bp_stream_opts *o, char *err, size_t errlen);
 
+/* Adopt a connected UDP socket as stream number id, sending or receiving per cfg. */
+int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_stream_cfg *cfg,
+			int id, char *err, size_t errlen);
+
 void bp_tcp_side_start(struct bp_tcp_side *s, uint64_t now_ns);
 /* Close the interval that ends now (and the omitted start once it has passed). */
 void bp_tcp_side_mark(struct bp_tcp_side *s, uint64_t now_ns);
 /* Stop moving data, close the last interval and fill the totals in s->res. */
 void bp_tcp_side_stop(struct bp_tcp_side *s, uint64_t now_ns);
+/* Bytes moved so far by every stream (received_only: only the receiving ones). */
+uint64_t bp_tcp_side_total_bytes(const struct bp_tcp_side *s, bool received_only);
 /* The first stream error, or 0. */
 int bp_tcp_side_error(const struct bp_tcp_side *s);
 /* Hand every stream back to the pool (closes the sockets). */

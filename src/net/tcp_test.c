@@ -122,17 +122,10 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
 		.connect_timeout_ns = p->connect_timeout,
 	};
-	struct bp_tcp_outcome out;
-	int rc, report_rc = 0;
 
 	(void)ctx;
 	fill_net_params(p, &o.np);
-	rc = bp_tcp_client_run(&o, &out, err, errlen);
-	/* Whatever both sides measured is reported, also when the exchange failed late. */
-	if (out.local && out.remote)
-		report_rc = bp_tcp_report(r, &o.np, &out);
-	bp_tcp_outcome_free(&out);
-	return rc ? rc : report_rc;
+	return bp_net_run_and_report(&o, r, err, errlen);
 }
 
 const struct bp_test bp_cmd_tcp = {

@@ -78,11 +78,18 @@ static void test_results_round_trip(void)
 	r->cpu_total = 12.5;
 	r->busy_max = 0.75;
 	r->nstreams = 3;
-	r->streams[0] = (struct bp_net_stream_result){ 1, true, 1000, 7, 1.0, 11.0 };
-	r->streams[1] = (struct bp_net_stream_result){ 3, true, 3000, 1, 1.0, 10.0 };
-	r->streams[2] = (struct bp_net_stream_result){ 4, false, 500, -1, 1.0, 11.0 };
+	r->streams[0] = (struct bp_net_stream_result){ .id = 1, .sender = true, .bytes = 1000,
+						       .retransmits = 7, .start_s = 1, .end_s = 11 };
+	r->streams[1] = (struct bp_net_stream_result){ .id = 3, .sender = true, .bytes = 3000,
+						       .retransmits = 1, .start_s = 1, .end_s = 10 };
+	r->streams[2] = (struct bp_net_stream_result){ .id = 4, .bytes = 500, .retransmits = -1,
+						       .start_s = 1, .end_s = 11, .packets = 9,
+						       .lost = 2, .jitter_ns = 1500,
+						       .kernel_drops = 1 };
 	r->nintervals = 1;
-	r->intervals[0] = (struct bp_net_interval){ 0, 1, 100, 50, 2, 14480, 60, true };
+	r->intervals[0] = (struct bp_net_interval){ .end_s = 1, .sent = 100, .received = 50,
+						    .retransmits = 2, .cwnd = 14480, .rtt_us = 60,
+						    .omitted = true, .lost = -1 };
 	j = bp_net_results_to_json(r);
 	CHECK(json_is_array(json_object_get(j, "streams")));
 	CHECK_INT(json_integer_value(json_object_get(j, "sender_has_retransmits")), 1);
@@ -94,6 +101,12 @@ static void test_results_round_trip(void)
 	CHECK_NEAR(q->busy_max, 0.75, 1e-12);
 	CHECK_INT(q->nintervals, 1);
 	CHECK(q->intervals[0].omitted && q->intervals[0].cwnd == 14480);
+	CHECK_INT(q->intervals[0].lost, -1);
+	/* UDP figures travel in iperf3's keys: errors = lost, jitter in seconds. */
+	CHECK_INT(bp_net_results_packets(q, false), 9);
+	CHECK_INT(bp_net_results_lost(q), 2);
+	CHECK_INT(bp_net_results_kernel_drops(q), 1);
+	CHECK_NEAR(bp_net_results_jitter_ns(q), 1500, 1e-6);
 	json_decref(j);
 	/* A stock iperf3's results: no bp_ keys, still readable; no streams is refused. */
 	j = json_loads("{\"cpu_util_total\":3.5,\"streams\":[{\"id\":1,\"bytes\":42,"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# boardperf udp on loopback: the pacer hits its rate within 1 %, every datagram is accounted
+# for, every direction works, bad lengths are refused.
+# Usage: test_udp.sh BOARDPERF
+set -u
+bp=$1
+. "$(dirname "$0")/tap.sh"
+
+port=$((20000 + ($$ + 7000) % 20000))
+"$bp" serve -p "$port" --idle-timeout 3 2>"$tap_tmp/serve.log" &
+server=$!
+trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT
+for _ in $(seq 50); do grep -qs listening "$tap_tmp/serve.log" && break; sleep 0.1; done
+
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
+within() { awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= t * p / 100) }'; }
+
+for rate in 100000000 1000000000; do
+	expect_exit 0 "udp at $rate bit/s" "$bp" udp -c 127.0.0.1 -p "$port" -t 2 -b "$rate" --json
+	s=$(metric sender.bitrate "$out")
+	within "$s" "$rate" 1; ok $? "offered $s bit/s is within 1 % of $rate"
+	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
+	lost=$(metric lost.packets "$out"); kd=$(metric receiver.kernel_drops "$out")
+	[ "$rp" -gt 0 ] && [ "$((rp + lost))" -eq "$sp" ]
+	ok $? "every datagram accounted for: sent $sp = received $rp + lost $lost (kernel drops $kd)"
+done
+n=$(jq '[.intervals[] | .metrics["sender.pps"]] | length' <<<"$out")
+[ "$n" -ge 2 ]; ok $? "interval reports carry packets per second ($n)"
+
+expect_exit 0 "reverse" "$bp" udp -c 127.0.0.1 -p "$port" -t 1 -b 50M -R --json
+[ "$(metric receiver.packets "$out")" -gt 0 ]; ok $? "reverse: this side received"
+jq -e '.metrics[] | select(.name == "jitter") | .value >= 0' <<<"$out" >/dev/null
+ok $? "jitter reported"
+expect_exit 0 "bidir, 2 streams" "$bp" udp -c 127.0.0.1 -p "$port" -t 1 -b 20M --bidir -P 2 --json
+[ "$(metric up.receiver.packets "$out")" -gt 0 ] && [ "$(metric down.receiver.packets "$out")" -gt 0 ]
+ok $? "bidir: both directions received"
+expect_exit 0 "as fast as possible, 64-byte datagrams" "$bp" udp -c 127.0.0.1 -p "$port" -t 1 \
+	-b 0 -l 64 --json
+[ "$(metric receiver.packets "$out")" -gt 10000 ]; ok $? "unpaced: $(metric receiver.pps "$out") datagrams/s"
+expect_exit 0 "--frame 64" "$bp" udp -c 127.0.0.1 -p "$port" -t 1 --frame 64 --json
+jq -e '.params.payload == 18' <<<"$out" >/dev/null; ok $? "a 64-byte IPv4 frame carries 18 bytes of payload"
+
+expect_exit 2 "too short a datagram" "$bp" udp -c 127.0.0.1 -p "$port" -l 8
+expect_exit 2 "frame too small" "$bp" udp -c 127.0.0.1 -p "$port" --frame 40
+grep -q "frame" <<<"$err"; ok $? "frame error names the frame: $err"
+expect_exit 2 "-R with --bidir" "$bp" udp -c 127.0.0.1 -R --bidir
+grep -q "udp upload" "$tap_tmp/serve.log"; ok $? "server logged the udp tests"
+tap_done
