@@ -60,12 +60,22 @@ static const char *const quick_tcp[] = {
 static const char *const full_cpu[] = { "cpu", "--full", "--threads", "all", NULL };
 static const char *const full_mem[] = { "mem", NULL };
 
+/* The packet rate this machine can push through its own stack: small datagrams, unpaced. */
+static const char *const quick_udp[] = {
+	"udp", "-c", "127.0.0.1", "-p", "PORT", "-t", "1", "-b", "0", "-l", "64", NULL,
+};
 static const char *const full_tcp[] = {
 	"tcp", "-c", "127.0.0.1", "-p", "PORT", "-t", "10", "-P", "4", NULL,
 };
 
-static const char *const *const quick_suite[] = { quick_cpu, quick_mem, quick_tcp, NULL };
-static const char *const *const full_suite[] = { full_cpu, full_mem, full_tcp, NULL };
+static const char *const full_udp[] = {
+	"udp", "-c", "127.0.0.1", "-p", "PORT", "-t", "5", "-b", "0", "-l", "64", NULL,
+};
+
+static const char *const *const quick_suite[] = {
+	quick_cpu, quick_mem, quick_tcp, quick_udp, NULL,
+};
+static const char *const *const full_suite[] = { full_cpu, full_mem, full_tcp, full_udp, NULL };
 
 #define MAX_ARGS 24
 
