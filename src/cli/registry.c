@@ -13,6 +13,7 @@ extern const struct bp_test bp_cmd_mem;
 extern const struct bp_test bp_cmd_serve;
 extern const struct bp_test bp_cmd_tcp;
 extern const struct bp_test bp_cmd_udp;
+extern const struct bp_test bp_cmd_rfc2544;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -22,6 +23,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_serve,
 	&bp_cmd_tcp,
 	&bp_cmd_udp,
+	&bp_cmd_rfc2544,
 	NULL,
 };
 

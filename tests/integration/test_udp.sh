@@ -45,4 +45,25 @@ expect_exit 2 "frame too small" "$bp" udp -c 127.0.0.1 -p "$port" --frame 40
 grep -q "frame" <<<"$err"; ok $? "frame error names the frame: $err"
 expect_exit 2 "-R with --bidir" "$bp" udp -c 127.0.0.1 -R --bidir
 grep -q "udp upload" "$tap_tmp/serve.log"; ok $? "server logged the udp tests"
+
+# rfc2544 on loopback: at 20 Mbit/s nothing is lost, so the first trial (the maximum) passes;
+# at 1 Gbit/s with 64-byte frames the tester cannot offer the rate, and says so.
+expect_exit 0 "rfc2544 at 20M" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 20M --sizes 64,1518 \
+	--trial 0.3 --json
+jq -e '([.metrics[] | select(.name == "frame64.zero_loss.percent_of_max")][0].value == 100)
+	and ([.metrics[] | select(.name == "frame1518.zero_loss.fps")][0].value > 1600)
+	and ([.warnings[] | select(.code == "short-trials")] | length == 1)' <<<"$out" >/dev/null
+ok $? "20M: zero loss at 100 % of the medium for 64 and 1518, short trials stated"
+expect_exit 0 "rfc2544 beyond the tester" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 10G --sizes 64 \
+	--trial 0.3 --resolution 10 --json
+jq -e '[.warnings[] | select(.code == "tester-limited")] | length == 1' <<<"$out" >/dev/null
+ok $? "a rate the tester cannot offer is reported as the tester's limit"
+expect_exit 0 "rfc2544 frame loss rate" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 50M --sizes 512 \
+	--trial 0.3 --test loss --json
+jq -e '[.metrics[] | select(.name | startswith("frame512.loss_at_"))] | length == 2' <<<"$out" >/dev/null
+ok $? "frame loss rate stops after two clean trials"
+expect_exit 2 "rfc2544 without --max" "$bp" rfc2544 -c 127.0.0.1 -p "$port"
+grep -q -- "--max RATE is required" <<<"$err"; ok $? "names the missing --max"
+expect_exit 2 "rfc2544 bad size" "$bp" rfc2544 -c 127.0.0.1 --max 1G --sizes 64,20
+grep -q -- "--sizes '20'" <<<"$err"; ok $? "names the bad size: $err"
 tap_done
