@@ -25,9 +25,8 @@
 # logs and a later DUT's routing unambiguous. IPv6 is disabled on the veths (no link-local
 # traffic on them); loopback keeps ::1.
 #
-# Extension point — a device under test in the middle (issue 7), not built yet:
-#   rig_up --dut  will add a third namespace bpd-<pid>-<n> and use two veth pairs, both made by
-#   _rig_link (the function rig_up calls once today):
+# A device under test in the middle (issue 7): rig_up --dut adds a third namespace bpd-<pid>-<n>
+#   and uses two veth pairs, both made by _rig_link:
 #
 #     client bpc0 198.18.X.1/30 <-> bpd-c 198.18.X.2/30 [DUT, ip_forward=1] bpd-s 198.19.X.1/30 <-> bps0 198.19.X.2/30 server
 #
@@ -36,15 +35,24 @@
 #     (that is why X is chosen free in both 198.18 and 198.19 already);
 #   - it exports RIG_DUT_NS, RIG_DUT_CLIENT_IF=bpd-c, RIG_DUT_SERVER_IF=bpd-s, RIG_DUT_CLIENT_IP,
 #     RIG_DUT_SERVER_IP, and RIG_SERVER_IP becomes 198.19.X.2;
-#   - the role argument of rig_exec/rig_bg gains "dut", and rig_qdisc_* gain "dut-client" and
-#     "dut-server" (the DUT's two egresses); --rate shapes every egress (client, both DUT ends,
-#     server) so each direction crosses one bottleneck per hop;
-#   - rig_nft RULESET loads nftables rules into the DUT (`nft -f -` in the DUT namespace, with
-#     conntrack: `ct state established,related accept`, `ct state new limit rate N/second accept`)
-#     and rig_require gains a check for nft;
-#   - rig_down then deletes three namespaces (the list is kept per rig already).
+#   - the role argument of rig_exec/rig_bg/rig_wait_port gains "dut", and rig_qdisc_* gain
+#     "dut-client" (egress of bpd-c, toward the client) and "dut-server" (egress of bpd-s, toward
+#     the server);
+#   - --rate shapes ONLY the DUT's two egresses (bpd-c and bpd-s), one bottleneck per direction,
+#     inside the DUT. The client's bpc0 and the server's bps0 stay unshaped (noqueue; only the
+#     offload settings apply): a tbf on the sending host's own veth would make its socket see the
+#     shaper's queue overflow as ENOBUFS (UDP) or back-pressure instead of loss on the path. With the
+#     DUT as the bottleneck, a 150 Mbit/s UDP flood into a 100mbit rig is dropped by the DUT's tbf
+#     (rig_qdisc_drops dut-server) while the client's qdisc and Udp SndbufErrors stay at 0;
+#   - rig_nft [RULESET] loads nftables rules into the DUT (`nft -f -` in the DUT namespace; RULESET
+#     or stdin), e.g. conntrack: `ct state established,related accept`, `ct state new limit rate
+#     N/second accept`. nft 1.0's one-line syntax needs `;` before every `}`: `table inet t { chain
+#     f { type filter hook forward priority 0; ...; }; }` (the names fw/fwd are keywords). Tests
+#     that use it call `rig_require nft`, which then also probes nf_tables + conntrack in a netns;
+#   - rig_down deletes all three namespaces (the list is kept per rig).
 #
-# Shaping (--rate): tbf on the egress of BOTH veth ends (each direction gets the same bottleneck),
+# Shaping (--rate): tbf on the egress of BOTH veth ends (each direction gets the same bottleneck;
+# with --dut the two ends are the DUT's, see above),
 #   tc qdisc add dev IF root tbf rate RATE burst BURST latency LATENCY
 # tbf counts a frame's bytes without FCS/preamble (1514 for a full TCP segment), so TCP goodput
 # through it is at most 1448/1514 = 95.6 % of RATE (MSS 1448 with timestamps).
@@ -55,7 +63,7 @@
 # at 100mbit and 500 KB at 1gbit. Measurements behind this choice: tests/rig/README.md.
 # LATENCY default 50ms: the queue tbf may hold (limit = RATE*LATENCY + BURST); long enough that a
 # single TCP stream's TSQ backlog does not overflow it.
-# Offloads: GSO/TSO/GRO are switched off on both veth ends (ethtool -K, when ethtool exists) so
+# Offloads: GSO/TSO/GRO are switched off on both veth ends (all four with --dut) (ethtool -K, when ethtool exists) so
 # that tbf's drop counter counts wire frames: with GSO on, "Sent ... pkt" still counts segments
 # but one "dropped" can be a 64 KB super-packet of ~45 frames, and tbf has to split packets
 # larger than BURST itself. Goodput is the same either way (tests/rig/README.md). --offload on
@@ -64,18 +72,23 @@
 # Functions (all run in the calling shell — never call rig_up or rig_bg inside $(...) or a
 # pipeline, or their bookkeeping is lost in a subshell):
 #   rig_require [CMD...]          0 if rigs can be built here (root, netns, veth, tbf, CMDs), else 1
-#                                 with RIG_SKIP_REASON set ("needs root", "needs iperf3", ...)
+#                                 with RIG_SKIP_REASON set ("needs root", "needs iperf3", ...); with
+#                                 nft among CMDs also checks nftables + conntrack work in a netns
 #   rig_tap_skip DESC...          one "ok N - DESC # SKIP $RIG_SKIP_REASON" per DESC (uses tap.sh)
-#   rig_up [--rate R] [--burst B] [--latency L] [--offload on|off]
+#   rig_up [--dut] [--rate R] [--burst B] [--latency L] [--offload on|off]
 #                                 builds a rig, makes it current, exports RIG_ID, RIG_CLIENT_NS,
 #                                 RIG_SERVER_NS, RIG_CLIENT_IP, RIG_SERVER_IP, RIG_CLIENT_IF,
-#                                 RIG_SERVER_IF, RIG_NET (X), RIG_RATE/RIG_BURST/RIG_LATENCY
+#                                 RIG_SERVER_IF, RIG_NET (X), RIG_RATE/RIG_BURST/RIG_LATENCY; with
+#                                 --dut also RIG_DUT_NS, RIG_DUT_CLIENT_IF, RIG_DUT_SERVER_IF,
+#                                 RIG_DUT_CLIENT_IP, RIG_DUT_SERVER_IP (unset for a rig without DUT)
 #   rig_use ID                    makes rig ID (from an earlier rig_up) current again
-#   rig_exec client|server CMD..  runs CMD in that namespace (foreground)
-#   rig_bg client|server CMD...   starts CMD in the background there; PID in RIG_BG_PID, killed
-#                                 by rig_down
-#   rig_wait_port client|server PORT [SECONDS]   waits until a TCP listener is up (default 3 s)
-#   rig_qdisc_drops ROLE          root qdisc's drop counter on ROLE's veth (tbf when shaped)
+#   rig_exec client|server|dut CMD..  runs CMD in that namespace (foreground)
+#   rig_bg client|server|dut CMD...   starts CMD in the background there; PID in RIG_BG_PID,
+#                                 killed by rig_down
+#   rig_wait_port client|server|dut PORT [SECONDS]   waits until a TCP listener is up (default 3 s)
+#   rig_nft [RULESET]             nft -f - in the DUT (RULESET, or stdin); needs --dut and nft
+#   rig_qdisc_drops ROLE          root qdisc's drop counter on ROLE's veth (tbf when shaped); ROLE is
+#                                 client, server, dut-client (bpd-c) or dut-server (bpd-s)
 #   rig_qdisc_sent_packets ROLE   root qdisc's sent packets; rig_qdisc_sent_bytes ROLE: bytes
 #   rig_up also deletes stale rigs left by shells that died by SIGKILL (see _rig_sweep).
 #   rig_down [ID|--all]           kills the rig's rig_bg PIDs (TERM, KILL after 2 s), deletes its
@@ -83,7 +96,7 @@
 #                                 caller's EXIT trap) and on INT/TERM by the first rig_up.
 
 _RIG_SEQ=${_RIG_SEQ:-0}
-declare -gA _rig_ns_client _rig_ns_server _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist _rig_shaping
+declare -gA _rig_ns_client _rig_ns_server _rig_ns_dut _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist _rig_shaping
 _rig_trap_set=${_rig_trap_set:-0}
 RIG_LOCK=${RIG_LOCK:-/run/lock/boardperf-rig.lock}
 
@@ -106,6 +119,9 @@ rig_require() {
 				RIG_SKIP_REASON="needs veth"
 			elif ! ip netns exec "$probe" tc qdisc add dev p0 root tbf rate 1mbit burst 4kb latency 10ms 2>/dev/null; then
 				RIG_SKIP_REASON="needs tbf (sch_tbf)"
+			elif [[ " $* " == *" nft "* ]] &&
+				! ip netns exec "$probe" nft -f - 2>/dev/null <<<'table inet bpt { chain f { type filter hook forward priority 0; ct state established,related accept; }; }'; then
+				RIG_SKIP_REASON="needs nftables with conntrack (nf_tables, nf_conntrack)"
 			fi
 			ip netns del "$probe" 2>/dev/null
 		fi
@@ -192,20 +208,25 @@ _rig_used_nets() {
 	} | sed -n 's/.* inet 198\.1[89]\.\([0-9]*\)\..*/\1/p' | sort -un
 }
 
-_rig_ns_of() { # _rig_ns_of client|server -> namespace of the current rig
+_rig_ns_of() { # _rig_ns_of client|server|dut|dut-client|dut-server -> namespace of the current rig
 	[ -n "${RIG_ID:-}" ] || { _rig_err "no rig is up (rig_up, or rig_use ID)"; return 1; }
 	case $1 in
 	client) echo "$RIG_CLIENT_NS" ;;
 	server) echo "$RIG_SERVER_NS" ;;
-	*) _rig_err "unknown role '$1' (client|server)"; return 1 ;;
+	dut | dut-client | dut-server)
+		[ -n "${RIG_DUT_NS:-}" ] || { _rig_err "role '$1': rig $RIG_ID has no DUT (rig_up --dut)"; return 1; }
+		echo "$RIG_DUT_NS" ;;
+	*) _rig_err "unknown role '$1' (client|server|dut)"; return 1 ;;
 	esac
 }
 
-_rig_if_of() {
+_rig_if_of() { # veth end whose egress the role's qdisc counters read
 	case $1 in
 	client) echo "$RIG_CLIENT_IF" ;;
 	server) echo "$RIG_SERVER_IF" ;;
-	*) _rig_err "unknown role '$1' (client|server)"; return 1 ;;
+	dut-client) [ -n "${RIG_DUT_CLIENT_IF:-}" ] && echo "$RIG_DUT_CLIENT_IF" ;;
+	dut-server) [ -n "${RIG_DUT_SERVER_IF:-}" ] && echo "$RIG_DUT_SERVER_IF" ;;
+	*) _rig_err "unknown role '$1' for a qdisc (client|server|dut-client|dut-server)"; return 1 ;;
 	esac
 }
 
@@ -223,14 +244,15 @@ _rig_link() {
 	done
 }
 
-# _rig_shape NS IF: tbf and offload settings of the current rig_up call on one veth end.
+# _rig_shape NS IF [noshape]: tbf and offload settings of the current rig_up call on one veth
+# end; with "noshape" only the offload settings (the client's and server's ends of a DUT rig).
 _rig_shape() {
-	local ns=$1 ifc=$2
+	local ns=$1 ifc=$2 tbf=${3:-}
 	if [ "$_rig_offload" = off ] && command -v ethtool >/dev/null 2>&1; then
 		ip netns exec "$ns" ethtool -K "$ifc" gso off tso off gro off >/dev/null 2>&1 ||
 			_rig_err "ethtool -K $ifc gso/tso/gro off failed (continuing)"
 	fi
-	[ -n "$RIG_RATE" ] || return 0
+	[ -n "$RIG_RATE" ] && [ "$tbf" != noshape ] || return 0
 	ip netns exec "$ns" tc qdisc add dev "$ifc" root tbf rate "$RIG_RATE" burst "$RIG_BURST" latency "$RIG_LATENCY"
 }
 
@@ -273,7 +295,7 @@ _rig_install_traps() {
 
 # ---- rig_up ------------------------------------------------------------------------------
 rig_up() {
-	local rate='' burst='' latency=50ms offload=off dut=0 bits bytes n cns sns net used start i ns
+	local rate='' burst='' latency=50ms offload=off dut=0 bits bytes n cns sns dns net used start i ns
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--rate) rate=$2; shift 2 ;;
@@ -284,10 +306,6 @@ rig_up() {
 		*) _rig_err "rig_up: unknown option '$1'"; return 2 ;;
 		esac
 	done
-	if [ "$dut" = 1 ]; then
-		_rig_err "rig_up --dut: not implemented yet (issue 7; see the comment at the top of rig.sh)"
-		return 2
-	fi
 	case $offload in on | off) ;; *) _rig_err "rig_up: --offload on|off"; return 2 ;; esac
 	if [ -n "$rate" ]; then
 		bits=$(_rig_rate_bits "$rate") || { _rig_err "rig_up: bad rate '$rate'"; return 2; }
@@ -309,7 +327,9 @@ rig_up() {
 		n=$_RIG_SEQ
 		cns=bpc-$BASHPID-$n
 		sns=bps-$BASHPID-$n
-		[ -e "/run/netns/$cns" ] || [ -e "/run/netns/$sns" ] || break
+		dns=
+		[ "$dut" = 1 ] && dns=bpd-$BASHPID-$n
+		[ -e "/run/netns/$cns" ] || [ -e "/run/netns/$sns" ] || { [ -n "$dns" ] && [ -e "/run/netns/$dns" ]; } || break
 	done
 	used=" $(_rig_used_nets | tr '\n' ' ') "
 	start=$(((BASHPID * 7 + n) % 256))
@@ -320,7 +340,7 @@ rig_up() {
 		break
 	done
 	if [ -z "$net" ]; then
-		_rig_err "rig_up: all 256 rig subnets of 198.18.0.0/16 are in use"
+		_rig_err "rig_up: all 256 rig subnets X (198.18.X.0/30 and 198.19.X.0/30) are in use"
 		_rig_unlock
 		return 1
 	fi
@@ -328,8 +348,10 @@ rig_up() {
 	RIG_ID=$n
 	_rig_ns_client[$n]=$cns
 	_rig_ns_server[$n]=$sns
+	_rig_ns_dut[$n]=$dns
 	_rig_ip_client[$n]=198.18.$net.1
 	_rig_ip_server[$n]=198.18.$net.2
+	[ -n "$dns" ] && _rig_ip_server[$n]=198.19.$net.2
 	_rig_net[$n]=$net
 	_rig_pids[$n]=
 	_rig_nslist[$n]=
@@ -338,7 +360,7 @@ rig_up() {
 	_rig_offload=$offload
 
 	local ok=1
-	for ns in "$cns" "$sns"; do
+	for ns in "$cns" "$sns" $dns; do
 		if ip netns add "$ns"; then
 			_rig_nslist[$n]+="$ns "
 			ip -n "$ns" link set lo up || ok=0
@@ -346,9 +368,23 @@ rig_up() {
 			ok=0
 		fi
 	done
-	[ "$ok" = 1 ] && _rig_link "$cns" bpc0 "${_rig_ip_client[$n]}" "$sns" bps0 "${_rig_ip_server[$n]}" || ok=0
-	[ "$ok" = 1 ] && _rig_shape "$cns" bpc0 || ok=0
-	[ "$ok" = 1 ] && _rig_shape "$sns" bps0 || ok=0
+	if [ -z "$dns" ]; then
+		[ "$ok" = 1 ] && _rig_link "$cns" bpc0 "${_rig_ip_client[$n]}" "$sns" bps0 "${_rig_ip_server[$n]}" || ok=0
+		[ "$ok" = 1 ] && _rig_shape "$cns" bpc0 || ok=0
+		[ "$ok" = 1 ] && _rig_shape "$sns" bps0 || ok=0
+	else
+		# client bpc0 198.18.X.1 <-> bpd-c 198.18.X.2 [DUT] bpd-s 198.19.X.1 <-> bps0 198.19.X.2 server;
+		# the bottleneck is the DUT's two egresses only (see the header).
+		[ "$ok" = 1 ] && _rig_link "$cns" bpc0 "${_rig_ip_client[$n]}" "$dns" bpd-c "198.18.$net.2" || ok=0
+		[ "$ok" = 1 ] && _rig_link "$dns" bpd-s "198.19.$net.1" "$sns" bps0 "${_rig_ip_server[$n]}" || ok=0
+		[ "$ok" = 1 ] && ip netns exec "$dns" sysctl -qw net.ipv4.ip_forward=1 || ok=0
+		[ "$ok" = 1 ] && ip -n "$cns" route add "198.19.$net.0/30" via "198.18.$net.2" || ok=0
+		[ "$ok" = 1 ] && ip -n "$sns" route add "198.18.$net.0/30" via "198.19.$net.1" || ok=0
+		[ "$ok" = 1 ] && _rig_shape "$cns" bpc0 noshape || ok=0
+		[ "$ok" = 1 ] && _rig_shape "$sns" bps0 noshape || ok=0
+		[ "$ok" = 1 ] && _rig_shape "$dns" bpd-c || ok=0
+		[ "$ok" = 1 ] && _rig_shape "$dns" bpd-s || ok=0
+	fi
 	_rig_unlock
 	if [ "$ok" != 1 ]; then
 		_rig_err "rig_up: set-up failed; tearing down"
@@ -365,6 +401,12 @@ rig_use() {
 	export RIG_CLIENT_NS=${_rig_ns_client[$n]} RIG_SERVER_NS=${_rig_ns_server[$n]}
 	export RIG_CLIENT_IP=${_rig_ip_client[$n]} RIG_SERVER_IP=${_rig_ip_server[$n]}
 	export RIG_CLIENT_IF=bpc0 RIG_SERVER_IF=bps0 RIG_NET=${_rig_net[$n]}
+	if [ -n "${_rig_ns_dut[$n]:-}" ]; then
+		export RIG_DUT_NS=${_rig_ns_dut[$n]} RIG_DUT_CLIENT_IF=bpd-c RIG_DUT_SERVER_IF=bpd-s
+		export RIG_DUT_CLIENT_IP=198.18.${_rig_net[$n]}.2 RIG_DUT_SERVER_IP=198.19.${_rig_net[$n]}.1
+	else
+		unset RIG_DUT_NS RIG_DUT_CLIENT_IF RIG_DUT_SERVER_IF RIG_DUT_CLIENT_IP RIG_DUT_SERVER_IP
+	fi
 	IFS='|' read -r RIG_RATE RIG_BURST RIG_LATENCY _rig_offload <<<"${_rig_shaping[$n]}"
 	export RIG_RATE RIG_BURST RIG_LATENCY
 }
@@ -395,6 +437,19 @@ rig_wait_port() {
 	done
 	_rig_err "rig_wait_port: nothing listening on $role:$port after ${secs}s"
 	return 1
+}
+
+# rig_nft [RULESET]: loads nftables rules (RULESET, or stdin when absent) into the current rig's
+# DUT with `nft -f -`. Callers check `rig_require nft` first.
+rig_nft() {
+	local ns
+	ns=$(_rig_ns_of dut) || return 2
+	command -v nft >/dev/null 2>&1 || { _rig_err "rig_nft: nft not found (apt-get install nftables)"; return 2; }
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$1" | ip netns exec "$ns" nft -f -
+	else
+		ip netns exec "$ns" nft -f -
+	fi
 }
 
 # _rig_qdisc_field ROLE AWK-FIELD: from the root qdisc's " Sent B bytes P pkt (dropped D, ..." line.
@@ -470,11 +525,12 @@ rig_down() {
 			ip netns del "$ns" 2>/dev/null || { [ -e "/run/netns/$ns" ] && _rig_err "could not delete namespace $ns"; }
 		done
 		[ "$locked" = 0 ] && _rig_unlock
-		unset "_rig_nslist[$n]" "_rig_pids[$n]" "_rig_ns_client[$n]" "_rig_ns_server[$n]" \
+		unset "_rig_nslist[$n]" "_rig_pids[$n]" "_rig_ns_client[$n]" "_rig_ns_server[$n]" "_rig_ns_dut[$n]" \
 			"_rig_ip_client[$n]" "_rig_ip_server[$n]" "_rig_net[$n]" "_rig_shaping[$n]"
 		if [ "$n" = "${RIG_ID:-}" ]; then
 			unset RIG_ID RIG_CLIENT_NS RIG_SERVER_NS RIG_CLIENT_IP RIG_SERVER_IP RIG_CLIENT_IF \
-				RIG_SERVER_IF RIG_NET RIG_BG_PID RIG_RATE RIG_BURST RIG_LATENCY
+				RIG_SERVER_IF RIG_NET RIG_BG_PID RIG_RATE RIG_BURST RIG_LATENCY \
+				RIG_DUT_NS RIG_DUT_CLIENT_IF RIG_DUT_SERVER_IF RIG_DUT_CLIENT_IP RIG_DUT_SERVER_IP
 		fi
 	done
 	return 0
