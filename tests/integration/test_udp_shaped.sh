@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Ground truth for boardperf udp and rfc2544: a device-under-test namespace between client
+# and server whose egress tbf shapes to R = 100 Mbit/s. Under R nothing may be lost; above it
+# the loss boardperf reports must equal tbf's own drop counter; rfc2544 must find R.
+# Usage: test_udp_shaped.sh BOARDPERF
+set -u
+bp=$(realpath "$1")
+here=$(dirname "$0")
+. "$here/tap.sh"
+. "$here/../rig/rig.sh"
+
+checks=("0.5 R: no loss" "1.2 R: loss equals tbf drops" "rfc2544 256" "rfc2544 1024"
+	"rfc2544 1518")
+if ! rig_require; then
+	rig_tap_skip "${checks[@]}"
+	tap_done
+	exit
+fi
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
+
+R=100000000
+payload=1400
+# tbf counts each datagram as payload + 8 UDP + 20 IPv4 + 14 Ethernet bytes.
+b_for() { awk -v r="$R" -v f="$1" -v p="$payload" 'BEGIN { printf "%.0f", r * f * p / (p + 42) }'; }
+
+# A short tbf queue (10 ms) makes a trial just above R lose within a second.
+rig_up --dut --rate 100mbit --latency 10ms
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
+rig_wait_port server 5201 5
+
+out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -t 3 -l "$payload" -b "$(b_for 0.5)" --json)
+lost=$(metric lost.packets "$out")
+[ "${lost:-x}" = 0 ]; ok $? "0.5 R: no datagram lost (lost=$lost)"
+
+d0=$(rig_qdisc_drops dut-server)
+out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -t 3 -l "$payload" -b "$(b_for 1.2)" --json)
+d1=$(rig_qdisc_drops dut-server)
+lost=$(metric lost.packets "$out"); sent=$(metric sender.packets "$out")
+drops=$((d1 - d0))
+awk -v l="$lost" -v d="$drops" -v s="$sent" 'BEGIN { x = l - d; if (x < 0) x = -x; exit !(d > 0 && x <= s * 0.005) }'
+ok $? "1.2 R: lost $lost = tbf drops $drops within 0.5 % of $sent sent"
+
+out=$(rig_exec client "$bp" rfc2544 -c "$RIG_SERVER_IP" --max 150M --sizes 256,1024,1518 \
+	--trial 1 --resolution 1 --json 2>"$tap_tmp/rfc.err")
+for f in 256 1024 1518; do
+	got=$(metric "frame$f.zero_loss.fps" "$out")
+	want=$(awk -v r="$R" -v f="$f" 'BEGIN { printf "%.1f", r / ((f - 4) * 8) }')
+	awk -v g="${got:-0}" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * 0.05) }'
+	ok $? "rfc2544 $f: zero-loss $got frames/s, the link admits $want (within 5 %)"
+done
+rig_down
+tap_done
