@@ -197,6 +197,26 @@ uint64_t bp_net_results_kernel_drops(const struct bp_net_results *r)
 	return sum;
 }
 
+uint64_t bp_net_results_out_of_order(const struct bp_net_results *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (!r->streams[i].sender)
+			sum += r->streams[i].out_of_order;
+	return sum;
+}
+
+uint64_t bp_net_results_duplicates(const struct bp_net_results *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		if (!r->streams[i].sender)
+			sum += r->streams[i].duplicates;
+	return sum;
+}
+
 uint64_t bp_net_results_stalls(const struct bp_net_results *r)
 {
 	uint64_t sum = 0;

@@ -64,6 +64,9 @@ uint64_t bp_net_results_packets(const struct bp_net_results *r, bool sender);
 int64_t bp_net_results_lost(const struct bp_net_results *r);
 uint64_t bp_net_results_kernel_drops(const struct bp_net_results *r);
 uint64_t bp_net_results_stalls(const struct bp_net_results *r);
+/* Receiving streams: datagrams that came late (filled a gap) and that came twice. */
+uint64_t bp_net_results_out_of_order(const struct bp_net_results *r);
+uint64_t bp_net_results_duplicates(const struct bp_net_results *r);
 /* The receiving streams' mean jitter. */
 double bp_net_results_jitter_ns(const struct bp_net_results *r);
 

@@ -21,6 +21,7 @@
 #include "net/frame.h"
 #include "net/proto.h"
 #include "net/rfc2544_search.h"
+#include "net/sock.h"
 #include "net/tcp_client.h"
 #include "net/udp_header.h"
 #include "result/result.h"
@@ -56,7 +57,8 @@ static const struct bp_opt rfc_opts[] = {
 	{ 0, "loss", BP_OPT_NUMBER, offsetof(struct rfc_params, loss), "PCT", "0", 0, 100, NULL,
 	  "loss a passing trial may have (0: zero loss, as the RFC)" },
 	{ 0, "max", BP_OPT_RATE, offsetof(struct rfc_params, max), "RATE", "0", 0, 1e12, NULL,
-	  "the medium's bit rate (e.g. 100M, 1G): the search's upper end (required)" },
+	  "the medium's bit rate (e.g. 100M, 1G): the search's upper end "
+	  "(default: the link speed of the interface toward HOST)" },
 	{ 0, "resolution", BP_OPT_NUMBER, offsetof(struct rfc_params, resolution), "PCT", "1",
 	  0.01, 50, NULL, "stop the search when the bracket is this % of the maximum" },
 	{ 0, "test", BP_OPT_CHOICE, offsetof(struct rfc_params, test), "KIND", "throughput", 0, 0,
@@ -104,11 +106,6 @@ static int rfc_check(void *params, const struct bp_parsed *parsed, char *err, si
 		return -EINVAL;
 	if (!p->host) {
 		snprintf(err, errlen, "-c HOST is required: a boardperf server behind the device");
-		return -EINVAL;
-	}
-	if (p->max <= 0) {
-		snprintf(err, errlen, "--max RATE is required: the medium's bit rate, e.g. 100M or "
-			 "1G (the search's upper end)");
 		return -EINVAL;
 	}
 	if (p->rfc)
@@ -201,6 +198,7 @@ static int add_frame_metric(struct bp_result *r, unsigned frame, const char *wha
 
 struct run {
 	const struct rfc_params *p;
+	double max;           /* the medium's bit rate: --max, or the NIC's link speed */
 	struct bp_result *r;
 	uint64_t t0;
 	int tester_limited;   /* frame sizes whose answer is the tester's limit */
@@ -209,7 +207,7 @@ struct run {
 /* §26.1: binary search for the highest rate that passes. */
 static int throughput(struct run *run, unsigned frame, char *err, size_t errlen)
 {
-	double max_fps = bp_frame_max_fps(run->p->max, frame);
+	double max_fps = bp_frame_max_fps(run->max, frame);
 	struct bp_search s;
 	struct trial t;
 	bool limited = false;
@@ -240,7 +238,7 @@ static int throughput(struct run *run, unsigned frame, char *err, size_t errlen)
  * a row lose nothing. */
 static int frame_loss(struct run *run, unsigned frame, char *err, size_t errlen)
 {
-	double max_fps = bp_frame_max_fps(run->p->max, frame);
+	double max_fps = bp_frame_max_fps(run->max, frame);
 	int clean = 0, rc = 0;
 	struct trial t;
 	char what[32];
@@ -258,6 +256,28 @@ static int frame_loss(struct run *run, unsigned frame, char *err, size_t errlen)
 	return rc;
 }
 
+/* --max, or the link speed of the interface the kernel would use toward HOST. */
+static int medium_rate(const struct rfc_params *p, double *bps, char *err, size_t errlen)
+{
+	struct bp_addr a;
+	char ifname[64] = "";
+	int rc;
+
+	if (p->max > 0) {
+		*bps = p->max;
+		return 0;
+	}
+	rc = bp_resolve(p->host, (unsigned)p->port, p->v4 ? BP_FAMILY_V4 : p->v6 ?
+			BP_FAMILY_V6 : BP_FAMILY_ANY, false, &a, err, errlen);
+	if (!rc && bp_link_speed_toward(&a, bps, ifname, sizeof(ifname)))
+		rc = -EINVAL;
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "the link speed toward %s (interface %s) is unknown: give "
+			 "the medium's rate with --max, e.g. --max 1G", p->host,
+			 ifname[0] ? ifname : "unknown");
+	return rc;
+}
+
 static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
@@ -266,6 +286,10 @@ static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	int rc = 0;
 
 	(void)ctx;
+	rc = medium_rate(p, &run.max, err, errlen);
+	if (rc)
+		return rc;
+	json_object_set_new(r->params, "medium_bps", json_real(run.max));
 	json_object_set_new(r->params, "trial_seconds", json_real((double)p->trial / 1e9));
 	for (int i = 0; i < p->nframes && !rc && !bp_stop_requested(); i++)
 		rc = p->test ? frame_loss(&run, p->frames[i], err, errlen) :

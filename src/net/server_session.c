@@ -327,12 +327,21 @@ struct srv_session *srv_session_waiting_udp(struct srv *s)
 	return found;
 }
 
+/* The connected peer of a UDP socket is on loopback: GSO is safe there. */
+static bool peer_is_loopback(int fd)
+{
+	struct bp_addr a = { .len = sizeof(a.ss) };
+
+	return getpeername(fd, (struct sockaddr *)&a.ss, &a.len) == 0 && bp_addr_is_loopback(&a);
+}
+
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 {
 	int index = ss->got_streams, id = index == 0 ? 1 : index + 2;
 	struct bp_udp_stream_cfg cfg = {
 		.sender = index >= bp_net_params_up_streams(&ss->np),
 		.payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
+		.gso = peer_is_loopback(fd),
 	};
 	char err[256];
 

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <linux/tcp.h>
 #include <netdb.h>
@@ -41,6 +42,19 @@ char *bp_addr_str(const struct bp_addr *a, char *buf, size_t len)
 		snprintf(buf, len, "(family %d)", a->ss.ss_family);
 	}
 	return buf;
+}
+
+bool bp_addr_is_loopback(const struct bp_addr *a)
+{
+	if (a->ss.ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)&a->ss)->sin_addr.s_addr) >> 24) == 127;
+	if (a->ss.ss_family == AF_INET6) {
+		const struct in6_addr *in6 = &((const struct sockaddr_in6 *)&a->ss)->sin6_addr;
+
+		return IN6_IS_ADDR_LOOPBACK(in6) ||
+		       (IN6_IS_ADDR_V4MAPPED(in6) && in6->s6_addr[12] == 127);
+	}
+	return false;
 }
 
 /* The wildcard address for listening: IPv6 (dual-stack) unless -4 asked for IPv4. */
@@ -391,5 +405,63 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 		ti->bytes_acked = k.tcpi_bytes_acked;
 	if (TI_HAS(len, tcpi_delivery_rate))
 		ti->delivery_rate = k.tcpi_delivery_rate;
+	return 0;
+}
+
+/* The interface that holds local address src. */
+static int ifname_of(const struct sockaddr_storage *src, char *ifname, size_t iflen)
+{
+	struct ifaddrs *ifs, *i;
+	int rc = -ENOENT;
+
+	if (getifaddrs(&ifs))
+		return -errno;
+	for (i = ifs; i && rc; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != src->ss_family)
+			continue;
+		if ((src->ss_family == AF_INET &&
+		     ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+		     ((const struct sockaddr_in *)src)->sin_addr.s_addr) ||
+		    (src->ss_family == AF_INET6 &&
+		     !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr,
+			     &((const struct sockaddr_in6 *)src)->sin6_addr, 16))) {
+			snprintf(ifname, iflen, "%s", i->ifa_name);
+			rc = 0;
+		}
+	}
+	freeifaddrs(ifs);
+	return rc;
+}
+
+int bp_link_speed_toward(const struct bp_addr *a, double *bps, char *ifname, size_t iflen)
+{
+	struct sockaddr_storage src;
+	socklen_t len = sizeof(src);
+	char path[128];
+	long mbps = -1;
+	int fd, rc;
+	FILE *f;
+
+	/* connect() on a UDP socket only asks the kernel for a route: nothing is sent. */
+	fd = socket(a->ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	rc = connect(fd, (const struct sockaddr *)&a->ss, a->len) ||
+	     getsockname(fd, (struct sockaddr *)&src, &len) ? -errno : 0;
+	close(fd);
+	if (!rc)
+		rc = ifname_of(&src, ifname, iflen);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", ifname);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%ld", &mbps) != 1)
+			mbps = -1;
+		fclose(f);
+	}
+	if (mbps <= 0)
+		return -ENOENT;
+	*bps = (double)mbps * 1e6;
 	return 0;
 }

@@ -20,6 +20,17 @@ struct bp_addr {
 	socklen_t len;
 };
 
+/* True for 127.0.0.0/8, ::1 and ::ffff:127.x: traffic that never reaches a qdisc or NIC. */
+bool bp_addr_is_loopback(const struct bp_addr *a);
+
+/*
+ * The link speed (bit/s) of the interface this host would use to reach a, from the kernel's
+ * route choice (a connected UDP socket's source address) and /sys/class/net/IF/speed.
+ * Returns 0 with *bps and the interface name, or -ENOENT when the kernel does not know the
+ * speed (loopback, most virtual NICs).
+ */
+int bp_link_speed_toward(const struct bp_addr *a, double *bps, char *ifname, size_t iflen);
+
 /* "198.18.0.2:5201" or "[::1]:5201". */
 char *bp_addr_str(const struct bp_addr *a, char *buf, size_t len);
 

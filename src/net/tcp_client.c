@@ -127,6 +127,7 @@ static int open_udp_stream(struct client *c, bool sender, int id)
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)np->len,
 		.rate_bps = np->bandwidth, .seq64 = np->udp64,
+		.gso = bp_addr_is_loopback(&c->addr),
 	};
 	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
 	int fd, rc = bp_udp_connect(&c->addr, c->cookie, np->window ? np->window : 4 << 20,

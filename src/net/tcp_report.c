@@ -67,6 +67,12 @@ static int report_udp(struct bp_result *r, const struct direction *d)
 		rc = add(r, d->prefix, "receiver.kernel_drops",
 			 (double)bp_net_results_kernel_drops(d->receiver), "count", BP_BETTER_LOWER);
 	if (!rc)
+		rc = add(r, d->prefix, "receiver.out_of_order",
+			 (double)bp_net_results_out_of_order(d->receiver), "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.duplicates",
+			 (double)bp_net_results_duplicates(d->receiver), "count", BP_BETTER_LOWER);
+	if (!rc)
 		rc = add(r, d->prefix, "jitter", bp_net_results_jitter_ns(d->receiver), "ns",
 			 BP_BETTER_LOWER);
 	return rc;
@@ -141,6 +147,10 @@ static void interval_udp(struct bp_interval *iv, const char *p, const struct bp_
 		add_interval_metric(iv, p, "receiver.pps", (double)g->packets_received /
 				    (g->end_s - g->start_s), "pkt/s", BP_BETTER_HIGHER);
 		add_interval_metric(iv, p, "lost", (double)g->lost, "count", BP_BETTER_LOWER);
+		if (s->packets_sent)
+			add_interval_metric(iv, p, "loss.percent",
+					    (double)g->lost / (double)s->packets_sent * 100,
+					    "percent", BP_BETTER_LOWER);
 		add_interval_metric(iv, p, "jitter", g->jitter_ns, "ns", BP_BETTER_LOWER);
 	}
 }

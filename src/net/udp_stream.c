@@ -182,8 +182,10 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 
 	u->loop = loop;
 	if (!u->io_ready) {
-		/* No GSO: a qdisc that splits GSO sends itself (tbf) drops parts unseen (udp_io.h). */
-		rc = u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH, false) :
+		/* GSO only where asked: a qdisc that splits GSO sends itself (tbf) drops parts of
+		 * them unseen (udp_io.h); loopback has no qdisc at all. */
+		rc = u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
+							u->cfg.gso) :
 				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH, true);
 		if (rc)
 			return rc;

@@ -62,8 +62,9 @@ expect_exit 0 "rfc2544 frame loss rate" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --
 	--trial 0.3 --test loss --json
 jq -e '[.metrics[] | select(.name | startswith("frame512.loss_at_"))] | length == 2' <<<"$out" >/dev/null
 ok $? "frame loss rate stops after two clean trials"
-expect_exit 2 "rfc2544 without --max" "$bp" rfc2544 -c 127.0.0.1 -p "$port"
-grep -q -- "--max RATE is required" <<<"$err"; ok $? "names the missing --max"
+expect_exit 1 "rfc2544 without --max toward loopback" "$bp" rfc2544 -c 127.0.0.1 -p "$port"
+grep -q -- "link speed toward 127.0.0.1 (interface lo) is unknown: give the medium's rate with --max" \
+	<<<"$err"; ok $? "asks for --max where the link speed is unknown: $err"
 expect_exit 2 "rfc2544 bad size" "$bp" rfc2544 -c 127.0.0.1 --max 1G --sizes 64,20
 grep -q -- "--sizes '20'" <<<"$err"; ok $? "names the bad size: $err"
 tap_done
