@@ -234,6 +234,13 @@ static int parse_object(const char *text, size_t len, json_t **msg)
 	json_error_t err;
 	json_t *j = json_loadb(text, len, 0, &err);
 
+	/*
+	 * Stock iperf3 (cJSON) prints -1 as an unsigned 64-bit number in its results
+	 * ("sender_has_retransmits": 18446744073709551615), which overflows jansson's integers:
+	 * such a message is read again with every number as a double.
+	 */
+	if (!j && json_error_code(&err) == json_error_numeric_overflow)
+		j = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &err);
 	if (!j)
 		return -EBADMSG;
 	if (!json_is_object(j)) {
