@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,14 +133,20 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 	return 0;
 }
 
-uint64_t bp_net_results_bytes(const struct bp_net_results *r, bool sender)
+/* Sum of one uint64_t field of the streams this side sent on (sender) or received on. */
+static uint64_t sum_field(const struct bp_net_results *r, bool sender, size_t offset)
 {
 	uint64_t sum = 0;
 
 	for (int i = 0; i < r->nstreams; i++)
 		if (r->streams[i].sender == sender)
-			sum += r->streams[i].bytes;
+			sum += *(const uint64_t *)((const char *)&r->streams[i] + offset);
 	return sum;
+}
+
+uint64_t bp_net_results_bytes(const struct bp_net_results *r, bool sender)
+{
+	return sum_field(r, sender, offsetof(struct bp_net_stream_result, bytes));
 }
 
 /* The longest counted span among those streams: streams run side by side. */
@@ -169,12 +176,7 @@ int64_t bp_net_results_retransmits(const struct bp_net_results *r)
 
 uint64_t bp_net_results_packets(const struct bp_net_results *r, bool sender)
 {
-	uint64_t sum = 0;
-
-	for (int i = 0; i < r->nstreams; i++)
-		if (r->streams[i].sender == sender)
-			sum += r->streams[i].packets;
-	return sum;
+	return sum_field(r, sender, offsetof(struct bp_net_stream_result, packets));
 }
 
 int64_t bp_net_results_lost(const struct bp_net_results *r)
@@ -189,42 +191,22 @@ int64_t bp_net_results_lost(const struct bp_net_results *r)
 
 uint64_t bp_net_results_kernel_drops(const struct bp_net_results *r)
 {
-	uint64_t sum = 0;
-
-	for (int i = 0; i < r->nstreams; i++)
-		if (!r->streams[i].sender)
-			sum += r->streams[i].kernel_drops;
-	return sum;
+	return sum_field(r, false, offsetof(struct bp_net_stream_result, kernel_drops));
 }
 
 uint64_t bp_net_results_out_of_order(const struct bp_net_results *r)
 {
-	uint64_t sum = 0;
-
-	for (int i = 0; i < r->nstreams; i++)
-		if (!r->streams[i].sender)
-			sum += r->streams[i].out_of_order;
-	return sum;
+	return sum_field(r, false, offsetof(struct bp_net_stream_result, out_of_order));
 }
 
 uint64_t bp_net_results_duplicates(const struct bp_net_results *r)
 {
-	uint64_t sum = 0;
-
-	for (int i = 0; i < r->nstreams; i++)
-		if (!r->streams[i].sender)
-			sum += r->streams[i].duplicates;
-	return sum;
+	return sum_field(r, false, offsetof(struct bp_net_stream_result, duplicates));
 }
 
 uint64_t bp_net_results_stalls(const struct bp_net_results *r)
 {
-	uint64_t sum = 0;
-
-	for (int i = 0; i < r->nstreams; i++)
-		if (r->streams[i].sender)
-			sum += r->streams[i].stalls;
-	return sum;
+	return sum_field(r, true, offsetof(struct bp_net_stream_result, stalls));
 }
 
 double bp_net_results_jitter_ns(const struct bp_net_results *r)
