@@ -154,24 +154,35 @@ static void on_datagram(void *arg, const uint8_t *payload, size_t len, uint64_t 
 	bp_udp_seq_add(&u->seq, seq, h.sec, h.usec, arrival_ns);
 }
 
-static void receiver_readable(struct bp_flow *f, uint32_t events)
+/*
+ * Publish the receiver's counts. The kernel's drop counter rides along with every datagram
+ * (SO_RXQ_OVFL), so the hot path reads no socket option; only the final count asks the
+ * kernel (SO_MEMINFO) for drops after the last datagram that arrived.
+ */
+static void receiver_publish(struct bp_udp_stream *u, bool final)
 {
-	struct bp_udp_stream *u = f->data;
 	struct bp_udp_seq_counts c;
 
-	(void)events;
-	/* Read until the socket is empty, but give other flows a turn now and then. */
-	for (int i = 0; i < 16; i++)
-		if (bp_udp_recv_batch(&u->rx, on_datagram, u) <= 0)
-			break;
 	bp_udp_seq_totals(&u->seq, &c);
 	u->st.datagrams = c.received;
 	u->st.lost = c.lost;
 	u->st.out_of_order = c.out_of_order;
 	u->st.duplicates = c.duplicates;
 	u->st.jitter_ns = c.jitter_ns;
-	u->st.kernel_drops = bp_udp_receiver_kernel_drops(&u->rx);
+	u->st.kernel_drops = final ? bp_udp_receiver_kernel_drops(&u->rx) : u->rx.drops;
 	publish(u);
+}
+
+static void receiver_readable(struct bp_flow *f, uint32_t events)
+{
+	struct bp_udp_stream *u = f->data;
+
+	(void)events;
+	/* Read until the socket is empty, but give other flows a turn now and then. */
+	for (int i = 0; i < 16; i++)
+		if (bp_udp_recv_batch(&u->rx, on_datagram, u) <= 0)
+			break;
+	receiver_publish(u, false);
 }
 
 static int udp_start(void *state, struct bp_loop *loop, int fd)
@@ -214,8 +225,10 @@ static void udp_stop(void *state, struct bp_loop *loop)
 	bp_timer_cancel(loop, &u->timer);
 	bp_loop_del(&u->flow);
 	/* The receiver's last counts: what arrived up to now stays counted. */
-	if (!u->cfg.sender)
+	if (!u->cfg.sender) {
 		receiver_readable(&u->flow, 0);
+		receiver_publish(u, true);
+	}
 }
 
 static void udp_release(void *state)
