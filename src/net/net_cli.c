@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buildinfo.h"
+#include "core/clock.h"
 #include "net/proto.h"
 
 int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
@@ -16,6 +17,14 @@ int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
 		return -EINVAL;
 	if (!n->host) {
 		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");
+		return -EINVAL;
+	}
+	/* A stock iperf3 server counts -t and -O in whole seconds: anything else would make
+	 * its figures cover another span than ours. */
+	if (n->iperf3 && (n->time % BP_NS_PER_SEC || n->omit % BP_NS_PER_SEC)) {
+		snprintf(err, errlen, "--iperf3: -t %g and -O %g must be whole seconds "
+			 "(a stock iperf3 server counts in seconds)", (double)n->time / 1e9,
+			 (double)n->omit / 1e9);
 		return -EINVAL;
 	}
 	return 0;
@@ -38,5 +47,6 @@ void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_tcp
 	np->parallel = (int)n->parallel;
 	np->reverse = n->reverse;
 	np->bidir = n->bidir;
+	np->iperf3 = n->iperf3;
 	snprintf(np->client_version, sizeof(np->client_version), "boardperf %s", bp_version());
 }

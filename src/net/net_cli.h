@@ -20,6 +20,7 @@ struct bp_net_cli {
 	bool reverse, bidir;
 	bool v4, v6;
 	uint64_t connect_timeout;
+	bool iperf3;
 };
 
 /* The shared rows of an option table whose parameter struct T has a `net` member. */
@@ -45,9 +46,14 @@ struct bp_net_cli {
 	{ '6', "version6", BP_OPT_FLAG, offsetof(T, net.v6), NULL, NULL, 0, 0, NULL, \
 	  "IPv6 only" }, \
 	{ 0, "connect-timeout", BP_OPT_DURATION, offsetof(T, net.connect_timeout), "S", "3", \
-	  0.1, 600, NULL, "give up connecting after S seconds" }
+	  0.1, 600, NULL, "give up connecting after S seconds" }, \
+	{ 0, "iperf3", BP_OPT_FLAG, offsetof(T, net.iperf3), NULL, NULL, 0, 0, NULL, \
+	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }
 
-/* Positional arguments, -c, -4/-6, -R/--bidir. 0 or -EINVAL with a one-line message. */
+/*
+ * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds. 0 or -EINVAL with
+ * a one-line message.
+ */
 int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen);
 

@@ -1,7 +1,8 @@
 /*
  * The parameters a client sends in PARAM_EXCHANGE, as iperf3 names them ("tcp", "time",
  * "parallel", "reverse", "bidirectional", "window", "len", "MSS", "nodelay", "congestion",
- * "omit", "bandwidth", "client_version") plus boardperf's own keys ("bp_version",
+ * "omit", "bandwidth", "TOS", "fqrate", "dont_fragment", "zerocopy", "client_version")
+ * plus boardperf's own keys ("bp_version",
  * "bp_test", "bp_time_ns", "bp_omit_ns", "bp_interval_ns", "bp_zerocopy"), which iperf3
  * ignores. iperf3 counts time in whole seconds; the bp_ keys carry the exact values.
  */
@@ -33,6 +34,10 @@ struct bp_net_params {
 	char client_version[32];
 	bool get_server_output;
 	bool udp64;             /* 64-bit datagram sequence numbers ("udp_counters_64bit") */
+	int tos;                /* IP TOS / IPv6 traffic class of the data streams ("TOS") */
+	double fq_rate;         /* bit/s per stream paced by the kernel ("fqrate"), 0: none */
+	bool dont_fragment;     /* UDP datagrams with DF set ("dont_fragment") */
+	bool iperf3;            /* client: the server is a stock iperf3, send iperf3's keys only */
 };
 
 /* True for a UDP test. */
@@ -45,10 +50,12 @@ int bp_net_params_down_streams(const struct bp_net_params *p);
 json_t *bp_net_params_to_json(const struct bp_net_params *p);
 
 /*
- * Read what a client sent. Refuses (-EINVAL, one line in err) what cannot be run: no known
- * transport, a bp_version newer than this one, out-of-range counts or sizes.
+ * Read what a client sent. Refuses (-EINVAL, one line in err, iperf3's error number for it
+ * in *ie) what cannot be run: no known transport, a bp_version newer than this one,
+ * out-of-range counts or sizes, and the iperf3 options this server does not implement
+ * (-n, -k, SCTP, MPTCP, UDP bursts, flow labels, -A), which it never ignores silently.
  */
-int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, char *err,
+int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, char *err,
 			    size_t errlen);
 
 #endif

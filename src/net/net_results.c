@@ -130,7 +130,16 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 		sr->stalls = (uint64_t)num(s, "bp_stalls", 0);
 	}
 	read_intervals(json_object_get(j, "bp_intervals"), r);
+	r->from_iperf3 = !json_object_get(j, "bp_intervals");
 	return 0;
+}
+
+void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_results *peer)
+{
+	for (int i = 0; i < r->nstreams; i++)
+		for (int k = 0; k < peer->nstreams; k++)
+			if (peer->streams[k].id == r->streams[i].id)
+				r->streams[i].sender = !peer->streams[k].sender;
 }
 
 /* Sum of one uint64_t field of the streams this side sent on (sender) or received on. */

@@ -49,11 +49,18 @@ struct bp_net_results {
 	int nintervals;
 	struct bp_net_interval intervals[BP_NET_MAX_INTERVALS];
 	char congestion[32];
+	bool from_iperf3;   /* read from a stock iperf3: no bp_ keys, stream roles unknown */
 };
 
 json_t *bp_net_results_to_json(const struct bp_net_results *r);
 /* Tolerant of a stock iperf3's results (no bp_ keys). -EBADMSG when "streams" is missing. */
 int bp_net_results_from_json(const json_t *j, struct bp_net_results *r);
+
+/*
+ * A stock iperf3 does not say which of its streams sent: each is the mirror of the stream
+ * with the same id on the other side (peer), as iperf3 itself pairs them.
+ */
+void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_results *peer);
 
 /* Sums over the streams this side sent (sender=true) or received on. */
 uint64_t bp_net_results_bytes(const struct bp_net_results *r, bool sender);

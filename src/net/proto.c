@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 
+#include "core/be32.h"
 #include "core/clock.h"
 #include "core/signals.h"
 
@@ -182,19 +183,6 @@ int bp_proto_recv_state(int fd, int *state, uint64_t deadline_ns)
 	return rc;
 }
 
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /*
  * Length and text leave in one send: two small writes would meet Nagle's algorithm and
  * the peer's delayed ACK, costing up to 40 ms per control message.
@@ -221,7 +209,7 @@ int bp_proto_send_json(int fd, const json_t *msg, uint64_t deadline_ns)
 		rc = -EINVAL;
 		goto out;
 	}
-	put_be32(buf, (uint32_t)len);
+	bp_put_be32(buf, (uint32_t)len);
 	rc = bp_proto_write_all(fd, buf, 4 + len, deadline_ns);
 out:
 	free(buf);
@@ -270,7 +258,7 @@ int bp_proto_recv_json(int fd, json_t **msg, uint64_t deadline_ns)
 	rc = bp_proto_read_all(fd, hdr, sizeof(hdr), deadline_ns);
 	if (rc)
 		return rc;
-	len = get_be32(hdr);
+	len = bp_get_be32(hdr);
 	rc = check_json_len(len);
 	if (rc)
 		return rc;
@@ -352,10 +340,10 @@ static int feed_json_len(struct bp_proto_decoder *d, const unsigned char *p, siz
 	*used = k;
 	if (d->have < 4)
 		return 0;
-	rc = check_json_len(get_be32(d->lenbuf));
+	rc = check_json_len(bp_get_be32(d->lenbuf));
 	if (rc)
 		return rc;
-	d->need = get_be32(d->lenbuf);
+	d->need = bp_get_be32(d->lenbuf);
 	return 0;
 }
 

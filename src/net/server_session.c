@@ -16,6 +16,8 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "net/iperf3_error.h"
+#include "net/iperf3_text.h"
 #include "net/server_internal.h"
 #include "net/sock.h"
 
@@ -92,23 +94,23 @@ static bool reap(struct srv_session *ss)
 	return true;
 }
 
-/* Refuse or abort with a reason the client prints: SERVER_ERROR, then the reason. */
-static void refuse(struct srv_session *ss, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/*
+ * Refuse or abort with a reason the client prints: SERVER_ERROR, then the reason in the
+ * client's dialect (code: iperf3's error number for a stock iperf3, which cannot read our
+ * line; the log keeps the line).
+ */
+static void refuse(struct srv_session *ss, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void refuse(struct srv_session *ss, const char *fmt, ...)
+static void refuse(struct srv_session *ss, int code, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
-	json_t *msg;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	msg = json_pack("{s:s}", "error", why);
-	if (!bp_proto_send_state(ss->flow.fd, BP_SERVER_ERROR, send_deadline()) && msg)
-		bp_proto_send_json(ss->flow.fd, msg, send_deadline());
-	json_decref(msg);
+	bp_iperf3_send_refusal(ss->flow.fd, ss->np.bp_version, code, 0, why, send_deadline());
 	kill_session(ss, why);
 }
 
@@ -141,22 +143,30 @@ static bool admit(struct srv_session *ss)
 	char a[32], b[32];
 
 	if (strcmp(ss->np.test, "tcp") && strcmp(ss->np.test, "udp")) {
-		refuse(ss, "test '%s' is not served here (tcp and udp are)", ss->np.test);
+		refuse(ss, BP_IE_PROTOCOL, "test '%s' is not served here (tcp and udp are)",
+		       ss->np.test);
 		return false;
 	}
 	if (o->max_clients && ss->srv->nsessions >= o->max_clients) {
-		refuse(ss, "server busy: %d tests running (--max-clients %d); try again later",
+		/* A stock iperf3 knows "busy" as ACCESS_DENIED and prints its own line. */
+		if (ss->np.bp_version == 0) {
+			bp_proto_send_state(ss->flow.fd, BP_ACCESS_DENIED, send_deadline());
+			kill_session(ss, "server busy (--max-clients): iperf3 client turned away");
+			return false;
+		}
+		refuse(ss, BP_IE_ACCESSDENIED,
+		       "server busy: %d tests running (--max-clients %d); try again later",
 		       ss->srv->nsessions, o->max_clients);
 		return false;
 	}
 	if (o->max_duration_ns && ss->np.omit_ns + ss->np.time_ns > o->max_duration_ns) {
-		refuse(ss, "test of %s exceeds the server's --max-duration %s",
+		refuse(ss, BP_IE_DURATION, "test of %s exceeds the server's --max-duration %s",
 		       bp_format_duration(a, sizeof(a), (double)(ss->np.omit_ns + ss->np.time_ns)),
 		       bp_format_duration(b, sizeof(b), (double)o->max_duration_ns));
 		return false;
 	}
 	if (o->max_rate > 0 && ss->np.bandwidth > o->max_rate) {
-		refuse(ss, "rate %s exceeds the server's --max-rate %s",
+		refuse(ss, BP_IE_TOTALRATE, "rate %s exceeds the server's --max-rate %s",
 		       bp_format_rate(a, sizeof(a), ss->np.bandwidth),
 		       bp_format_rate(b, sizeof(b), o->max_rate));
 		return false;
@@ -169,15 +179,19 @@ static bool admit(struct srv_session *ss)
 static void on_params(struct srv_session *ss, json_t *msg)
 {
 	char err[256];
+	int ie;
 
-	if (bp_net_params_from_json(msg, &ss->np, err, sizeof(err))) {
-		refuse(ss, "bad parameters: %s", err);
+	if (bp_net_params_from_json(msg, &ss->np, &ie, err, sizeof(err))) {
+		refuse(ss, ie, "bad parameters: %s", err);
 		return;
 	}
+	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
+	if (ss->np.bp_version == 0 && !ss->np.interval_ns)
+		ss->np.interval_ns = BP_NS_PER_SEC;
 	if (!admit(ss))
 		return;
 	if (bp_tcp_side_init(&ss->side, ss->srv->pool, ss->np.omit_ns)) {
-		refuse(ss, "server out of memory");
+		refuse(ss, BP_IE_INITTEST, "server out of memory");
 		return;
 	}
 	ss->side_ready = true;
@@ -224,7 +238,7 @@ static void check_rate(struct srv_session *ss, uint64_t now)
 	ss->rate_mark_ns = now;
 	ss->rate_mark_bytes = bytes;
 	if (rate > limit * 1.1)
-		refuse(ss, "test ran at %s, above the server's --max-rate %s: stopped",
+		refuse(ss, BP_IE_TOTALRATE, "test ran at %s, above the server's --max-rate %s: stopped",
 		       bp_format_rate(a, sizeof(a), rate), bp_format_rate(b, sizeof(b), limit));
 }
 
@@ -271,42 +285,72 @@ static void start_test(struct srv_session *ss)
 	bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
 }
 
-static int stream_options(struct srv_session *ss, int fd, bool sender, char *err, size_t errlen)
+/*
+ * The pace of a stream this server sends on, bit/s (0: as fast as it goes): TCP -b and
+ * --fq-rate are per stream in iperf3; --max-rate gives each stream its share.
+ */
+static double send_pace(const struct srv_session *ss)
 {
+	double pace = bp_net_params_udp(&ss->np) ? 0 : ss->np.bandwidth;
+	double share = ss->srv->o->max_rate / bp_net_params_down_streams(&ss->np);
+
+	if (ss->np.fq_rate > 0 && (pace <= 0 || ss->np.fq_rate < pace))
+		pace = ss->np.fq_rate;
+	if (ss->srv->o->max_rate > 0 && (pace <= 0 || share < pace))
+		pace = share;
+	return pace;
+}
+
+/*
+ * What the client asked for on every data socket. A failure is refused with iperf3's
+ * error number for the option (*ie) and closes fd.
+ */
+static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, char *err,
+			  size_t errlen)
+{
+	const struct bp_net_params *np = &ss->np;
+	bool udp = bp_net_params_udp(np);
 	int rc = 0;
 
-	if (ss->np.window)
-		rc = bp_sock_set_buffers(fd, ss->np.window, err, errlen);
-	if (!rc && sender && ss->np.congestion[0])
-		rc = bp_sock_set_congestion(fd, ss->np.congestion, err, errlen);
-	if (!rc && ss->np.nodelay)
-		rc = bp_sock_set_nodelay(fd, err, errlen);
-	/* --max-rate on what the server sends: the kernel paces each stream to its share. */
-	if (!rc && sender && ss->srv->o->max_rate > 0) {
-		unsigned long bps = (unsigned long)(ss->srv->o->max_rate / 8 /
-						    bp_net_params_down_streams(&ss->np));
-
-		setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bps, sizeof(bps));
-	}
+	if (np->window && !udp && (rc = bp_sock_set_buffers(fd, np->window, err, errlen)))
+		*ie = BP_IE_STREAMACCEPT;
+	else if (sender && np->congestion[0] && !udp &&
+		 (rc = bp_sock_set_congestion(fd, np->congestion, err, errlen)))
+		*ie = BP_IE_SETCONGESTION;
+	else if (np->nodelay && !udp && (rc = bp_sock_set_nodelay(fd, err, errlen)))
+		*ie = BP_IE_STREAMACCEPT;
+	else if (np->tos && (rc = bp_sock_set_tos(fd, np->tos, err, errlen)))
+		*ie = BP_IE_SETTOS;
+	else if (np->dont_fragment && udp && (rc = bp_sock_set_dont_fragment(fd, err, errlen)))
+		*ie = BP_IE_SETDONTFRAGMENT;
+	else if (sender && send_pace(ss) > 0 &&
+		 (rc = bp_sock_set_pacing(fd, send_pace(ss), err, errlen)))
+		*ie = BP_IE_SETPACING;
+	if (rc)
+		close(fd);
 	return rc;
 }
 
 bool srv_session_take_stream(struct srv_session *ss, int fd)
 {
-	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy };
+	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy,
+				     .paced = send_pace(ss) > 0 };
 	int index = ss->got_streams, id = index == 0 ? 1 : index + 2;
 	/* The client opens its sending streams first: the server receives on those. */
 	bool sender = index >= bp_net_params_up_streams(&ss->np);
 	char err[256];
+	int ie = BP_IE_NONE;
 
 	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
 	    bp_net_params_udp(&ss->np))
 		return false;
-	if (stream_options(ss, fd, sender, err, sizeof(err)) ||
-	    bp_tcp_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err))) {
-		refuse(ss, "data connection %d: %s", id, err);
+	if (!stream_options(ss, fd, sender, &ie, err, sizeof(err)) &&
+	    bp_tcp_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err)))
+		ie = BP_IE_STREAMACCEPT;
+	if (ie) {
+		refuse(ss, ie, "data connection %d: %s", id, err);
 		reap(ss);
-		return true; /* the side owned fd, and the session closed it */
+		return true; /* fd was closed by the failing step */
 	}
 	ss->got_streams++;
 	touch(ss);
@@ -344,6 +388,7 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 		.gso = peer_is_loopback(fd),
 	};
 	char err[256];
+	int ie = BP_IE_NONE;
 
 	for (int i = 0; i < ss->got_streams; i++)
 		if (!strcmp(ss->udp_peers[i], peer)) {
@@ -359,8 +404,11 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 	if (cfg.sender && ss->srv->o->max_rate > 0 &&
 	    (cfg.rate_bps <= 0 || cfg.rate_bps > ss->srv->o->max_rate))
 		cfg.rate_bps = ss->srv->o->max_rate;
-	if (bp_tcp_side_add_udp(&ss->side, fd, &cfg, id, err, sizeof(err))) {
-		refuse(ss, "udp stream %d: %s", id, err);
+	if (!stream_options(ss, fd, cfg.sender, &ie, err, sizeof(err)) &&
+	    bp_tcp_side_add_udp(&ss->side, fd, &cfg, id, err, sizeof(err)))
+		ie = BP_IE_STREAMACCEPT;
+	if (ie) {
+		refuse(ss, ie, "udp stream %d: %s", id, err);
 		reap(ss);
 		return;
 	}
@@ -376,6 +424,12 @@ static void end_test(struct srv_session *ss)
 {
 	bp_timer_cancel(ss->srv->loop, &ss->tick);
 	bp_tcp_side_stop(&ss->side, bp_now_ns());
+	/*
+	 * Close the data connections now, as iperf3's server does: a stock iperf3 client
+	 * receiving a -R test keeps reading its streams after TEST_END and only then handles
+	 * the control connection; the FIN ends those reads. The totals are already in res.
+	 */
+	bp_tcp_side_release(&ss->side);
 	ss->state = SS_RESULTS;
 	touch(ss);
 	if (bp_proto_send_state(ss->flow.fd, BP_EXCHANGE_RESULTS, send_deadline()))
@@ -414,7 +468,16 @@ static void log_test(struct srv_session *ss)
 static void on_client_results(struct srv_session *ss)
 {
 	json_t *mine = bp_net_results_to_json(ss->side.res);
-	int rc = mine ? bp_proto_send_json(ss->flow.fd, mine, send_deadline()) : -ENOMEM;
+	int rc;
+
+	/* iperf3 --get-server-output: this side's report as iperf3 prints one. */
+	if (mine && ss->np.get_server_output) {
+		char *text = bp_iperf3_text(&ss->np, ss->side.res, ss->peer);
+
+		json_object_set_new(mine, "server_output_text", json_string(text ? text : ""));
+		free(text);
+	}
+	rc = mine ? bp_proto_send_json(ss->flow.fd, mine, send_deadline()) : -ENOMEM;
 
 	json_decref(mine);
 	if (!rc)

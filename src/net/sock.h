@@ -62,6 +62,10 @@ int bp_sock_set_nodelay(int fd, char *err, size_t errlen);
 int bp_sock_set_mss(int fd, int mss, char *err, size_t errlen);
 int bp_sock_set_congestion(int fd, const char *algo, char *err, size_t errlen);
 int bp_sock_set_nonblocking(int fd, bool on);
+/* sock_qos.c: IP TOS / IPv6 traffic class, kernel pacing (SO_MAX_PACING_RATE), DF. */
+int bp_sock_set_tos(int fd, int tos, char *err, size_t errlen);
+int bp_sock_set_pacing(int fd, double bits_per_s, char *err, size_t errlen);
+int bp_sock_set_dont_fragment(int fd, char *err, size_t errlen);
 
 /*
  * What TCP_INFO says about a connection. The kernel (or qemu-user, which fills only 4

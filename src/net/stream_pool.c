@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -76,6 +77,7 @@ struct bp_stream {
 	struct worker *w;
 	enum bp_stream_role role;
 	size_t write_len;
+	int burst;                /* sends per writable event */
 	bool registered;          /* in the worker's epoll set */
 	bool zc;                  /* sending with MSG_ZEROCOPY */
 	bool zc_wait;             /* ENOBUFS: EPOLLOUT off until completions free optmem */
@@ -176,7 +178,7 @@ static void send_burst(struct bp_stream *s)
 {
 	const char *buf = s->w->sendbuf;
 
-	for (int i = 0; i < SEND_BURST; i++) {
+	for (int i = 0; i < s->burst; i++) {
 		int flags = MSG_NOSIGNAL | MSG_DONTWAIT | (s->zc ? MSG_ZEROCOPY : 0);
 		ssize_t n = send(s->flow.fd, buf, s->write_len, flags);
 
@@ -531,6 +533,19 @@ static void stream_init(struct bp_stream *s, int fd, enum bp_stream_role role,
 
 	s->role = role;
 	s->write_len = o && o->write_len ? o->write_len : DEFAULT_WRITE_LEN;
+	s->burst = SEND_BURST;
+	/*
+	 * A paced socket takes writes far faster than it sends: without a bound the send
+	 * buffer (megabytes) fills at once and the sender's count runs ahead of what left.
+	 * TCP_NOTSENT_LOWAT keeps EPOLLOUT off while a write's worth is still unsent, and one
+	 * write per event keeps the lead at two writes at most.
+	 */
+	if (role == BP_STREAM_SEND && o && o->paced) {
+		int lowat = (int)s->write_len;
+
+		if (!setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat)))
+			s->burst = 1;
+	}
 	s->flow.fd = fd;
 	s->flow.data = s;
 	s->flow.handler = role == BP_STREAM_SEND ? on_send : on_recv;

@@ -40,6 +40,7 @@ struct bp_stream_ops {
 struct bp_stream_opts {
 	size_t write_len;    /* bytes per send() for senders (iperf3 -l; default 128 KiB) */
 	bool zerocopy;       /* try MSG_ZEROCOPY for senders, fall back to plain send */
+	bool paced;          /* the kernel paces the socket: keep at most 2 writes unsent */
 };
 
 /* nworkers >= 1 threads, started now and idle until streams arrive. NULL on failure. */

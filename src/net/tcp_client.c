@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "net/iperf3_error.h"
 #include "net/proto.h"
 #include "net/stream_pool.h"
 #include "net/tcp_side.h"
@@ -36,19 +37,20 @@ static uint64_t step_deadline(void)
 	return bp_now_ns() + STEP_TIMEOUT_NS;
 }
 
-/* A refusal from the server: SERVER_ERROR then {"error": "..."} from a boardperf server. */
+/*
+ * A refusal from the server: SERVER_ERROR then boardperf's {"error": "..."} or a stock
+ * iperf3's two error numbers; ACCESS_DENIED is iperf3's "busy".
+ */
 static int server_refused(struct client *c, int state)
 {
-	json_t *msg = NULL;
-	const char *why = NULL;
+	char why[256] = "";
 
 	if (state == BP_SERVER_ERROR &&
-	    bp_proto_recv_json(c->ctrl, &msg, bp_now_ns() + BP_NS_PER_SEC) == 0)
-		why = json_string_value(json_object_get(msg, "error"));
+	    bp_iperf3_recv_refusal(c->ctrl, why, sizeof(why), bp_now_ns() + BP_NS_PER_SEC))
+		why[0] = '\0';
 	snprintf(c->err, c->errlen, "server %s: %s", bp_addr_str(&c->addr, (char[64]){ 0 }, 64),
-		 why ? why : state == BP_ACCESS_DENIED ? "access denied (busy)" :
-		 "server error");
-	json_decref(msg);
+		 why[0] ? why : state == BP_ACCESS_DENIED ?
+		 "busy running a test (access denied); try again later" : "server error");
 	return -ECONNREFUSED;
 }
 
@@ -85,6 +87,9 @@ static int sock_options(int fd, void *arg, char *err, size_t errlen)
 		rc = bp_sock_set_congestion(fd, np->congestion, err, errlen);
 	if (!rc && np->nodelay)
 		rc = bp_sock_set_nodelay(fd, err, errlen);
+	/* TCP -b: the kernel paces every socket (receivers send only ACKs). */
+	if (!rc && np->bandwidth > 0 && !bp_net_params_udp(np))
+		rc = bp_sock_set_pacing(fd, np->bandwidth, err, errlen);
 	return rc;
 }
 
@@ -168,7 +173,8 @@ static int open_streams(struct client *c)
 	const struct bp_net_params *np = &c->o->np;
 	int up = bp_net_params_up_streams(np), down = bp_net_params_down_streams(np);
 	int workers = bp_workers_available_cpus(), rc, id = 1;
-	struct bp_stream_opts so = { .write_len = (size_t)np->len, .zerocopy = np->zerocopy };
+	struct bp_stream_opts so = { .write_len = (size_t)np->len, .zerocopy = np->zerocopy,
+				     .paced = np->bandwidth > 0 };
 
 	if (workers > up + down)
 		workers = up + down;
@@ -215,6 +221,22 @@ static int control_event(struct client *c)
 	return server_refused(c, state);
 }
 
+/*
+ * A data stream broke. A server that stops a test (its limits, an error) closes the
+ * streams right after saying why on the control connection: give that reason a moment
+ * to arrive, since it says more than "connection reset".
+ */
+static int stream_failed(struct client *c)
+{
+	struct pollfd pfd = { .fd = c->ctrl, .events = POLLIN };
+	int rc = bp_tcp_side_error(&c->side);
+
+	if (poll(&pfd, 1, 200) > 0)
+		return control_event(c);
+	snprintf(c->err, c->errlen, "data stream failed: %s", strerror(-rc));
+	return rc;
+}
+
 static int run_timed(struct client *c, struct bp_tcp_outcome *out)
 {
 	const struct bp_net_params *np = &c->o->np;
@@ -240,8 +262,7 @@ static int run_timed(struct client *c, struct bp_tcp_outcome *out)
 		if (now >= due && due < end)
 			bp_tcp_side_mark(&c->side, now);
 		if (bp_tcp_side_error(&c->side)) {
-			rc = bp_tcp_side_error(&c->side);
-			snprintf(c->err, c->errlen, "data stream failed: %s", strerror(-rc));
+			rc = stream_failed(c);
 			break;
 		}
 	}
@@ -264,6 +285,8 @@ static int exchange_results(struct client *c, struct bp_tcp_outcome *out)
 		rc = bp_proto_recv_json(c->ctrl, &theirs, step_deadline());
 	if (!rc)
 		rc = bp_net_results_from_json(theirs, out->remote);
+	if (!rc && out->remote->from_iperf3)
+		bp_net_results_mirror_roles(out->remote, c->side.res);
 	if (!rc)
 		rc = expect_state(c, BP_DISPLAY_RESULTS);
 	if (!rc)

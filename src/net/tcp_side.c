@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "net/sock.h"
@@ -40,6 +41,7 @@ int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
 
 	if (s->n == BP_NET_MAX_STREAMS) {
 		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+		close(fd);
 		return -EINVAL;
 	}
 	st = bp_stream_add(s->pool, fd, sender ? BP_STREAM_SEND : BP_STREAM_RECV, o, err, errlen);
@@ -60,11 +62,13 @@ int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_strea
 
 	if (s->n == BP_NET_MAX_STREAMS) {
 		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+		close(fd);
 		return -EINVAL;
 	}
 	u = bp_udp_stream_new(cfg);
 	if (!u) {
 		snprintf(err, errlen, "udp stream: out of memory");
+		close(fd);
 		return -ENOMEM;
 	}
 	st = bp_stream_add_custom(s->pool, fd, &bp_udp_stream_ops, u, err, errlen);

@@ -40,7 +40,7 @@ struct bp_tcp_side {
 int bp_tcp_side_init(struct bp_tcp_side *s, struct bp_stream_pool *pool, uint64_t omit_ns);
 void bp_tcp_side_free(struct bp_tcp_side *s);
 
-/* Adopt a connected socket as stream number id (the pool owns fd from now on). */
+/* Adopt a connected socket as stream number id (fd is owned from now on, closed on failure). */
 int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
 		    const struct bp_stream_opts *o, char *err, size_t errlen);
 

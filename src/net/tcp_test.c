@@ -24,6 +24,7 @@ struct tcp_params {
 	bool nodelay;
 	const char *congestion;
 	bool zerocopy;
+	double rate;
 };
 
 static const struct bp_opt tcp_opts[] = {
@@ -40,6 +41,8 @@ static const struct bp_opt tcp_opts[] = {
 	  NULL, 0, 0, NULL, "congestion control algorithm (e.g. cubic, bbr)" },
 	{ 'Z', "zerocopy", BP_OPT_FLAG, offsetof(struct tcp_params, zerocopy), NULL, NULL, 0, 0,
 	  NULL, "send with MSG_ZEROCOPY where the kernel has it (the result says which ran)" },
+	{ 'b', "bitrate", BP_OPT_RATE, offsetof(struct tcp_params, rate), "RATE", "0", 0, 1e12,
+	  NULL, "pace each sending stream to RATE bit/s (kernel pacing), 0: as fast as it goes" },
 	BP_OPT_END,
 };
 
@@ -64,6 +67,7 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	np->mss = (int)p->mss;
 	np->nodelay = p->nodelay;
 	np->zerocopy = p->zerocopy;
+	np->bandwidth = p->rate;
 	snprintf(np->congestion, sizeof(np->congestion), "%s", p->congestion ? p->congestion : "");
 	return bp_net_run_and_report(&o, r, err, errlen);
 }
@@ -71,7 +75,8 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_tcp = {
 	.name = "tcp",
 	.summary = "TCP throughput to or from `boardperf serve`, per interval and in total",
-	.synopsis = "-c HOST [-t S] [-i S] [-P N] [-R | --bidir] [-w SIZE] [-l SIZE] [-Z]",
+	.synopsis = "-c HOST [-t S] [-i S] [-P N] [-R | --bidir] [-b RATE] [-w SIZE] [-l SIZE] [-Z] "
+		    "[--iperf3]",
 	.opts = tcp_opts,
 	.params_size = sizeof(struct tcp_params),
 	.needs_peer = true,

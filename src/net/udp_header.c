@@ -3,22 +3,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/be32.h"
 #include "core/clock.h"
 
 /* Byte by byte, so the codec neither cares about the host's byte order nor about alignment. */
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint32_t get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
@@ -36,13 +24,13 @@ int bp_udp_header_encode(void *buf, size_t len, const struct bp_udp_header *h, b
 
 	if (len < need)
 		return -EMSGSIZE;
-	put_be32(p, h->sec);
-	put_be32(p + 4, h->usec);
+	bp_put_be32(p, h->sec);
+	bp_put_be32(p + 4, h->usec);
 	if (seq64) {
-		put_be32(p + 8, (uint32_t)(h->seq >> 32));
-		put_be32(p + 12, (uint32_t)h->seq);
+		bp_put_be32(p + 8, (uint32_t)(h->seq >> 32));
+		bp_put_be32(p + 12, (uint32_t)h->seq);
 	} else {
-		put_be32(p + 8, (uint32_t)h->seq);
+		bp_put_be32(p + 8, (uint32_t)h->seq);
 	}
 	return (int)need;
 }
@@ -54,12 +42,12 @@ int bp_udp_header_decode(const void *buf, size_t len, bool seq64, struct bp_udp_
 
 	if (len < need)
 		return -EMSGSIZE;
-	h->sec = get_be32(p);
-	h->usec = get_be32(p + 4);
+	h->sec = bp_get_be32(p);
+	h->usec = bp_get_be32(p + 4);
 	if (seq64)
-		h->seq = (uint64_t)get_be32(p + 8) << 32 | get_be32(p + 12);
+		h->seq = (uint64_t)bp_get_be32(p + 8) << 32 | bp_get_be32(p + 12);
 	else
-		h->seq = get_be32(p + 8);
+		h->seq = bp_get_be32(p + 8);
 	return (int)need;
 }
 
@@ -81,7 +69,7 @@ bool bp_udp_is_connect_msg(const void *buf, size_t len)
 	if (memcmp(buf, BP_UDP_CONNECT_MSG, BP_UDP_CONNECT_LEN) == 0)
 		return true;
 	/* Old clients wrote the integer in their own byte order, whichever that was. */
-	return get_be32(buf) == BP_UDP_LEGACY_CONNECT_MSG ||
+	return bp_get_be32(buf) == BP_UDP_LEGACY_CONNECT_MSG ||
 	       get_le32(buf) == BP_UDP_LEGACY_CONNECT_MSG;
 }
 

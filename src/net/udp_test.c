@@ -62,7 +62,8 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	np->window = (int)p->window;
 	np->len = (int)p->payload;
 	np->bandwidth = p->rate;
-	np->udp64 = true;
+	/* A stock iperf3 uses 32-bit counters unless asked; they wrap only after 2^32. */
+	np->udp64 = !p->net.iperf3;
 	json_object_set_new(r->params, "payload", json_integer((json_int_t)p->payload));
 	return bp_net_run_and_report(&o, r, err, errlen);
 }
@@ -70,7 +71,8 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_udp = {
 	.name = "udp",
 	.summary = "UDP packet rate, loss and jitter to or from `boardperf serve`",
-	.synopsis = "-c HOST [-b RATE] [-l LEN | --frame SIZE] [-t S] [-P N] [-R | --bidir]",
+	.synopsis = "-c HOST [-b RATE] [-l LEN | --frame SIZE] [-t S] [-P N] [-R | --bidir] "
+		    "[--iperf3]",
 	.opts = udp_opts,
 	.params_size = sizeof(struct udp_params),
 	.needs_peer = true,

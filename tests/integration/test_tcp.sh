@@ -127,17 +127,6 @@ timeout 3 cat <&3 >/dev/null 2>&1
 exec 3>&-
 expect_exit 0 "server serves after garbage" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -q
 
-# A stock iperf3 client against boardperf serve (the full iperf3 story is issue 6): an upload
-# over TCP and one over UDP complete, and the byte counts of both ends agree.
-if command -v iperf3 >/dev/null; then
-	expect_exit 0 "stock iperf3 client, TCP" iperf3 -c 127.0.0.1 -p "$port" -t 1 -J
-	jq -e '.end.sum_received.bytes > 0 and .end.sum_received.bytes == .end.sum_sent.bytes' \
-		<<<"$out" >/dev/null; ok $? "iperf3 reads boardperf's receiver count back"
-	expect_exit 0 "stock iperf3 client, UDP" iperf3 -c 127.0.0.1 -p "$port" -t 1 -u -b 10M -J
-	jq -e '.end.sum.packets > 0 and .end.sum.lost_packets == 0' <<<"$out" >/dev/null
-	ok $? "iperf3 UDP: every datagram counted by boardperf serve"
-fi
-
 # Errors: a closed port, bad flags.
 closed=$((port + 2))
 t0=$(date +%s)

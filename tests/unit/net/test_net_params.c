@@ -19,6 +19,7 @@ static void test_params_round_trip(void)
 	};
 	struct bp_net_params q;
 	char err[256];
+	int ie;
 	json_t *j = bp_net_params_to_json(&p);
 
 	/* What a stock iperf3 server reads: whole seconds, its own key names. */
@@ -27,7 +28,7 @@ static void test_params_round_trip(void)
 	CHECK(json_is_true(json_object_get(j, "tcp")));
 	CHECK(json_is_true(json_object_get(j, "bidirectional")));
 	CHECK_INT(json_integer_value(json_object_get(j, "MSS")), 1200);
-	CHECK_INT(bp_net_params_from_json(j, &q, err, sizeof(err)), 0);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
 	CHECK_STR(q.test, "tcp");
 	CHECK_INT(q.bp_version, BP_PROTO_VERSION);
 	CHECK_INT(q.time_ns, 2500 * BP_NS_PER_MS);
@@ -47,25 +48,26 @@ static void test_params_iperf3_and_refusals(void)
 {
 	struct bp_net_params q;
 	char err[256];
+	int ie;
 	json_t *j = json_loads("{\"tcp\":true,\"omit\":0,\"time\":5,\"parallel\":2,\"reverse\":true,"
 			       "\"len\":131072,\"client_version\":\"3.12\"}", 0, NULL);
 
-	CHECK_INT(bp_net_params_from_json(j, &q, err, sizeof(err)), 0);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
 	CHECK_INT(q.bp_version, 0);
 	CHECK_INT(q.time_ns, 5 * BP_NS_PER_SEC);
 	CHECK_INT(bp_net_params_up_streams(&q), 0);
 	CHECK_INT(bp_net_params_down_streams(&q), 2);
 	json_decref(j);
 	j = json_pack("{s:b, s:i}", "tcp", 1, "bp_version", BP_PROTO_VERSION + 1);
-	CHECK_INT(bp_net_params_from_json(j, &q, err, sizeof(err)), -EINVAL);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "update the older side") != NULL);
 	json_decref(j);
 	j = json_pack("{s:i}", "time", 5);
-	CHECK_INT(bp_net_params_from_json(j, &q, err, sizeof(err)), -EINVAL);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "parameters name no test (neither tcp nor udp)");
 	json_decref(j);
 	j = json_pack("{s:b, s:i}", "tcp", 1, "parallel", 1000);
-	CHECK_INT(bp_net_params_from_json(j, &q, err, sizeof(err)), -EINVAL);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "parallel 1000 out of range 1..128");
 	json_decref(j);
 }

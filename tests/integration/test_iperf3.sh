@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Stock iperf3 both ways on loopback: Debian's iperf3 client against `boardperf serve`, and
+# `boardperf tcp|udp --iperf3` against Debian's `iperf3 -s`. Every mode completes, iperf3
+# exits 0, and the two ends' byte counts agree within 1 % (TCP tests are paced with -b so
+# that socket buffers full at the end do not make up more than that). Also: two iperf3
+# clients at once, refusals both ways, and raw garbage, truncated and oversized control
+# messages that leave the server serving.
+# Usage: test_iperf3.sh BOARDPERF
+set -u
+bp=$1
+. "$(dirname "$0")/tap.sh"
+
+if ! command -v iperf3 >/dev/null || ! command -v jq >/dev/null; then
+	echo "1..0 # SKIP iperf3 or jq not installed"
+	exit 0
+fi
+
+port=$((20000 + $$ % 20000))
+sport=$((port + 1))   # a stock iperf3 server
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap 'cleanup; rm -rf "$tap_tmp"' EXIT
+
+wait_log() { for _ in $(seq 50); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
+# within A B PCT: |A - B| <= PCT % of max(A, B), and both above 0
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { m = a > b ? a : b; d = a - b; if (d < 0) d = -d
+		exit !(a > 0 && b > 0 && d <= m * p / 100) }'
+}
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
+
+slog="$tap_tmp/serve.log"
+"$bp" serve -p "$port" --idle-timeout 3 2>"$slog" &
+pids+=($!)
+wait_log "$slog" listening; ok $? "boardperf serve listens on $port"
+
+# --- stock iperf3 client -> boardperf serve ---
+# i3 WHAT ARGS...: run the iperf3 client with -J; the JSON is in $out.
+i3() { local what=$1; shift; expect_exit 0 "iperf3 client: $what" iperf3 -c 127.0.0.1 -p "$port" -J "$@"; }
+# agree JQ_SENT JQ_RECEIVED WHAT: the two ends' counts in iperf3's JSON within 1 %
+agree() {
+	local s r
+	s=$(jq "$1" <<<"$out"); r=$(jq "$2" <<<"$out")
+	within "$s" "$r" 1; ok $? "$3: sent $s, received $r (within 1 %)"
+}
+
+i3 "TCP upload" -t 2 -b 2G
+agree .end.sum_sent.bytes .end.sum_received.bytes "TCP upload"
+i3 "TCP -R" -t 2 -b 2G -R
+agree .end.sum_sent.bytes .end.sum_received.bytes "TCP -R"
+i3 "TCP --bidir -P 2" -t 2 -b 500M --bidir -P 2
+agree .end.sum_sent.bytes .end.sum_received.bytes "TCP --bidir, client to server"
+agree .end.sum_sent_bidir_reverse.bytes .end.sum_received_bidir_reverse.bytes \
+	"TCP --bidir, server to client"
+i3 "TCP -P 3 -O 1 -l 64K -w 1M -N -S 0x10" -t 2 -b 300M -P 3 -O 1 -l 64K -w 1M -N -S 0x10
+agree .end.sum_sent.bytes .end.sum_received.bytes "TCP -P 3 with omit"
+jq -e '.end.streams | length == 3' <<<"$out" >/dev/null; ok $? "three streams reported"
+
+i3 "UDP upload" -u -t 2 -b 100M -l 1400
+jq -e '.end.sum.packets > 10000 and .end.sum.lost_packets == 0' <<<"$out" >/dev/null
+ok $? "UDP upload: every datagram counted by boardperf serve"
+agree .end.sum_sent.bytes .end.sum_received.bytes "UDP upload"
+i3 "UDP -R" -u -t 2 -b 100M -R
+agree .end.sum_sent.bytes .end.sum_received.bytes "UDP -R"
+jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "UDP -R: nothing lost"
+i3 "UDP --bidir" -u -t 2 -b 50M --bidir
+agree .end.sum_sent.bytes .end.sum_received.bytes "UDP --bidir, client to server"
+agree .end.sum_sent_bidir_reverse.bytes .end.sum_received_bidir_reverse.bytes \
+	"UDP --bidir, server to client"
+i3 "UDP with 64-bit counters" -u -t 1 -b 20M --udp-counters-64bit
+jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "64-bit counters: nothing lost"
+
+i3 "-J --get-server-output" -t 1 -b 1G --get-server-output
+jq -e '.server_output_text | test("Accepted connection") and test("receiver")' <<<"$out" \
+	>/dev/null; ok $? "server output reaches the iperf3 client's JSON"
+expect_exit 0 "iperf3 --get-server-output (text)" iperf3 -c 127.0.0.1 -p "$port" -t 1 -R \
+	--get-server-output
+grep -q "Server output:" <<<"$out" && grep -q "sender" <<<"$out"
+ok $? "text server output shows the server's sending stream"
+
+# Two clients started at the same moment: iperf3 would say "busy" to one of them.
+iperf3 -c 127.0.0.1 -p "$port" -t 2 -J >"$tap_tmp/a.json" 2>&1 &
+a=$!
+iperf3 -c 127.0.0.1 -p "$port" -t 2 -u -b 10M -J >"$tap_tmp/b.json" 2>&1 &
+b=$!
+wait "$a"; ra=$?; wait "$b"; rb=$?
+[ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]; ok $? "two iperf3 clients at once both succeed ($ra, $rb)"
+jq -e '.end.sum_received.bytes > 0' "$tap_tmp/a.json" >/dev/null &&
+	jq -e '.end.sum.packets > 0' "$tap_tmp/b.json" >/dev/null
+ok $? "both report figures"
+
+# An option this server does not implement is refused on both sides, by name in its log.
+expect_exit 1 "iperf3 -n is refused" iperf3 -c 127.0.0.1 -p "$port" -n 1M
+grep -q "not implemented" <<<"$out$err"; ok $? "iperf3 prints iperf3's refusal: $err"
+wait_log "$slog" "\-n/--bytes"; ok $? "server log names -n/--bytes"
+expect_exit 1 "iperf3 UDP bursts are refused" iperf3 -c 127.0.0.1 -p "$port" -u -b 10M/10 -t 1
+i3 "serves after refusals" -t 1
+
+# Raw control connections: garbage, a truncated message, an oversized one.
+raw() { # raw BYTES-AS-PRINTF-FORMAT: cookie, then the bytes, then close
+	exec 3<>"/dev/tcp/127.0.0.1/$port"
+	printf 'abcdefghijklmnopqrstuvwxyz234567abcd\0' >&3
+	timeout 3 head -c1 <&3 >/dev/null
+	printf "$1" >&3
+	exec 3>&-
+}
+raw 'GET / HTTP/1.0\r\n\r\n'
+i3 "serves after garbage" -t 1
+raw '\x00\x00\x01\x00{"tcp":tr'
+i3 "serves after a truncated message" -t 1
+raw '\x7f\xff\xff\xff{"tcp":true}'
+wait_log "$slog" "too large"; ok $? "oversized message dropped with a log line"
+i3 "serves after an oversized message" -t 1
+# Silent after the cookie: dropped after the idle timeout, the next client served meanwhile.
+exec 4<>"/dev/tcp/127.0.0.1/$port"
+printf 'silentsilentsilentsilentsilentsilent\0' >&4
+i3 "serves while a silent client waits" -t 1
+wait_log "$slog" "idle timeout" || sleep 3
+grep -q "idle timeout" "$slog"; ok $? "silent client dropped by the idle timeout"
+exec 4>&-
+
+# Busy is iperf3's ACCESS_DENIED for a stock client.
+bport=$((port + 2))
+"$bp" serve -p "$bport" --max-clients 1 2>"$tap_tmp/busy.log" &
+pids+=($!)
+wait_log "$tap_tmp/busy.log" listening
+"$bp" tcp -c 127.0.0.1 -p "$bport" -t 3 -q >/dev/null 2>&1 &
+holder=$!
+sleep 0.5
+expect_exit 1 "iperf3 client over --max-clients" iperf3 -c 127.0.0.1 -p "$bport" -t 1
+grep -qi "busy" <<<"$out$err"; ok $? "iperf3 says the server is busy: $err"
+wait "$holder"
+
+# --- boardperf --iperf3 -> stock iperf3 server ---
+ilog="$tap_tmp/iperf3-s.log"
+iperf3 -s -p "$sport" --forceflush >"$ilog" 2>&1 &
+pids+=($!)
+wait_log "$ilog" "Server listening"; ok $? "stock iperf3 server on $sport"
+
+# bpi WHAT KIND ARGS...: boardperf KIND --iperf3 --json against it; the result is in $out.
+bpi() { local what=$1 kind=$2; shift 2
+	expect_exit 0 "boardperf $kind --iperf3: $what" "$bp" "$kind" -c 127.0.0.1 -p "$sport" \
+		--iperf3 --json "$@"; }
+# pair SENT RECEIVED WHAT: two metrics of the result within 1 %
+pair() {
+	local s r
+	s=$(metric "$1" "$out"); r=$(metric "$2" "$out")
+	within "$s" "$r" 1; ok $? "$3: $1 $s, $2 $r (within 1 %)"
+}
+
+bpi "upload" tcp -t 2 -b 2G
+pair sender.bytes receiver.bytes "TCP upload, iperf3 server's count"
+jq -e '.params.iperf3 == true' <<<"$out" >/dev/null; ok $? "result records --iperf3"
+bpi "-R" tcp -t 2 -b 2G -R
+pair sender.bytes receiver.bytes "TCP -R, iperf3 server's sender count"
+bpi "--bidir -P 2" tcp -t 2 -b 500M --bidir -P 2
+pair up.sender.bytes up.receiver.bytes "TCP --bidir up"
+pair down.sender.bytes down.receiver.bytes "TCP --bidir down"
+bpi "-O 1 -i 0.5 -l 64K -w 1M" tcp -t 2 -O 1 -i 0.5 -l 64K -w 1M -b 300M
+pair sender.bytes receiver.bytes "TCP with omit"
+n=$(jq '[.intervals[] | select(.metrics.omitted == null)] | length' <<<"$out")
+[ "$n" -ge 4 ] && [ "$n" -le 5 ]; ok $? "half-second intervals after the omit ($n)"
+
+bpi "UDP upload" udp -t 2 -b 100M
+pair sender.packets receiver.packets "UDP upload, iperf3 server's datagram count"
+[ "$(metric lost.packets "$out")" = 0 ]; ok $? "UDP upload: none lost"
+bpi "UDP -R" udp -t 2 -b 100M -R
+pair sender.packets receiver.packets "UDP -R"
+bpi "UDP --bidir -P 2" udp -t 2 -b 30M --bidir -P 2
+pair up.sender.packets up.receiver.packets "UDP --bidir up"
+pair down.sender.packets down.receiver.packets "UDP --bidir down"
+
+expect_exit 2 "--iperf3 with a fractional -t" "$bp" tcp -c 127.0.0.1 -p "$sport" --iperf3 -t 1.5
+grep -q "whole seconds" <<<"$err"; ok $? "says iperf3 counts whole seconds: $err"
+
+# A stock server's refusal (error numbers, no JSON) becomes a readable line: an iperf3
+# server that requires authentication refuses a client without credentials.
+lport=$((port + 3))
+if openssl genrsa -out "$tap_tmp/key.pem" 2048 2>/dev/null; then
+	echo "user,0000" >"$tap_tmp/users.csv"
+	iperf3 -s -p "$lport" --forceflush --rsa-private-key-path "$tap_tmp/key.pem" \
+		--authorized-users-path "$tap_tmp/users.csv" >"$tap_tmp/auth.log" 2>&1 &
+	pids+=($!)
+	wait_log "$tap_tmp/auth.log" "Server listening"
+	expect_exit 1 "iperf3 server that wants credentials" "$bp" tcp -c 127.0.0.1 -p "$lport" \
+		--iperf3 -t 1
+	grep -q "authorization failed (iperf3 error 142)" <<<"$err"; ok $? "refusal read: $err"
+fi
+# Busy: a stock iperf3 runs one test at a time.
+"$bp" tcp -c 127.0.0.1 -p "$sport" --iperf3 -t 3 -q >/dev/null 2>&1 &
+holder=$!
+sleep 0.7
+expect_exit 1 "second client of a busy iperf3 server" "$bp" tcp -c 127.0.0.1 -p "$sport" \
+	--iperf3 -t 1
+grep -q "busy" <<<"$err"; ok $? "says the iperf3 server is busy: $err"
+wait "$holder"; ok $? "the first client finished"
+
+tap_done
