@@ -10,69 +10,22 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
-#include "net/iperf3_error.h"
+#include "net/ctl_client.h"
 #include "net/proto.h"
 #include "net/stream_pool.h"
 #include "net/tcp_side.h"
 #include "net/udp_connect.h"
 #include "core/workers.h"
 
-/* How long the server may take to answer a control step before the client gives up. */
-#define STEP_TIMEOUT_NS (10 * BP_NS_PER_SEC)
-
 struct client {
 	const struct bp_tcp_client_opts *o;
-	struct bp_addr addr;
-	int ctrl;
-	char cookie[BP_COOKIE_LEN];
+	struct bp_ctl ctl;
 	struct bp_stream_pool *pool;
 	struct bp_tcp_side side;
 	bool side_ready;
 	char *err;
 	size_t errlen;
 };
-
-static uint64_t step_deadline(void)
-{
-	return bp_now_ns() + STEP_TIMEOUT_NS;
-}
-
-/*
- * A refusal from the server: SERVER_ERROR then boardperf's {"error": "..."} or a stock
- * iperf3's two error numbers; ACCESS_DENIED is iperf3's "busy".
- */
-static int server_refused(struct client *c, int state)
-{
-	char why[256] = "";
-
-	if (state == BP_SERVER_ERROR &&
-	    bp_iperf3_recv_refusal(c->ctrl, why, sizeof(why), bp_now_ns() + BP_NS_PER_SEC))
-		why[0] = '\0';
-	snprintf(c->err, c->errlen, "server %s: %s", bp_addr_str(&c->addr, (char[64]){ 0 }, 64),
-		 why[0] ? why : state == BP_ACCESS_DENIED ?
-		 "busy running a test (access denied); try again later" : "server error");
-	return -ECONNREFUSED;
-}
-
-/* Wait for the next state and insist that it is want. */
-static int expect_state(struct client *c, int want)
-{
-	int state, rc = bp_proto_recv_state(c->ctrl, &state, step_deadline());
-
-	if (rc) {
-		snprintf(c->err, c->errlen, "waiting for %s from the server: %s",
-			 bp_proto_state_name(want), strerror(-rc));
-		return rc;
-	}
-	if (state == BP_SERVER_ERROR || state == BP_ACCESS_DENIED)
-		return server_refused(c, state);
-	if (state != want) {
-		snprintf(c->err, c->errlen, "server sent %s where %s was due",
-			 bp_proto_state_name(state), bp_proto_state_name(want));
-		return -EPROTO;
-	}
-	return 0;
-}
 
 static int sock_options(int fd, void *arg, char *err, size_t errlen)
 {
@@ -93,38 +46,6 @@ static int sock_options(int fd, void *arg, char *err, size_t errlen)
 	return rc;
 }
 
-static int connect_control(struct client *c)
-{
-	const struct bp_tcp_client_opts *o = c->o;
-	int rc = bp_resolve(o->host, o->port, o->family, false, &c->addr, c->err, c->errlen);
-
-	if (!rc)
-		rc = bp_tcp_connect(&c->addr, bp_now_ns() + o->connect_timeout_ns, NULL, NULL,
-				    &c->ctrl, c->err, c->errlen);
-	/*
-	 * Control messages are single bytes: with Nagle, the second of two back-to-back states
-	 * waits for the peer's delayed ACK (40 ms) and shifts one side's clock by that much.
-	 */
-	if (!rc)
-		rc = bp_sock_set_nodelay(c->ctrl, c->err, c->errlen);
-	if (!rc)
-		rc = bp_cookie_make(c->cookie);
-	if (!rc)
-		rc = bp_proto_write_all(c->ctrl, c->cookie, BP_COOKIE_LEN, step_deadline());
-	if (!rc)
-		rc = expect_state(c, BP_PARAM_EXCHANGE);
-	if (!rc) {
-		json_t *params = bp_net_params_to_json(&o->np);
-
-		rc = params ? bp_proto_send_json(c->ctrl, params, step_deadline()) : -ENOMEM;
-		json_decref(params);
-	}
-	if (rc && !c->err[0])
-		snprintf(c->err, c->errlen, "control exchange with %s: %s",
-			 bp_addr_str(&c->addr, (char[64]){ 0 }, 64), strerror(-rc));
-	return rc;
-}
-
 /* A UDP stream: greet the server's port, then paced datagrams or a counting receiver. */
 static int open_udp_stream(struct client *c, bool sender, int id)
 {
@@ -132,11 +53,12 @@ static int open_udp_stream(struct client *c, bool sender, int id)
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)np->len,
 		.rate_bps = np->bandwidth, .seq64 = np->udp64,
-		.gso = bp_addr_is_loopback(&c->addr),
+		.gso = bp_addr_is_loopback(&c->ctl.addr),
 	};
 	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
-	int fd, rc = bp_udp_connect(&c->addr, c->cookie, np->window ? np->window : 4 << 20,
-				    step_deadline(), &fd, c->err, c->errlen);
+	int fd, rc = bp_udp_connect(&c->ctl.addr, c->ctl.cookie,
+				    np->window ? np->window : 4 << 20, bp_ctl_deadline(), &fd,
+				    c->err, c->errlen);
 
 	if (rc)
 		return rc;
@@ -151,11 +73,11 @@ static int open_stream(struct client *c, bool sender, int id, const struct bp_st
 
 	if (bp_net_params_udp(&np))
 		return open_udp_stream(c, sender, id);
-	rc = bp_tcp_connect(&c->addr, bp_now_ns() + c->o->connect_timeout_ns, sock_options, &np,
-			    &fd, c->err, c->errlen);
+	rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + c->o->connect_timeout_ns, sock_options,
+			    &np, &fd, c->err, c->errlen);
 	if (rc)
 		return rc;
-	rc = bp_proto_write_all(fd, c->cookie, BP_COOKIE_LEN, step_deadline());
+	rc = bp_proto_write_all(fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());
 	if (rc) {
 		snprintf(c->err, c->errlen, "data connection %d: %s", id, strerror(-rc));
 		close(fd);
@@ -208,19 +130,6 @@ static uint64_t next_due(const struct bp_tcp_side *s, const struct bp_net_params
 	return due;
 }
 
-/* A state byte arriving mid-test: the server ends the test (error, its own limits). */
-static int control_event(struct client *c)
-{
-	int state, rc = bp_proto_recv_state(c->ctrl, &state, step_deadline());
-
-	if (rc) {
-		snprintf(c->err, c->errlen, "control connection to the server lost: %s",
-			 strerror(-rc));
-		return rc;
-	}
-	return server_refused(c, state);
-}
-
 /*
  * A data stream broke. A server that stops a test (its limits, an error) closes the
  * streams right after saying why on the control connection: give that reason a moment
@@ -228,11 +137,11 @@ static int control_event(struct client *c)
  */
 static int stream_failed(struct client *c)
 {
-	struct pollfd pfd = { .fd = c->ctrl, .events = POLLIN };
+	struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
 	int rc = bp_tcp_side_error(&c->side);
 
 	if (poll(&pfd, 1, 200) > 0)
-		return control_event(c);
+		return bp_ctl_event(&c->ctl);
 	snprintf(c->err, c->errlen, "data stream failed: %s", strerror(-rc));
 	return rc;
 }
@@ -246,12 +155,12 @@ static int run_timed(struct client *c, struct bp_tcp_outcome *out)
 
 	bp_tcp_side_start(&c->side, now);
 	while (now < end) {
-		struct pollfd pfd = { .fd = c->ctrl, .events = POLLIN };
+		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
 		uint64_t due = next_due(&c->side, np, end);
 		int ms = due > now ? (int)((due - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS) : 0;
 
 		if (poll(&pfd, 1, ms) > 0) {
-			rc = control_event(c);
+			rc = bp_ctl_event(&c->ctl);
 			break;
 		}
 		if (bp_stop_requested()) {
@@ -275,24 +184,14 @@ static int run_timed(struct client *c, struct bp_tcp_outcome *out)
 static int exchange_results(struct client *c, struct bp_tcp_outcome *out)
 {
 	json_t *mine = bp_net_results_to_json(c->side.res), *theirs = NULL;
-	int rc = bp_proto_send_state(c->ctrl, BP_TEST_END, step_deadline());
+	int rc = bp_ctl_finish(&c->ctl, mine, &theirs);
 
-	if (!rc)
-		rc = expect_state(c, BP_EXCHANGE_RESULTS);
-	if (!rc)
-		rc = mine ? bp_proto_send_json(c->ctrl, mine, step_deadline()) : -ENOMEM;
-	if (!rc)
-		rc = bp_proto_recv_json(c->ctrl, &theirs, step_deadline());
-	if (!rc)
-		rc = bp_net_results_from_json(theirs, out->remote);
+	if (!rc && bp_net_results_from_json(theirs, out->remote)) {
+		snprintf(c->err, c->errlen, "the server's results are unreadable");
+		rc = -EBADMSG;
+	}
 	if (!rc && out->remote->from_iperf3)
 		bp_net_results_mirror_roles(out->remote, c->side.res);
-	if (!rc)
-		rc = expect_state(c, BP_DISPLAY_RESULTS);
-	if (!rc)
-		rc = bp_proto_send_state(c->ctrl, BP_IPERF_DONE, step_deadline());
-	if (rc && !c->err[0])
-		snprintf(c->err, c->errlen, "exchanging results with the server: %s", strerror(-rc));
 	json_decref(mine);
 	json_decref(theirs);
 	return rc;
@@ -316,7 +215,7 @@ static void note_modes(struct client *c, struct bp_tcp_outcome *out)
 int bp_tcp_client_run(const struct bp_tcp_client_opts *o, struct bp_tcp_outcome *out,
 		      char *err, size_t errlen)
 {
-	struct client c = { .o = o, .ctrl = -1, .err = err, .errlen = errlen };
+	struct client c = { .o = o, .ctl.fd = -1, .err = err, .errlen = errlen };
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -324,17 +223,18 @@ int bp_tcp_client_run(const struct bp_tcp_client_opts *o, struct bp_tcp_outcome 
 	out->remote = calloc(1, sizeof(*out->remote));
 	if (!out->remote)
 		return -ENOMEM;
-	rc = connect_control(&c);
+	rc = bp_ctl_open(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np, err,
+			 errlen);
 	if (!rc)
-		rc = expect_state(&c, BP_CREATE_STREAMS);
+		rc = bp_ctl_expect(&c.ctl, BP_CREATE_STREAMS);
 	if (!rc)
 		rc = open_streams(&c);
 	if (!rc)
-		rc = expect_state(&c, BP_TEST_START);
+		rc = bp_ctl_expect(&c.ctl, BP_TEST_START);
 	if (!rc)
-		rc = expect_state(&c, BP_TEST_RUNNING);
+		rc = bp_ctl_expect(&c.ctl, BP_TEST_RUNNING);
 	if (!rc) {
-		bp_addr_str(&c.addr, out->server_addr, sizeof(out->server_addr));
+		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c, out);
 		note_modes(&c, out);
 		if (!rc)
@@ -347,8 +247,7 @@ int bp_tcp_client_run(const struct bp_tcp_client_opts *o, struct bp_tcp_outcome 
 	}
 	if (c.pool)
 		bp_stream_pool_free(c.pool);
-	if (c.ctrl >= 0)
-		close(c.ctrl);
+	bp_ctl_close(&c.ctl);
 	return rc;
 }
 
