@@ -14,6 +14,8 @@ extern const struct bp_test bp_cmd_serve;
 extern const struct bp_test bp_cmd_tcp;
 extern const struct bp_test bp_cmd_udp;
 extern const struct bp_test bp_cmd_rfc2544;
+extern const struct bp_test bp_cmd_rr;
+extern const struct bp_test bp_cmd_crr;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -24,6 +26,8 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_tcp,
 	&bp_cmd_udp,
 	&bp_cmd_rfc2544,
+	&bp_cmd_rr,
+	&bp_cmd_crr,
 	NULL,
 };
 

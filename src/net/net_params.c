@@ -19,13 +19,28 @@ bool bp_net_params_udp(const struct bp_net_params *p)
 	return !strcmp(p->test, "udp");
 }
 
+bool bp_net_params_rr(const struct bp_net_params *p)
+{
+	return !strcmp(p->test, "rr") || !strcmp(p->test, "crr");
+}
+
+bool bp_net_params_datagram(const struct bp_net_params *p)
+{
+	return bp_net_params_udp(p) || (!strcmp(p->test, "rr") && p->rr_udp);
+}
+
+/* rr flows count as the client's streams; crr opens its connections during the test. */
 int bp_net_params_up_streams(const struct bp_net_params *p)
 {
+	if (!strcmp(p->test, "crr"))
+		return 0;
 	return p->reverse && !p->bidir ? 0 : p->parallel;
 }
 
 int bp_net_params_down_streams(const struct bp_net_params *p)
 {
+	if (bp_net_params_rr(p))
+		return 0;
 	return p->reverse || p->bidir ? p->parallel : 0;
 }
 
@@ -78,6 +93,14 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 	json_object_set_new(j, "bp_interval_ns", json_integer((json_int_t)p->interval_ns));
 	if (p->zerocopy)
 		json_object_set_new(j, "bp_zerocopy", json_true());
+	if (bp_net_params_rr(p)) {
+		json_object_set_new(j, "bp_rr_request", json_integer(p->rr_request));
+		json_object_set_new(j, "bp_rr_response", json_integer(p->rr_response));
+		if (p->rr_udp)
+			json_object_set_new(j, "bp_rr_udp", json_true());
+		if (p->crr_hold)
+			json_object_set_new(j, "bp_crr_hold", json_true());
+	}
 	return j;
 }
 
@@ -202,6 +225,10 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	p->tos = (int)get_int(j, "TOS", 0);
 	p->fq_rate = (double)get_int(j, "fqrate", 0);
 	p->dont_fragment = get_int(j, "dont_fragment", 0);
+	p->rr_request = (int)get_int(j, "bp_rr_request", 1);
+	p->rr_response = (int)get_int(j, "bp_rr_response", 1);
+	p->rr_udp = get_int(j, "bp_rr_udp", 0);
+	p->crr_hold = get_int(j, "bp_crr_hold", 0);
 	get_str(j, "congestion", p->congestion, sizeof(p->congestion));
 	get_str(j, "client_version", p->client_version, sizeof(p->client_version));
 	rc = check_range("parallel", p->parallel, 1, MAX_STREAMS, ie, BP_IE_NUMSTREAMS, err,
@@ -217,5 +244,11 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 				 BP_IE_DURATION, err, errlen);
 	if (!rc)
 		rc = check_range("TOS", p->tos, 0, 255, ie, BP_IE_SETTOS, err, errlen);
+	if (!rc)
+		rc = check_range("request size", p->rr_request, p->rr_udp ? 8 : 1, MAX_LEN, ie,
+				 BP_IE_BLOCKSIZE, err, errlen);
+	if (!rc)
+		rc = check_range("response size", p->rr_response, p->rr_udp ? 8 : 1, MAX_LEN, ie,
+				 BP_IE_BLOCKSIZE, err, errlen);
 	return rc;
 }

@@ -38,10 +38,18 @@ struct bp_net_params {
 	double fq_rate;         /* bit/s per stream paced by the kernel ("fqrate"), 0: none */
 	bool dont_fragment;     /* UDP datagrams with DF set ("dont_fragment") */
 	bool iperf3;            /* client: the server is a stock iperf3, send iperf3's keys only */
+	/* rr and crr ("bp_rr_request", "bp_rr_response", "bp_rr_udp", "bp_crr_hold") */
+	int rr_request, rr_response;  /* bytes per request and per answer */
+	bool rr_udp;            /* rr over UDP */
+	bool crr_hold;          /* crr --concurrent: the server keeps connections open */
 };
 
 /* True for a UDP test. */
 bool bp_net_params_udp(const struct bp_net_params *p);
+/* True for the request/response tests ("rr", "crr"). */
+bool bp_net_params_rr(const struct bp_net_params *p);
+/* True when the data streams greet the server over UDP (udp, rr --udp). */
+bool bp_net_params_datagram(const struct bp_net_params *p);
 
 /* Streams in each direction: client->server ("up") and server->client ("down"). */
 int bp_net_params_up_streams(const struct bp_net_params *p);

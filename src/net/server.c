@@ -143,7 +143,7 @@ static void udp_hello(struct bp_flow *f, uint32_t events)
 		if (rc)
 			continue;
 		ss = cookie[0] ? srv_session_find(s, cookie) : srv_session_waiting_udp(s);
-		if (ss && bp_net_params_udp(&ss->np))
+		if (ss && bp_net_params_datagram(&ss->np))
 			srv_session_take_udp(ss, fd, peer);
 		else
 			close(fd);

@@ -12,6 +12,8 @@
 #include "net/tcp_side.h"
 
 struct srv_session;
+struct bp_rr_responder;
+struct crr_conn;
 
 struct srv {
 	const struct bp_server_opts *o;
@@ -54,9 +56,21 @@ struct srv_session {
 	uint64_t last_total_bytes;
 	uint64_t rate_mark_ns, rate_mark_bytes; /* for --max-rate: the last second's start */
 	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
+	/* rr: the responders of the streams (freed by the pool at release) */
+	struct bp_rr_responder *responders[BP_NET_MAX_STREAMS];
+	/* crr: connections being answered on the server's loop, and what ended ones served */
+	struct crr_conn *crr_open;
+	uint64_t crr_served, crr_bytes, crr_conns;
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };
+
+/* server_crr.c: crr connections of a running session, answered on the server's loop */
+void srv_crr_take(struct srv_session *ss, int fd);
+/* Close every crr connection still open (the test ended). */
+void srv_crr_close_all(struct srv_session *ss);
+/* Transactions answered so far (ended connections and open ones). */
+uint64_t srv_crr_served(const struct srv_session *ss);
 
 /* server_session.c */
 /* A new test on control connection fd (owned from now on, closed on any failure). */

@@ -4,6 +4,7 @@
  * any socket buffer, so no step waits on a client.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "core/units.h"
 #include "net/iperf3_error.h"
 #include "net/iperf3_text.h"
+#include "net/rr_responder.h"
 #include "net/server_internal.h"
 #include "net/sock.h"
 
@@ -56,6 +58,7 @@ void srv_session_close(struct srv_session *ss, const char *why)
 		bp_info("%s: %s", ss->peer, why);
 	bp_timer_cancel(s->loop, &ss->idle);
 	bp_timer_cancel(s->loop, &ss->tick);
+	srv_crr_close_all(ss);
 	if (ss->side_ready)
 		bp_tcp_side_free(&ss->side);
 	bp_loop_del(&ss->flow);
@@ -142,8 +145,9 @@ static bool admit(struct srv_session *ss)
 	const struct bp_server_opts *o = ss->srv->o;
 	char a[32], b[32];
 
-	if (strcmp(ss->np.test, "tcp") && strcmp(ss->np.test, "udp")) {
-		refuse(ss, BP_IE_PROTOCOL, "test '%s' is not served here (tcp and udp are)",
+	if (strcmp(ss->np.test, "tcp") && strcmp(ss->np.test, "udp") &&
+	    !bp_net_params_rr(&ss->np)) {
+		refuse(ss, BP_IE_PROTOCOL, "test '%s' is not served here (tcp, udp, rr and crr are)",
 		       ss->np.test);
 		return false;
 	}
@@ -176,6 +180,8 @@ static bool admit(struct srv_session *ss)
 	return true;
 }
 
+static void start_test(struct srv_session *ss);
+
 static void on_params(struct srv_session *ss, json_t *msg)
 {
 	char err[256];
@@ -200,6 +206,8 @@ static void on_params(struct srv_session *ss, json_t *msg)
 	ss->state = SS_STREAMS;
 	if (bp_proto_send_state(ss->flow.fd, BP_CREATE_STREAMS, send_deadline()))
 		kill_session(ss, "control connection lost while creating streams");
+	else if (ss->expected_streams == 0)
+		start_test(ss);  /* crr: its connections come while the test runs */
 }
 
 /* The next interval mark or the end of the omitted start, whichever comes first. */
@@ -232,7 +240,7 @@ static void check_rate(struct srv_session *ss, uint64_t now)
 	double limit = ss->srv->o->max_rate, rate;
 	char a[32], b[32];
 
-	if (limit <= 0 || now - ss->rate_mark_ns < BP_NS_PER_SEC)
+	if (limit <= 0 || now - ss->rate_mark_ns < BP_NS_PER_SEC || bp_net_params_rr(&ss->np))
 		return;
 	rate = (double)(bytes - ss->rate_mark_bytes) * 8 * 1e9 / (double)(now - ss->rate_mark_ns);
 	ss->rate_mark_ns = now;
@@ -242,13 +250,27 @@ static void check_rate(struct srv_session *ss, uint64_t now)
 		       bp_format_rate(a, sizeof(a), rate), bp_format_rate(b, sizeof(b), limit));
 }
 
+/* What shows the test is alive: bytes moved, or transactions answered (rr, crr). */
+static uint64_t progress(const struct srv_session *ss)
+{
+	uint64_t n = 0;
+
+	if (!strcmp(ss->np.test, "crr"))
+		return srv_crr_served(ss) + ss->crr_conns;
+	if (!bp_net_params_rr(&ss->np))
+		return bp_tcp_side_total_bytes(&ss->side, false);
+	for (int i = 0; i < ss->got_streams; i++)
+		n += bp_rr_responder_served(ss->responders[i]);
+	return n;
+}
+
 /* Marks, and the watchdogs: data that stopped moving, a test that never ends, --max-rate. */
 static void tick(struct bp_timer *t, uint64_t now)
 {
 	struct srv_session *ss = t->data;
 	const struct bp_tcp_side *sd = &ss->side;
 	uint64_t idle = ss->srv->o->idle_timeout_ns;
-	uint64_t bytes = bp_tcp_side_total_bytes(&ss->side, false);
+	uint64_t bytes = progress(ss);
 	bool mark = ss->np.interval_ns &&
 		    (now - sd->start_ns) / ss->np.interval_ns >
 		    (sd->last_mark_ns - sd->start_ns) / ss->np.interval_ns;
@@ -331,6 +353,33 @@ static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, 
 	return rc;
 }
 
+/*
+ * rr: a responder answers the client's requests on the stream pool. 0, or iperf3's error
+ * number with the reason in err (fd closed).
+ */
+static int add_responder(struct srv_session *ss, int fd, int id, char *err, size_t errlen)
+{
+	struct bp_rr_responder_cfg cfg = {
+		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
+		.udp = ss->np.rr_udp,
+	};
+	struct bp_rr_responder *r = bp_rr_responder_new(&cfg);
+
+	/* Small answers must not wait for Nagle and the peer's delayed ACK (40 ms). */
+	if (!cfg.udp)
+		bp_sock_set_nodelay(fd, err, errlen);
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		return BP_IE_INITTEST;
+	}
+	if (bp_tcp_side_add_custom(&ss->side, fd, &bp_rr_responder_ops, r, false, id, NULL, err,
+				   errlen))
+		return BP_IE_STREAMACCEPT;
+	ss->responders[ss->got_streams] = r;
+	return BP_IE_NONE;
+}
+
 bool srv_session_take_stream(struct srv_session *ss, int fd)
 {
 	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy,
@@ -341,11 +390,19 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	char err[256];
 	int ie = BP_IE_NONE;
 
+	if (!strcmp(ss->np.test, "crr")) {
+		if (ss->state != SS_RUNNING)
+			return false;
+		srv_crr_take(ss, fd);
+		return true;
+	}
 	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
-	    bp_net_params_udp(&ss->np))
+	    bp_net_params_datagram(&ss->np))
 		return false;
-	if (!stream_options(ss, fd, sender, &ie, err, sizeof(err)) &&
-	    bp_tcp_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err)))
+	if (bp_net_params_rr(&ss->np))
+		ie = add_responder(ss, fd, id, err, sizeof(err));
+	else if (!stream_options(ss, fd, sender, &ie, err, sizeof(err)) &&
+		 bp_tcp_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err)))
 		ie = BP_IE_STREAMACCEPT;
 	if (ie) {
 		refuse(ss, ie, "data connection %d: %s", id, err);
@@ -366,7 +423,7 @@ struct srv_session *srv_session_waiting_udp(struct srv *s)
 
 	/* The list is newest first: the last match is the oldest session. */
 	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
-		if (ss->state == SS_STREAMS && bp_net_params_udp(&ss->np))
+		if (ss->state == SS_STREAMS && bp_net_params_datagram(&ss->np))
 			found = ss;
 	return found;
 }
@@ -404,8 +461,10 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 	if (cfg.sender && ss->srv->o->max_rate > 0 &&
 	    (cfg.rate_bps <= 0 || cfg.rate_bps > ss->srv->o->max_rate))
 		cfg.rate_bps = ss->srv->o->max_rate;
-	if (!stream_options(ss, fd, cfg.sender, &ie, err, sizeof(err)) &&
-	    bp_tcp_side_add_udp(&ss->side, fd, &cfg, id, err, sizeof(err)))
+	if (bp_net_params_rr(&ss->np))
+		ie = add_responder(ss, fd, id, err, sizeof(err));
+	else if (!stream_options(ss, fd, cfg.sender, &ie, err, sizeof(err)) &&
+		 bp_tcp_side_add_udp(&ss->side, fd, &cfg, id, err, sizeof(err)))
 		ie = BP_IE_STREAMACCEPT;
 	if (ie) {
 		refuse(ss, ie, "udp stream %d: %s", id, err);
@@ -420,10 +479,37 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 	reap(ss);
 }
 
+/*
+ * rr and crr: what the server answered, as iperf3-shaped stream results (packets are
+ * transactions, bytes the requests read), so the client can set them beside its own.
+ */
+static void rr_results(struct srv_session *ss)
+{
+	struct bp_net_results *r = ss->side.res;
+
+	if (!strcmp(ss->np.test, "crr")) {
+		srv_crr_close_all(ss);
+		r->nstreams = 1;
+		r->streams[0] = (struct bp_net_stream_result){
+			.id = 1, .bytes = ss->crr_bytes, .packets = ss->crr_served,
+			.retransmits = -1, .end_s = (double)(ss->side.stop_ns - ss->side.start_ns) / 1e9,
+		};
+		/* The server's loop thread does all of crr's work: the process's share is its. */
+		r->busy_max = r->cpu_total / 100;
+		return;
+	}
+	for (int i = 0; i < r->nstreams && i < ss->got_streams; i++) {
+		r->streams[i].packets = bp_rr_responder_served(ss->responders[i]);
+		r->streams[i].bytes = bp_rr_responder_bytes(ss->responders[i]);
+	}
+}
+
 static void end_test(struct srv_session *ss)
 {
 	bp_timer_cancel(ss->srv->loop, &ss->tick);
 	bp_tcp_side_stop(&ss->side, bp_now_ns());
+	if (bp_net_params_rr(&ss->np))
+		rr_results(ss);
 	/*
 	 * Close the data connections now, as iperf3's server does: a stock iperf3 client
 	 * receiving a -R test keeps reading its streams after TEST_END and only then handles
@@ -454,7 +540,16 @@ static void log_test(struct srv_session *ss)
 	const struct bp_net_results *r = ss->side.res;
 	bool up = bp_net_params_up_streams(&ss->np), down = bp_net_params_down_streams(&ss->np);
 	char got[96] = "", sent[96] = "";
+	uint64_t answered = 0;
 
+	if (bp_net_params_rr(&ss->np)) {
+		for (int i = 0; i < r->nstreams; i++)
+			answered += r->streams[i].packets;
+		bp_info("%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions", ss->peer,
+			ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
+			ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, answered);
+		return;
+	}
 	if (up)
 		log_part(got, sizeof(got), "received", r, false);
 	if (down)

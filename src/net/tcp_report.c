@@ -229,7 +229,7 @@ static json_t *percent(double v)
 	return isfinite(v) ? json_real(round(v * 100) / 100) : json_null();
 }
 
-static json_t *side_cpu_json(const struct bp_net_results *res)
+json_t *bp_net_side_cpu_json(const struct bp_net_results *res)
 {
 	if (!res->nstreams)
 		return json_null();
@@ -239,11 +239,11 @@ static json_t *side_cpu_json(const struct bp_net_results *res)
 			 "busiest_worker_percent", percent(res->busy_max * 100));
 }
 
-/* The tester itself as the limit: a data worker busy for most of its core. */
-static void cpu_warnings(struct bp_result *r, const struct bp_tcp_outcome *out)
+void bp_net_cpu_warnings(struct bp_result *r, const struct bp_net_results *local,
+			 const struct bp_net_results *remote)
 {
 	static const char *const side_name[] = { "client (this side)", "server" };
-	const struct bp_net_results *sides[] = { out->local, out->remote };
+	const struct bp_net_results *sides[] = { local, remote };
 
 	for (int i = 0; i < 2; i++)
 		if (sides[i]->nstreams && isfinite(sides[i]->busy_max) &&
@@ -276,9 +276,9 @@ int bp_tcp_report(struct bp_result *r, const struct bp_net_params *np,
 	if (rc)
 		return rc;
 	report_intervals(r, dirs, n, out->local);
-	bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local", side_cpu_json(out->local),
-				       "remote", side_cpu_json(out->remote)));
-	cpu_warnings(r, out);
+	bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local", bp_net_side_cpu_json(out->local),
+				       "remote", bp_net_side_cpu_json(out->remote)));
+	bp_net_cpu_warnings(r, out->local, out->remote);
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
 				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);

@@ -5,6 +5,12 @@
 #include "net/tcp_client.h"
 #include "result/result.h"
 
+/* One side's CPU use as the result's "cpu" tree shows it (null without streams). */
+json_t *bp_net_side_cpu_json(const struct bp_net_results *res);
+/* tester-cpu-bound for a side whose busiest data worker had most of its core. */
+void bp_net_cpu_warnings(struct bp_result *r, const struct bp_net_results *local,
+			 const struct bp_net_results *remote);
+
 int bp_tcp_report(struct bp_result *r, const struct bp_net_params *np,
 		  const struct bp_tcp_outcome *out);
 

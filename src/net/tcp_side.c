@@ -82,6 +82,31 @@ int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_strea
 	return 0;
 }
 
+int bp_tcp_side_add_custom(struct bp_tcp_side *s, int fd, const struct bp_stream_ops *ops,
+			   void *state, bool sender, int id, struct bp_stream **out, char *err,
+			   size_t errlen)
+{
+	struct bp_stream *st;
+
+	if (s->n == BP_NET_MAX_STREAMS) {
+		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+		ops->release(state);
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	st = bp_stream_add_custom(s->pool, fd, ops, state, err, errlen);
+	if (!st)
+		return -EIO;
+	s->streams[s->n] = st;
+	s->sender[s->n] = sender;
+	s->ids[s->n] = id;
+	s->n++;
+	if (out)
+		*out = st;
+	return 0;
+}
+
 /* What stream i moved so far: the pool's byte counter, or a UDP stream's stats. */
 static uint64_t stream_bytes(const struct bp_tcp_side *s, int i, struct bp_udp_stats *us)
 {

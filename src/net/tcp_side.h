@@ -48,6 +48,15 @@ int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
 int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_stream_cfg *cfg,
 			int id, char *err, size_t errlen);
 
+/*
+ * Adopt a stream whose data path the caller wrote (request/response flows, responders):
+ * fd (-1 for none) and state belong to the pool from now on; *out (may be NULL) is the
+ * stream, for its worker index.
+ */
+int bp_tcp_side_add_custom(struct bp_tcp_side *s, int fd, const struct bp_stream_ops *ops,
+			   void *state, bool sender, int id, struct bp_stream **out, char *err,
+			   size_t errlen);
+
 void bp_tcp_side_start(struct bp_tcp_side *s, uint64_t now_ns);
 /* Close the interval that ends now (and the omitted start once it has passed). */
 void bp_tcp_side_mark(struct bp_tcp_side *s, uint64_t now_ns);

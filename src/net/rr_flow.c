@@ -1,0 +1,460 @@
+#include "net/rr_flow.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/loop.h"
+#include "net/rr_responder.h"
+
+/* An open-loop transaction that starts this much after its due time counts as late. */
+#define LATE_SLACK_NS (1 * BP_NS_PER_MS)
+
+enum phase { PH_RUN, PH_HOLD, PH_VERIFY, PH_DONE };
+
+struct bp_rr_flow {
+	struct bp_rr_flow_cfg cfg;
+	struct bp_loop *loop;
+	struct bp_flow flow;          /* the current socket */
+	bool registered;
+	bool running;
+	struct bp_timer due;          /* open loop: the next transaction; hold: its end */
+	struct bp_timer timeout;      /* the current transaction's deadline */
+	uint64_t start_ns;
+	uint64_t k;                   /* open loop: transactions begun */
+	bool busy;                    /* a transaction is under way */
+	bool connecting;              /* crr: waiting for the handshake */
+	bool late;
+	uint64_t t0;                  /* the latency's start: due time (open) or send time */
+	uint64_t connect_t0;
+	size_t sent, got;             /* bytes of the request written, of the answer read */
+	size_t out_len;               /* bytes to write for this request */
+	uint64_t seq;                 /* UDP: the current request's number */
+	int error;                    /* relaxed atomic */
+	char *buf;                    /* crr: cookie + request; rr: request */
+	int *held;                    /* --concurrent: connections held open */
+	size_t nheld, cap, verify_i;
+	enum phase phase;
+};
+
+static void schedule(struct bp_rr_flow *f, uint64_t now);
+
+struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
+{
+	struct bp_rr_flow *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->cfg = *cfg;
+	f->flow.fd = -1;
+	f->buf = calloc(1, BP_COOKIE_LEN + cfg->req_len);
+	if (!f->buf) {
+		free(f);
+		return NULL;
+	}
+	if (cfg->crr)
+		memcpy(f->buf, cfg->cookie, BP_COOKIE_LEN);
+	return f;
+}
+
+void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_rr_stats *stats)
+{
+	f->cfg.stats = stats;
+}
+
+int bp_rr_flow_error(const struct bp_rr_flow *f)
+{
+	return __atomic_load_n(&f->error, __ATOMIC_RELAXED);
+}
+
+static void set_events(struct bp_rr_flow *f, uint32_t events)
+{
+	if (!f->registered) {
+		f->flow.events = events;
+		f->registered = !bp_loop_add(f->loop, &f->flow);
+	} else if (f->flow.events != events) {
+		bp_loop_mod(&f->flow, events);
+	}
+}
+
+static void unregister(struct bp_rr_flow *f)
+{
+	if (f->registered)
+		bp_loop_del(&f->flow);
+	f->registered = false;
+}
+
+/* crr: the connection of this transaction is over. */
+static void close_conn(struct bp_rr_flow *f)
+{
+	unregister(f);
+	if (f->flow.fd >= 0)
+		close(f->flow.fd);
+	f->flow.fd = -1;
+}
+
+static void atomic_max(int64_t *p, int64_t v)
+{
+	int64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+static void hold_conn(struct bp_rr_flow *f)
+{
+	struct bp_rr_concurrent *cc = f->cfg.concurrent;
+
+	unregister(f);
+	if (f->nheld == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		int *grown = realloc(f->held, cap * sizeof(*grown));
+
+		if (!grown) {
+			close_conn(f);
+			return;
+		}
+		f->held = grown;
+		f->cap = cap;
+	}
+	f->held[f->nheld++] = f->flow.fd;
+	f->flow.fd = -1;
+	atomic_max(&cc->peak, __atomic_add_fetch(&cc->open_now, 1, __ATOMIC_RELAXED));
+}
+
+static void finish_ok(struct bp_rr_flow *f, uint64_t now)
+{
+	bp_timer_cancel(f->loop, &f->timeout);
+	f->busy = false;
+	if (f->phase == PH_VERIFY) {
+		__atomic_add_fetch(&f->cfg.concurrent->alive, 1, __ATOMIC_RELAXED);
+		close_conn(f);
+		schedule(f, now);
+		return;
+	}
+	bp_rr_stats_transaction(f->cfg.stats, now - f->t0, f->late);
+	if (f->cfg.crr && f->cfg.concurrent)
+		hold_conn(f);
+	else if (f->cfg.crr)
+		close_conn(f);
+	schedule(f, now);
+}
+
+static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, uint64_t now)
+{
+	bp_timer_cancel(f->loop, &f->timeout);
+	f->busy = false;
+	f->connecting = false;
+	if (f->phase == PH_VERIFY)
+		__atomic_add_fetch(&f->cfg.concurrent->dropped, 1, __ATOMIC_RELAXED);
+	else
+		bp_rr_stats_fail(f->cfg.stats, kind);
+	if (f->cfg.crr) {
+		close_conn(f);
+	} else if (!f->cfg.udp) {
+		/* A broken rr connection cannot carry another request: the flow ends. */
+		unregister(f);
+		__atomic_store_n(&f->error, -err, __ATOMIC_RELAXED);
+		return;
+	}
+	schedule(f, now);
+}
+
+/* Write the rest of the request; false when the connection broke (failure recorded). */
+static bool write_request(struct bp_rr_flow *f, uint64_t now)
+{
+	const char *p = f->cfg.crr && f->phase != PH_VERIFY ? f->buf : f->buf + BP_COOKIE_LEN;
+
+	while (f->sent < f->out_len) {
+		ssize_t n = send(f->flow.fd, p + f->sent, f->out_len - f->sent,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+				break;
+			finish_failed(f, bp_rr_fail_of(errno), errno, now);
+			return false;
+		}
+		f->sent += (size_t)n;
+	}
+	set_events(f, f->sent < f->out_len ? EPOLLIN | EPOLLOUT : EPOLLIN);
+	return true;
+}
+
+static void send_udp(struct bp_rr_flow *f, uint64_t now)
+{
+	f->seq++;
+	memcpy(f->buf + BP_COOKIE_LEN, &f->seq, sizeof(f->seq));
+	/* A refused send (full buffer) is a lost request: the timeout counts it. */
+	if (send(f->flow.fd, f->buf + BP_COOKIE_LEN, f->cfg.req_len, MSG_DONTWAIT) < 0 &&
+	    errno != EAGAIN && errno != ENOBUFS && errno != EWOULDBLOCK)
+		finish_failed(f, bp_rr_fail_of(errno), errno, now);
+}
+
+static void connected(struct bp_rr_flow *f, uint64_t now)
+{
+	f->connecting = false;
+	bp_rr_stats_connect(f->cfg.stats, now - f->connect_t0);
+	f->sent = 0;
+	f->out_len = BP_COOKIE_LEN + f->cfg.req_len;
+	write_request(f, now);
+}
+
+static void start_connect(struct bp_rr_flow *f, uint64_t now)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&f->cfg.addr.ss;
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		finish_failed(f, errno == EMFILE || errno == ENFILE ? BP_RR_FAIL_NO_PORT :
+			      BP_RR_FAIL_OTHER, errno, now);
+		return;
+	}
+	f->flow.fd = fd;
+	f->connecting = true;
+	f->connect_t0 = now;
+	if (connect(fd, sa, f->cfg.addr.len) == 0) {
+		connected(f, bp_now_ns());
+	} else if (errno == EINPROGRESS) {
+		set_events(f, EPOLLOUT);
+	} else {
+		finish_failed(f, bp_rr_fail_of(errno), errno, now);
+	}
+}
+
+static void begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
+{
+	f->busy = true;
+	f->t0 = intended;
+	f->late = now > intended + LATE_SLACK_NS;
+	f->got = 0;
+	f->sent = 0;
+	bp_timer_arm(f->loop, &f->timeout, now + f->cfg.timeout_ns);
+	if (f->cfg.crr) {
+		start_connect(f, now);
+	} else if (f->cfg.udp) {
+		send_udp(f, now);
+	} else {
+		f->out_len = f->cfg.req_len;
+		write_request(f, now);
+	}
+}
+
+/* --concurrent: verify the next held connection still answers, or end the flow. */
+static void verify_next(struct bp_rr_flow *f, uint64_t now)
+{
+	struct bp_rr_concurrent *cc = f->cfg.concurrent;
+
+	if (f->verify_i == f->nheld) {
+		f->phase = PH_DONE;
+		__atomic_add_fetch(&cc->flows_done, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_sub_fetch(&cc->open_now, 1, __ATOMIC_RELAXED);
+	f->flow.fd = f->held[f->verify_i];
+	f->held[f->verify_i++] = -1;
+	f->busy = true;
+	f->got = 0;
+	f->sent = 0;
+	f->out_len = f->cfg.req_len;
+	bp_timer_arm(f->loop, &f->timeout, now + f->cfg.timeout_ns);
+	write_request(f, now);
+}
+
+/*
+ * When open-loop transaction k is due. With a ramp R the count due by time t is
+ * r t^2 / 2R while t < R (the rate rising linearly to r) and r R / 2 + r (t - R) after.
+ */
+static uint64_t due_of(const struct bp_rr_flow *f, uint64_t k)
+{
+	double period = (double)f->cfg.period_ns, ramp = (double)f->cfg.ramp_ns;
+	double t = (double)k * period;
+
+	if (ramp > 0 && t < ramp / 2)
+		t = sqrt(2 * t * ramp);
+	else
+		t += ramp / 2;
+	return f->start_ns + f->cfg.phase_ns + (uint64_t)t;
+}
+
+/* The flow is idle: start the next transaction now or when it is due. */
+static void schedule(struct bp_rr_flow *f, uint64_t now)
+{
+	struct bp_rr_concurrent *cc = f->cfg.concurrent;
+	uint64_t due;
+
+	if (!f->running || bp_rr_flow_error(f))
+		return;
+	if (f->phase == PH_VERIFY) {
+		verify_next(f, now);
+		return;
+	}
+	if (f->phase != PH_RUN)
+		return;
+	if (cc && __atomic_sub_fetch(&cc->to_open, 1, __ATOMIC_RELAXED) < 0) {
+		__atomic_add_fetch(&cc->to_open, 1, __ATOMIC_RELAXED);
+		f->phase = PH_HOLD;
+		bp_timer_arm(f->loop, &f->due, now + cc->hold_ns);
+		return;
+	}
+	if (!f->cfg.period_ns) {
+		begin(f, now, now);
+		return;
+	}
+	due = due_of(f, f->k);
+	if (due <= now) {
+		f->k++;
+		begin(f, due, now);
+	} else {
+		if (cc)  /* the quota was taken for a transaction that waits for its time */
+			__atomic_add_fetch(&cc->to_open, 1, __ATOMIC_RELAXED);
+		bp_timer_arm(f->loop, &f->due, due);
+	}
+}
+
+static void due_fired(struct bp_timer *t, uint64_t now)
+{
+	struct bp_rr_flow *f = t->data;
+
+	if (f->phase == PH_HOLD) {
+		f->phase = PH_VERIFY;
+		f->verify_i = 0;
+	}
+	if (!f->busy)
+		schedule(f, now);
+}
+
+static void timeout_fired(struct bp_timer *t, uint64_t now)
+{
+	struct bp_rr_flow *f = t->data;
+
+	if (f->busy)
+		finish_failed(f, BP_RR_FAIL_TIMEOUT, ETIMEDOUT, now);
+}
+
+/* TCP (rr and crr): the answer arrives; crr also waits for the server's FIN. */
+static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
+{
+	for (;;) {
+		ssize_t n = recv(f->flow.fd, NULL, 1 << 20, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+				finish_failed(f, bp_rr_fail_of(errno), errno, now);
+			return;
+		}
+		if (n == 0) {
+			/* crr without hold: the server's FIN after a whole answer ends it. */
+			if (f->cfg.crr && !f->cfg.concurrent && f->got >= f->cfg.resp_len)
+				finish_ok(f, now);
+			else
+				finish_failed(f, BP_RR_FAIL_RESET, ECONNRESET, now);
+			return;
+		}
+		f->got += (size_t)n;
+		if (f->got >= f->cfg.resp_len && (!f->cfg.crr || f->cfg.concurrent ||
+						   f->phase == PH_VERIFY)) {
+			finish_ok(f, now);
+			return;
+		}
+	}
+}
+
+static void udp_readable(struct bp_rr_flow *f, uint64_t now)
+{
+	uint64_t seq;
+
+	for (int i = 0; i < 64; i++) {
+		ssize_t n = recv(f->flow.fd, &seq, sizeof(seq), MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n < 0)
+			return;  /* EAGAIN, or an ICMP error: the timeout will count the loss */
+		/* A late answer to a request already given up on is not this one. */
+		if (f->busy && (size_t)n >= sizeof(seq) && seq == f->seq) {
+			finish_ok(f, now);
+			return;
+		}
+	}
+}
+
+static void on_event(struct bp_flow *fl, uint32_t events)
+{
+	struct bp_rr_flow *f = fl->data;
+	uint64_t now = bp_now_ns();
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (f->connecting) {
+		if (getsockopt(fl->fd, SOL_SOCKET, SO_ERROR, &err, &len) || err)
+			finish_failed(f, bp_rr_fail_of(err ? err : errno), err ? err : errno, now);
+		else
+			connected(f, now);
+		return;
+	}
+	if (f->cfg.udp) {
+		udp_readable(f, now);
+		return;
+	}
+	if ((events & EPOLLOUT) && f->sent < f->out_len && !write_request(f, now))
+		return;
+	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+		tcp_readable(f, now);
+}
+
+static int ops_start(void *state, struct bp_loop *loop, int fd)
+{
+	struct bp_rr_flow *f = state;
+
+	f->loop = loop;
+	f->flow = (struct bp_flow){ .fd = fd, .handler = on_event, .data = f };
+	f->due = (struct bp_timer){ .fn = due_fired, .data = f };
+	f->timeout = (struct bp_timer){ .fn = timeout_fired, .data = f };
+	f->start_ns = bp_now_ns();
+	f->running = true;
+	if (!f->cfg.crr)
+		set_events(f, EPOLLIN);
+	schedule(f, f->start_ns);
+	return 0;
+}
+
+static void ops_stop(void *state, struct bp_loop *loop)
+{
+	struct bp_rr_flow *f = state;
+
+	f->running = false;
+	bp_timer_cancel(loop, &f->due);
+	bp_timer_cancel(loop, &f->timeout);
+	if (f->cfg.crr)
+		close_conn(f);  /* a transaction cut short by the end is not counted */
+	else
+		unregister(f);
+}
+
+static void ops_release(void *state)
+{
+	struct bp_rr_flow *f = state;
+
+	for (size_t i = 0; i < f->nheld; i++)
+		if (f->held[i] >= 0)
+			close(f->held[i]);
+	if (f->cfg.concurrent) {
+		int64_t open = 0;
+
+		for (size_t i = f->verify_i; i < f->nheld; i++)
+			open++;
+		__atomic_sub_fetch(&f->cfg.concurrent->open_now, open, __ATOMIC_RELAXED);
+	}
+	free(f->held);
+	free(f->buf);
+	free(f);
+}
+
+const struct bp_stream_ops bp_rr_flow_ops = {
+	.start = ops_start, .stop = ops_stop, .release = ops_release,
+};

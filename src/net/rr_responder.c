@@ -1,0 +1,216 @@
+#include "net/rr_responder.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net/sock.h"
+
+/* Responses come from here: their content does not matter, their size does. */
+static const char zeros[65536];
+
+#define UDP_BATCH 32
+
+struct bp_rr_responder {
+	struct bp_rr_responder_cfg cfg;
+	struct bp_flow flow;
+	bool attached;
+	size_t got;          /* bytes of the current request read so far */
+	uint64_t owed;       /* response bytes not yet written */
+	uint64_t served;     /* relaxed atomics: read by the reporter */
+	uint64_t bytes;
+	char *udp_buf;       /* UDP: UDP_BATCH datagrams of up to req_len (at least 8) bytes */
+};
+
+struct bp_rr_responder *bp_rr_responder_new(const struct bp_rr_responder_cfg *cfg)
+{
+	struct bp_rr_responder *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->cfg = *cfg;
+	r->flow.fd = -1;
+	if (cfg->udp) {
+		r->udp_buf = malloc((size_t)UDP_BATCH * (cfg->req_len + 1));
+		if (!r->udp_buf) {
+			free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+void bp_rr_responder_free(struct bp_rr_responder *r)
+{
+	if (!r)
+		return;
+	bp_rr_responder_detach(r);
+	free(r->udp_buf);
+	free(r);
+}
+
+int bp_rr_responder_fd(const struct bp_rr_responder *r)
+{
+	return r->flow.fd;
+}
+
+uint64_t bp_rr_responder_served(const struct bp_rr_responder *r)
+{
+	return __atomic_load_n(&r->served, __ATOMIC_RELAXED);
+}
+
+uint64_t bp_rr_responder_bytes(const struct bp_rr_responder *r)
+{
+	return __atomic_load_n(&r->bytes, __ATOMIC_RELAXED);
+}
+
+static void count(struct bp_rr_responder *r, uint64_t requests, uint64_t bytes)
+{
+	__atomic_store_n(&r->served, r->served + requests, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->bytes, r->bytes + bytes, __ATOMIC_RELAXED);
+}
+
+/* The connection is over: crr closes it and tells the owner. */
+static void finish(struct bp_rr_responder *r)
+{
+	int fd = r->flow.fd;
+
+	bp_rr_responder_detach(r);
+	if (r->cfg.owns_fd) {
+		close(fd);
+		r->flow.fd = -1;
+	}
+	if (r->cfg.done)
+		r->cfg.done(r, r->cfg.done_arg);
+}
+
+/* Write what is owed; false when the connection broke. */
+static bool write_owed(struct bp_rr_responder *r)
+{
+	while (r->owed) {
+		size_t n = r->owed < sizeof(zeros) ? (size_t)r->owed : sizeof(zeros);
+		ssize_t w = send(r->flow.fd, zeros, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (w < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+		r->owed -= (uint64_t)w;
+	}
+	return true;
+}
+
+static void tcp_ready(struct bp_flow *f, uint32_t events)
+{
+	struct bp_rr_responder *r = f->data;
+	char buf[65536];
+	uint64_t done = 0, nbytes = 0;
+	bool eof = false, broken = false;
+
+	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+		for (int i = 0; i < 16; i++) {
+			ssize_t n = recv(f->fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+			if (n == 0) {
+				eof = true;
+				break;
+			}
+			if (n < 0) {
+				broken = errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+				break;
+			}
+			nbytes += (uint64_t)n;
+			r->got += (size_t)n;
+			done += r->got / r->cfg.req_len;
+			r->got %= r->cfg.req_len;
+			if ((size_t)n < sizeof(buf))
+				break;
+		}
+	}
+	r->owed += done * r->cfg.resp_len;
+	if (done || nbytes)
+		count(r, done, nbytes);
+	if (!broken)
+		broken = !write_owed(r);
+	if (broken || eof || (r->cfg.close_after_one && r->served && !r->owed)) {
+		finish(r);
+		return;
+	}
+	bp_loop_mod(f, r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN);
+}
+
+/* UDP: a batch of requests in, a batch of answers out, each echoing its sequence number. */
+static void udp_ready(struct bp_flow *f, uint32_t events)
+{
+	struct bp_rr_responder *r = f->data;
+	size_t slot = r->cfg.req_len + 1, resp = r->cfg.resp_len;
+	struct mmsghdr in[UDP_BATCH], out[UDP_BATCH];
+	struct iovec iin[UDP_BATCH], iout[UDP_BATCH][2];
+	uint64_t bytes = 0;
+	int n;
+
+	(void)events;
+	memset(in, 0, sizeof(in));
+	for (int i = 0; i < UDP_BATCH; i++) {
+		iin[i] = (struct iovec){ r->udp_buf + (size_t)i * slot, slot };
+		in[i].msg_hdr.msg_iov = &iin[i];
+		in[i].msg_hdr.msg_iovlen = 1;
+	}
+	n = recvmmsg(f->fd, in, UDP_BATCH, MSG_DONTWAIT, NULL);
+	if (n <= 0)
+		return;
+	memset(out, 0, sizeof(out));
+	for (int i = 0; i < n; i++) {
+		size_t head = in[i].msg_len < BP_RR_SEQ_LEN ? in[i].msg_len : BP_RR_SEQ_LEN;
+
+		bytes += in[i].msg_len;
+		iout[i][0] = (struct iovec){ iin[i].iov_base, head };
+		iout[i][1] = (struct iovec){ (void *)zeros, resp > head ? resp - head : 0 };
+		out[i].msg_hdr.msg_iov = iout[i];
+		out[i].msg_hdr.msg_iovlen = 2;
+	}
+	/* An answer the kernel refuses (a full buffer) is a lost answer, as on the wire. */
+	sendmmsg(f->fd, out, (unsigned)n, MSG_DONTWAIT);
+	count(r, (uint64_t)n, bytes);
+}
+
+int bp_rr_responder_attach(struct bp_rr_responder *r, struct bp_loop *loop, int fd)
+{
+	int rc = bp_sock_set_nonblocking(fd, true);
+
+	if (rc)
+		return rc;
+	r->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .data = r,
+				    .handler = r->cfg.udp ? udp_ready : tcp_ready };
+	rc = bp_loop_add(loop, &r->flow);
+	r->attached = !rc;
+	return rc;
+}
+
+void bp_rr_responder_detach(struct bp_rr_responder *r)
+{
+	if (r->attached)
+		bp_loop_del(&r->flow);
+	r->attached = false;
+}
+
+static int ops_start(void *state, struct bp_loop *loop, int fd)
+{
+	return bp_rr_responder_attach(state, loop, fd);
+}
+
+static void ops_stop(void *state, struct bp_loop *loop)
+{
+	(void)loop;
+	bp_rr_responder_detach(state);
+}
+
+static void ops_release(void *state)
+{
+	bp_rr_responder_free(state);
+}
+
+const struct bp_stream_ops bp_rr_responder_ops = {
+	.start = ops_start, .stop = ops_stop, .release = ops_release,
+};
