@@ -3,7 +3,7 @@
 
 # Debian packages the build and the tests need.
 DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev jq \
-	iperf3 iperf iproute2 ethtool iputils-ping nftables
+	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf
 
 BUILD := build
 ASAN_BUILD := build-asan

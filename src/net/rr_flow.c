@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -24,13 +25,15 @@ struct bp_rr_flow {
 	bool registered;
 	bool running;
 	struct bp_timer due;          /* open loop: the next transaction; hold: its end */
-	struct bp_timer timeout;      /* the current transaction's deadline */
+	struct bp_flow watchdog;      /* a timerfd: the current transaction's deadline */
+	bool watchdog_armed;
 	uint64_t start_ns;
 	uint64_t k;                   /* open loop: transactions begun */
 	bool busy;                    /* a transaction is under way */
 	bool connecting;              /* crr: waiting for the handshake */
 	bool late;
 	uint64_t t0;                  /* the latency's start: due time (open) or send time */
+	uint64_t t_begun;             /* when it really began, for the timeout */
 	uint64_t connect_t0;
 	size_t sent, got;             /* bytes of the request written, of the answer read */
 	size_t out_len;               /* bytes to write for this request */
@@ -52,6 +55,7 @@ struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
 		return NULL;
 	f->cfg = *cfg;
 	f->flow.fd = -1;
+	f->watchdog.fd = -1;
 	f->buf = calloc(1, BP_COOKIE_LEN + cfg->req_len);
 	if (!f->buf) {
 		free(f);
@@ -130,7 +134,6 @@ static void hold_conn(struct bp_rr_flow *f)
 
 static void finish_ok(struct bp_rr_flow *f, uint64_t now)
 {
-	bp_timer_cancel(f->loop, &f->timeout);
 	f->busy = false;
 	if (f->phase == PH_VERIFY) {
 		__atomic_add_fetch(&f->cfg.concurrent->alive, 1, __ATOMIC_RELAXED);
@@ -148,7 +151,6 @@ static void finish_ok(struct bp_rr_flow *f, uint64_t now)
 
 static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, uint64_t now)
 {
-	bp_timer_cancel(f->loop, &f->timeout);
 	f->busy = false;
 	f->connecting = false;
 	if (f->phase == PH_VERIFY)
@@ -228,6 +230,28 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 	}
 }
 
+/*
+ * The timeout is a timerfd checked lazily: it stays armed across transactions and, when it
+ * fires, compares with the current one's start. A loop timer instead would make every
+ * epoll wait carry a timeout (an hrtimer set and cancelled per round trip of a few
+ * microseconds); re-arming per transaction would cost a system call each.
+ */
+static void set_watchdog(struct bp_rr_flow *f, uint64_t due_ns)
+{
+	struct itimerspec its = {
+		.it_value = { (time_t)(due_ns / BP_NS_PER_SEC), (long)(due_ns % BP_NS_PER_SEC) },
+	};
+
+	f->watchdog_armed = !timerfd_settime(f->watchdog.fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void arm_timeout(struct bp_rr_flow *f, uint64_t now)
+{
+	f->t_begun = now;
+	if (!f->watchdog_armed)
+		set_watchdog(f, now + f->cfg.timeout_ns);
+}
+
 static void begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 {
 	f->busy = true;
@@ -235,7 +259,7 @@ static void begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 	f->late = now > intended + LATE_SLACK_NS;
 	f->got = 0;
 	f->sent = 0;
-	bp_timer_arm(f->loop, &f->timeout, now + f->cfg.timeout_ns);
+	arm_timeout(f, now);
 	if (f->cfg.crr) {
 		start_connect(f, now);
 	} else if (f->cfg.udp) {
@@ -263,7 +287,7 @@ static void verify_next(struct bp_rr_flow *f, uint64_t now)
 	f->got = 0;
 	f->sent = 0;
 	f->out_len = f->cfg.req_len;
-	bp_timer_arm(f->loop, &f->timeout, now + f->cfg.timeout_ns);
+	arm_timeout(f, now);
 	write_request(f, now);
 }
 
@@ -330,12 +354,21 @@ static void due_fired(struct bp_timer *t, uint64_t now)
 		schedule(f, now);
 }
 
-static void timeout_fired(struct bp_timer *t, uint64_t now)
+static void timeout_fired(struct bp_flow *w, uint32_t events)
 {
-	struct bp_rr_flow *f = t->data;
+	struct bp_rr_flow *f = w->data;
+	uint64_t expirations, now = bp_now_ns();
 
-	if (f->busy)
+	(void)events;
+	if (read(w->fd, &expirations, sizeof(expirations)) < 0)
+		return;  /* EAGAIN: a stale wake-up */
+	f->watchdog_armed = false;
+	if (!f->busy || !f->running)
+		return;
+	if (now >= f->t_begun + f->cfg.timeout_ns)
 		finish_failed(f, BP_RR_FAIL_TIMEOUT, ETIMEDOUT, now);
+	else
+		set_watchdog(f, f->t_begun + f->cfg.timeout_ns);
 }
 
 /* TCP (rr and crr): the answer arrives; crr also waits for the server's FIN. */
@@ -414,7 +447,18 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 	f->loop = loop;
 	f->flow = (struct bp_flow){ .fd = fd, .handler = on_event, .data = f };
 	f->due = (struct bp_timer){ .fn = due_fired, .data = f };
-	f->timeout = (struct bp_timer){ .fn = timeout_fired, .data = f };
+	/* CLOCK_MONOTONIC: the clock bp_now_ns() reads. */
+	f->watchdog = (struct bp_flow){ .fd = timerfd_create(CLOCK_MONOTONIC,
+							      TFD_NONBLOCK | TFD_CLOEXEC),
+					.events = EPOLLIN, .handler = timeout_fired, .data = f };
+	if (f->watchdog.fd < 0 || bp_loop_add(loop, &f->watchdog)) {
+		int rc = f->watchdog.fd < 0 ? -errno : -ENOMEM;
+
+		if (f->watchdog.fd >= 0)
+			close(f->watchdog.fd);
+		f->watchdog.fd = -1;
+		return rc;
+	}
 	f->start_ns = bp_now_ns();
 	f->running = true;
 	if (!f->cfg.crr)
@@ -429,7 +473,11 @@ static void ops_stop(void *state, struct bp_loop *loop)
 
 	f->running = false;
 	bp_timer_cancel(loop, &f->due);
-	bp_timer_cancel(loop, &f->timeout);
+	if (f->watchdog.fd >= 0) {
+		bp_loop_del(&f->watchdog);
+		close(f->watchdog.fd);
+		f->watchdog.fd = -1;
+	}
 	if (f->cfg.crr)
 		close_conn(f);  /* a transaction cut short by the end is not counted */
 	else

@@ -137,7 +137,9 @@ static void tcp_ready(struct bp_flow *f, uint32_t events)
 		finish(r);
 		return;
 	}
-	bp_loop_mod(f, r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN);
+	/* Only when it changes: an epoll_ctl per answer would cost a system call each. */
+	if (f->events != (r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN))
+		bp_loop_mod(f, r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN);
 }
 
 /* UDP: a batch of requests in, a batch of answers out, each echoing its sequence number. */
