@@ -61,6 +61,7 @@ struct srv_session {
 	/* crr: connections being answered on the server's loop, and what ended ones served */
 	struct crr_conn *crr_open;
 	uint64_t crr_served, crr_bytes, crr_conns;
+	uint64_t loop_cpu0_ns;         /* the server loop thread's CPU time at the start */
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };
