@@ -100,6 +100,23 @@ int bp_ctl_open(struct bp_ctl *c, const char *host, unsigned port, enum bp_famil
 	return rc;
 }
 
+int bp_ctl_start(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
+		 uint64_t connect_timeout_ns, const struct bp_net_params *np,
+		 int (*open_streams)(void *arg), void *arg, char *err, size_t errlen)
+{
+	int rc = bp_ctl_open(c, host, port, family, connect_timeout_ns, np, err, errlen);
+
+	if (!rc)
+		rc = bp_ctl_expect(c, BP_CREATE_STREAMS);
+	if (!rc)
+		rc = open_streams(arg);
+	if (!rc)
+		rc = bp_ctl_expect(c, BP_TEST_START);
+	if (!rc)
+		rc = bp_ctl_expect(c, BP_TEST_RUNNING);
+	return rc;
+}
+
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
 {
 	int rc = bp_proto_send_state(c->fd, BP_TEST_END, bp_ctl_deadline());

@@ -38,6 +38,14 @@ int bp_ctl_open(struct bp_ctl *c, const char *host, unsigned port, enum bp_famil
 		uint64_t connect_timeout_ns, const struct bp_net_params *np, char *err,
 		size_t errlen);
 
+/*
+ * The whole set-up: bp_ctl_open, CREATE_STREAMS, open_streams(arg) (the test's own data
+ * connections), then TEST_START and TEST_RUNNING: the test runs when this returns 0.
+ */
+int bp_ctl_start(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
+		 uint64_t connect_timeout_ns, const struct bp_net_params *np,
+		 int (*open_streams)(void *arg), void *arg, char *err, size_t errlen);
+
 /* Wait for the next state and insist that it is want (refusals become err). */
 int bp_ctl_expect(struct bp_ctl *c, int want);
 

@@ -78,8 +78,9 @@ static int flow_socket(struct client *c, int *fd)
 	return rc;
 }
 
-static int open_flows(struct client *c)
+static int open_flows(void *arg)
 {
+	struct client *c = arg;
 	const struct bp_rr_client_opts *o = c->o;
 	const struct bp_net_params *np = &o->np;
 	int n = np->parallel, rc, id = 1;
@@ -293,16 +294,8 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		cleanup(&c);
 		return -ENOMEM;
 	}
-	rc = bp_ctl_open(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np, err,
-			 errlen);
-	if (!rc)
-		rc = bp_ctl_expect(&c.ctl, BP_CREATE_STREAMS);
-	if (!rc)
-		rc = open_flows(&c);
-	if (!rc)
-		rc = bp_ctl_expect(&c.ctl, BP_TEST_START);
-	if (!rc)
-		rc = bp_ctl_expect(&c.ctl, BP_TEST_RUNNING);
+	rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np,
+			  open_flows, &c, err, errlen);
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c);

@@ -90,8 +90,9 @@ static int open_stream(struct client *c, bool sender, int id, const struct bp_st
  * Streams in iperf3's order: the client's sending streams first, then its receiving ones;
  * ids 1, 3, 4, ... (iperf3 never uses 2).
  */
-static int open_streams(struct client *c)
+static int open_streams(void *arg)
 {
+	struct client *c = arg;
 	const struct bp_net_params *np = &c->o->np;
 	int up = bp_net_params_up_streams(np), down = bp_net_params_down_streams(np);
 	int workers = bp_workers_available_cpus(), rc, id = 1;
@@ -223,16 +224,8 @@ int bp_tcp_client_run(const struct bp_tcp_client_opts *o, struct bp_tcp_outcome 
 	out->remote = calloc(1, sizeof(*out->remote));
 	if (!out->remote)
 		return -ENOMEM;
-	rc = bp_ctl_open(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np, err,
-			 errlen);
-	if (!rc)
-		rc = bp_ctl_expect(&c.ctl, BP_CREATE_STREAMS);
-	if (!rc)
-		rc = open_streams(&c);
-	if (!rc)
-		rc = bp_ctl_expect(&c.ctl, BP_TEST_START);
-	if (!rc)
-		rc = bp_ctl_expect(&c.ctl, BP_TEST_RUNNING);
+	rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np,
+			  open_streams, &c, err, errlen);
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c, out);

@@ -34,23 +34,36 @@ void bp_tcp_side_free(struct bp_tcp_side *s)
 	s->worker_cpu0 = NULL;
 }
 
+/* No room for another stream: say so and close what would have been one. */
+static int full(const struct bp_tcp_side *s, int fd, char *err, size_t errlen)
+{
+	if (s->n < BP_NET_MAX_STREAMS)
+		return 0;
+	snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+	if (fd >= 0)
+		close(fd);
+	return -EINVAL;
+}
+
+static void append(struct bp_tcp_side *s, struct bp_stream *st, bool sender, int id)
+{
+	s->streams[s->n] = st;
+	s->sender[s->n] = sender;
+	s->ids[s->n] = id;
+	s->n++;
+}
+
 int bp_tcp_side_add(struct bp_tcp_side *s, int fd, bool sender, int id,
 		    const struct bp_stream_opts *o, char *err, size_t errlen)
 {
 	struct bp_stream *st;
 
-	if (s->n == BP_NET_MAX_STREAMS) {
-		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
-		close(fd);
+	if (full(s, fd, err, errlen))
 		return -EINVAL;
-	}
 	st = bp_stream_add(s->pool, fd, sender ? BP_STREAM_SEND : BP_STREAM_RECV, o, err, errlen);
 	if (!st)
 		return -EIO;
-	s->streams[s->n] = st;
-	s->sender[s->n] = sender;
-	s->ids[s->n] = id;
-	s->n++;
+	append(s, st, sender, id);
 	return 0;
 }
 
@@ -60,11 +73,8 @@ int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_strea
 	struct bp_udp_stream *u;
 	struct bp_stream *st;
 
-	if (s->n == BP_NET_MAX_STREAMS) {
-		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
-		close(fd);
+	if (full(s, fd, err, errlen))
 		return -EINVAL;
-	}
 	u = bp_udp_stream_new(cfg);
 	if (!u) {
 		snprintf(err, errlen, "udp stream: out of memory");
@@ -74,11 +84,8 @@ int bp_tcp_side_add_udp(struct bp_tcp_side *s, int fd, const struct bp_udp_strea
 	st = bp_stream_add_custom(s->pool, fd, &bp_udp_stream_ops, u, err, errlen);
 	if (!st)
 		return -EIO;
-	s->streams[s->n] = st;
 	s->udp[s->n] = u;
-	s->sender[s->n] = cfg->sender;
-	s->ids[s->n] = id;
-	s->n++;
+	append(s, st, cfg->sender, id);
 	return 0;
 }
 
@@ -88,20 +95,14 @@ int bp_tcp_side_add_custom(struct bp_tcp_side *s, int fd, const struct bp_stream
 {
 	struct bp_stream *st;
 
-	if (s->n == BP_NET_MAX_STREAMS) {
-		snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+	if (full(s, fd, err, errlen)) {
 		ops->release(state);
-		if (fd >= 0)
-			close(fd);
 		return -EINVAL;
 	}
 	st = bp_stream_add_custom(s->pool, fd, ops, state, err, errlen);
 	if (!st)
 		return -EIO;
-	s->streams[s->n] = st;
-	s->sender[s->n] = sender;
-	s->ids[s->n] = id;
-	s->n++;
+	append(s, st, sender, id);
 	if (out)
 		*out = st;
 	return 0;

@@ -15,7 +15,7 @@ if ! command -v iperf3 >/dev/null || ! command -v jq >/dev/null; then
 	exit 0
 fi
 
-port=$((20000 + $$ % 20000))
+port=$((10000 + ($$ + 5000) % 22000))  # below the ephemeral range (32768-60999)
 sport=$((port + 1))   # a stock iperf3 server
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
