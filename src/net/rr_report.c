@@ -49,7 +49,7 @@ static void add_intervals(struct bp_result *r, const struct bp_rr_client_opts *o
 
 		if (!iv)
 			return;
-		bp_interval_add_metric(iv, is_crr(o) ? "connections_per_s" : "transactions_per_s",
+		bp_interval_add_metric(iv, is_crr(o) ? "connections.rate" : "transactions.rate",
 				       secs > 0 ? (double)v->c.transactions / secs : 0, "op/s",
 				       BP_BETTER_HIGHER);
 		if (v->latency.count) {
@@ -102,7 +102,6 @@ static void verdict(struct bp_result *r, const struct bp_rr_client_opts *o,
 		pass = pass && out->cc.peak >= o->concurrent && out->cc.dropped == 0;
 	bp_result_add_metric(r, "failure_ratio", pct, "percent", BP_BETTER_LOWER);
 	bp_result_add_metric(r, "pass", pass, "count", BP_BETTER_HIGHER);
-	json_object_set_new(r->params, "max_failure_ratio", json_real(ro->max_failure_pct));
 	if (!pass)
 		bp_result_add_warning(r, "threshold-exceeded",
 				      "FAIL: %" PRIu64 " of %" PRIu64 " attempts failed (%.4f %%), "
@@ -143,14 +142,14 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	bp_result_add_metric(r, "transactions", (double)out->total.transactions, "count",
 			     BP_BETTER_NONE);
 	if (is_crr(o) && !o->concurrent) {
-		bp_result_add_metric(r, "connections_per_s", rate, "op/s", BP_BETTER_HIGHER);
+		bp_result_add_metric(r, "connections.rate", rate, "op/s", BP_BETTER_HIGHER);
 		bp_result_add_metric(r, "connections", (double)out->total.connects, "count",
 				     BP_BETTER_NONE);
 	} else if (!o->concurrent) {
-		bp_result_add_metric(r, "transactions_per_s", rate, "op/s", BP_BETTER_HIGHER);
+		bp_result_add_metric(r, "transactions.rate", rate, "op/s", BP_BETTER_HIGHER);
 	}
 	if (o->rate > 0) {
-		bp_result_add_metric(r, "offered_per_s", o->rate, "op/s", BP_BETTER_NONE);
+		bp_result_add_metric(r, "offered.rate", o->rate, "op/s", BP_BETTER_NONE);
 		bp_result_add_metric(r, "late", (double)out->total.late, "count", BP_BETTER_LOWER);
 	}
 	bp_result_add_metric(r, "server.transactions", (double)served_by_server(out->remote),

@@ -101,9 +101,13 @@ static bool write_owed(struct bp_rr_responder *r)
 	return true;
 }
 
-static void tcp_ready(struct bp_flow *f, uint32_t events)
+/*
+ * Read what came, write what is owed. True when the connection is over: finish() ran, the
+ * owner's done callback may have freed r.
+ */
+static bool tcp_serve(struct bp_rr_responder *r, uint32_t events)
 {
-	struct bp_rr_responder *r = f->data;
+	struct bp_flow *f = &r->flow;
 	char buf[65536];
 	uint64_t done = 0, nbytes = 0;
 	bool eof = false, broken = false;
@@ -135,11 +139,22 @@ static void tcp_ready(struct bp_flow *f, uint32_t events)
 		broken = !write_owed(r);
 	if (broken || eof || (r->cfg.close_after_one && r->served && !r->owed)) {
 		finish(r);
-		return;
+		return true;
 	}
+	return false;
+}
+
+static void tcp_ready(struct bp_flow *f, uint32_t events)
+{
+	struct bp_rr_responder *r = f->data;
+	uint32_t want;
+
+	if (tcp_serve(r, events))
+		return;
 	/* Only when it changes: an epoll_ctl per answer would cost a system call each. */
-	if (f->events != (r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN))
-		bp_loop_mod(f, r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN);
+	want = r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN;
+	if (f->events != want)
+		bp_loop_mod(f, want);
 }
 
 /* UDP: a batch of requests in, a batch of answers out, each echoing its sequence number. */
@@ -177,14 +192,31 @@ static void udp_ready(struct bp_flow *f, uint32_t events)
 	count(r, (uint64_t)n, bytes);
 }
 
+/*
+ * crr (close_after_one over TCP, the responder owns the socket) differs in two ways, each
+ * saving system calls on every connection:
+ *   - O_NONBLOCK is not set: every recv and send here passes MSG_DONTWAIT, and no one else
+ *     uses the socket (the server's accept4 makes it non-blocking anyway);
+ *   - the request is answered at once, before the socket goes into epoll: it came with the
+ *     cookie (one segment from the client), which the server has just read, so it is almost
+ *     always there. Then the answer is written and the socket closed here, the owner's done
+ *     callback runs before attach returns 0, and r must not be used after; otherwise the
+ *     socket waits in epoll for the rest as usual (one recv spent).
+ */
 int bp_rr_responder_attach(struct bp_rr_responder *r, struct bp_loop *loop, int fd)
 {
-	int rc = bp_sock_set_nonblocking(fd, true);
+	bool crr = r->cfg.close_after_one && r->cfg.owns_fd && !r->cfg.udp;
+	int rc = crr ? 0 : bp_sock_set_nonblocking(fd, true);
 
 	if (rc)
 		return rc;
 	r->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .data = r,
 				    .handler = r->cfg.udp ? udp_ready : tcp_ready };
+	if (crr) {
+		if (tcp_serve(r, EPOLLIN))
+			return 0;
+		r->flow.events = r->owed ? EPOLLIN | EPOLLOUT : EPOLLIN;
+	}
 	rc = bp_loop_add(loop, &r->flow);
 	r->attached = !rc;
 	return rc;

@@ -38,7 +38,12 @@ struct bp_rr_responder_cfg {
 struct bp_rr_responder *bp_rr_responder_new(const struct bp_rr_responder_cfg *cfg);
 void bp_rr_responder_free(struct bp_rr_responder *r);
 
-/* Serve fd on loop (non-blocking from now on). 0 or a negative errno. */
+/*
+ * Serve fd on loop (non-blocking from now on). 0 or a negative errno. A crr responder
+ * (close_after_one, owns_fd) answers a request that is already there before it returns:
+ * then the socket is closed and the done callback has run (r may be freed) by the time
+ * attach returns 0.
+ */
 int bp_rr_responder_attach(struct bp_rr_responder *r, struct bp_loop *loop, int fd);
 void bp_rr_responder_detach(struct bp_rr_responder *r);
 

@@ -7,6 +7,7 @@
  * until the client closes them.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -51,21 +52,32 @@ void srv_crr_take(struct srv_session *ss, int fd)
 		.close_after_one = !ss->np.crr_hold, .owns_fd = true, .done = conn_done,
 		.done_arg = c,
 	};
+	int rc;
 
-	if (!c || !(c->r = bp_rr_responder_new(&cfg)) ||
-	    bp_rr_responder_attach(c->r, ss->srv->loop, fd)) {
-		if (c)
-			bp_rr_responder_free(c->r);
+	if (!c || !(c->r = bp_rr_responder_new(&cfg))) {
 		free(c);
 		close(fd);
 		bp_debug("%s: crr connection refused: out of memory", ss->peer);
 		return;
 	}
+	/*
+	 * Into the list first: attach may answer and close the connection at once (the request
+	 * came with the cookie), and then conn_done has unlinked and freed c before it returns.
+	 */
 	c->ss = ss;
 	c->next = ss->crr_open;
 	if (c->next)
 		c->next->prev = c;
 	ss->crr_open = c;
+	rc = bp_rr_responder_attach(c->r, ss->srv->loop, fd);
+	if (rc) {  /* nothing was closed or called back: the connection is still ours */
+		unlink_conn(c);
+		bp_rr_responder_free(c->r);
+		free(c);
+		close(fd);
+		bp_debug("%s: crr connection dropped: %s", ss->peer, strerror(-rc));
+		return;
+	}
 	ss->crr_conns++;
 }
 

@@ -34,9 +34,9 @@ ok $? "the server answered what the client counted (client $tx, server $srv)"
 jq -e '.latency.transaction | .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and
 	.p99 <= ."p99.9" and ."p99.9" <= .max and .count > 0' <<<"$out" >/dev/null
 ok $? "latency percentiles in order"
-rate=$(metric transactions_per_s "$out")
+rate=$(metric transactions.rate "$out")
 near "$rate" "$(awk -v t="$tx" 'BEGIN { print t / 2 }')" 2; ok $? "transactions/s is the count over 2 s ($rate)"
-sum=$(jq '[.intervals[] | .metrics.transactions_per_s * (.end - .start)] | add' <<<"$out")
+sum=$(jq '[.intervals[] | .metrics["transactions.rate"] * (.end - .start)] | add' <<<"$out")
 near "$sum" "$tx" 1; ok $? "interval rates add up to the total ($sum vs $tx)"
 
 expect_exit 0 "rr TCP -P 4 -l 64,1K" "$bp" rr -c 127.0.0.1 -p "$port" -t 1 -P 4 -l 64,1K --json
@@ -53,9 +53,9 @@ grep -q "8 bytes carry the sequence number" <<<"$err"; ok $? "says why: $err"
 
 # --- open loop: the offered rate is held, latency counts from the due time ---
 expect_exit 0 "rr --rate 2000" "$bp" rr -c 127.0.0.1 -p "$port" -t 2 -P 2 --rate 2000 --json
-rate=$(metric transactions_per_s "$out")
+rate=$(metric transactions.rate "$out")
 near "$rate" 2000 1; ok $? "rr --rate 2000 delivers 2000 ± 1 %/s ($rate)"
-[ "$(metric offered_per_s "$out")" = 2000 ]; ok $? "offered rate recorded"
+[ "$(metric offered.rate "$out")" = 2000 ]; ok $? "offered rate recorded"
 
 # --- latency against sockperf's ping-pong (same size, one flow, interleaved, medians) ---
 # Both pairs run on one CPU: on loopback the round trip costs ~12 us when client and server
@@ -87,7 +87,7 @@ fi
 
 # --- crr: a new connection per transaction ---
 expect_exit 0 "crr -P 4" "$bp" crr -c 127.0.0.1 -p "$port" -t 2 -P 4 --json
-cps=$(metric connections_per_s "$out"); tx=$(metric transactions "$out")
+cps=$(metric connections.rate "$out"); tx=$(metric transactions "$out")
 ge "$cps" 300; ok $? "crr: connections/s on loopback ($cps)"
 [ "$(metric failures "$out")" = 0 ] && [ "$(metric pass "$out")" = 1 ]
 ok $? "crr: no failures, PASS"
@@ -103,8 +103,8 @@ ok 0 "TIME_WAIT sockets after crr: $tw (the server closes first; recorded only)"
 # second's rate may wobble; the sustained total may not.
 expect_exit 0 "crr --rate 1000 --ramp 1" "$bp" crr -c 127.0.0.1 -p "$port" -t 3 -P 8 \
 	--rate 1000 --ramp 1 --json
-near "$(metric connections_per_s "$out")" 1000 3
-ok $? "crr --rate 1000 holds 1000 ± 3 %/s after the ramp ($(metric connections_per_s "$out"))"
+near "$(metric connections.rate "$out")" 1000 3
+ok $? "crr --rate 1000 holds 1000 ± 3 %/s after the ramp ($(metric connections.rate "$out"))"
 jq -e '[.intervals[] | select(.metrics.omitted == 1)] | length >= 1' <<<"$out" >/dev/null
 ok $? "the ramp is marked omitted"
 

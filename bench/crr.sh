@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# bench/crr.sh: boardperf crr beside iperf2's connect-only mode on loopback (127.0.0.1 only),
+# in one run, at equal concurrency (-P 1 and -P 8 by default: P flows / P client threads,
+# each with one connection at a time, closed loop).
+#
+# The two do not do the same work per connection, and the comparison favours iperf2:
+#   - boardperf crr: connect, send the 37-byte cookie and a 1-byte request, read the 1-byte
+#     answer and the server's FIN, close (netperf's TCP_CRR); its server (`boardperf serve`)
+#     accepts, reads, answers and closes every connection;
+#   - iperf -c --connect-only=K: connect (the three-way handshake) and close, K times per
+#     thread; its server (`iperf -s`) accepts the connections whenever it gets to them, which
+#     the client does not wait for (the kernel completes the handshake on its own).
+# iperf2 2.1.8 prints one line per connection and no rate; -t does not bound a connect-only
+# run (--connect-only=0 runs until SIGKILL, even ignoring SIGTERM), so each iperf2 test makes
+# a fixed number of connections K (split over the threads) and its rate is the connections it
+# reports ("connected with" lines) / the client's wall time (process start to exit, a few ms
+# more than the connects alone). Two sizes, both shown:
+#   - iperf2-burst (IPERF_BURST, default 2500): fewer than the 4096 connections the server's
+#     listen queue holds (net.core.somaxconn), so the client never waits for iperf2's server:
+#     this is the kernel's connect + close rate for one client, iperf2's best case, and the
+#     figure the target is checked against;
+#   - iperf2 (IPERF_CONNECTS, default 6000): more than the listen queue holds. iperf2's server
+#     (a thread per connection) accepts more slowly than its client connects; once the queue
+#     is full a SYN is dropped and that client thread waits the 1 s SYN retransmission, which
+#     is what a longer iperf2 run sees ("listen queue overflows" below counts them).
+#
+# TIME_WAIT: iperf2's client closes first, so every connection leaves a TIME_WAIT socket on
+# the client for 60 s; connecting to the same server port again soon after makes the kernel's
+# port search slower and slower (measured: 20,000 connects in a row fell from ~5,000/s to
+# ~300/s). So there are IPERF2_SERVERS (16) iperf2 servers on consecutive ports, each iperf2
+# test uses the next one, and before it starts it waits (up to 65 s, said when it happens)
+# until fewer than 500 TIME_WAIT sockets toward that port are left from earlier tests. The
+# counts above stay far below the ~14,000 even-numbered ephemeral ports connect() prefers.
+# boardperf's server closes first: its TIME_WAIT sockets stay on the server side and do not
+# hold the client's ports, so it needs no such care.
+#
+# Each round runs both tools for each concurrency, which goes first alternating from round to
+# round (two shared, noisy cores: interleave, repeat, take medians). CPU per connection: the
+# client's user + system time (/usr/bin/time) plus the server process's (utime + stime from
+# /proc/PID/stat, read before and 0.3 s after the test), divided by the connections made.
+#
+# Closing lines: per concurrency, medians and the ratios boardperf/iperf2 of connections/s
+# (target >= 1.2 against the better iperf2 figure, issue 7); the last line is
+# "median ratio boardperf/iperf2-burst connections/s: X.XX" (median over the per-test ratios).
+#
+# Usage: bench/crr.sh [BOARDPERF] [ROUNDS] [SECONDS]
+#        (or ROUNDS=5 SECONDS=3 CONCURRENCY="1 8" IPERF_BURST=2500 IPERF_CONNECTS=6000 in the
+#        environment; ports BP_PORT=25251, IPERF2_PORT=25252 and the 15 above it)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+# SECONDS is bash's own clock; take it only if the caller put it in the environment.
+env_secs=$(printenv SECONDS || true)
+bp=${1:-$here/../build/boardperf}
+rounds=${2:-${ROUNDS:-5}}
+secs=${3:-${env_secs:-3}}
+concurrency=${CONCURRENCY:-1 8}
+ip2_connects=${IPERF_CONNECTS:-6000}
+ip2_burst=${IPERF_BURST:-2500}
+host=127.0.0.1
+bp_port=${BP_PORT:-25251}
+ip2_port=${IPERF2_PORT:-25252}
+ip2_nports=${IPERF2_SERVERS:-16}
+clk=$(getconf CLK_TCK)
+settle=0.3
+
+die() { echo "bench/crr.sh: $*" >&2; exit 1; }
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
+[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
+[[ $ip2_connects =~ ^[1-9][0-9]*$ && $ip2_burst =~ ^[1-9][0-9]*$ ]] ||
+	die "IPERF_CONNECTS and IPERF_BURST must be positive integers"
+for p in $concurrency; do [[ $p =~ ^[1-9][0-9]*$ && $p -le 128 ]] || die "CONCURRENCY: 1..128, not '$p'"; done
+[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
+command -v jq >/dev/null || die "jq is needed"
+[[ -x /usr/bin/time ]] || apt-get install -y -qq time >/dev/null
+command -v iperf >/dev/null || apt-get install -y -qq iperf >/dev/null
+ip2_version=$(dpkg-query -W -f '${Version}' iperf 2>/dev/null || echo unknown)
+
+tmp=$(mktemp -d)
+declare -A srv_pid=()
+stop_servers() { # TERM to all, up to 3 s to go, then KILL
+	local p i alive
+	for p in "${srv_pid[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	for ((i = 0; i < 30; i++)); do
+		alive=0
+		for p in "${srv_pid[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		((alive)) || break
+		sleep 0.1
+	done
+	for p in "${srv_pid[@]}"; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+}
+trap 'stop_servers; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+listening() { [[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]; }
+start_server() { # start_server TOOL PORT CMD...
+	local tool=$1 port=$2 i
+	shift 2
+	listening "$port" && die "port $port (for $tool) is already in use; set BP_PORT / IPERF2_PORT"
+	"$@" >"$tmp/$tool.server.log" 2>&1 &
+	srv_pid[$tool]=$!
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "${srv_pid[$tool]}" 2>/dev/null ||
+			die "$tool server exited: $(tail -n 3 "$tmp/$tool.server.log")"
+		listening "$port" && return 0
+		sleep 0.1
+	done
+	die "$tool server does not listen on $host:$port after 5 s"
+}
+cpu_ticks() { # utime + stime of PID, in clock ticks
+	local s
+	s=$(<"/proc/$1/stat")
+	s=${s##*) }
+	# shellcheck disable=SC2086
+	set -- $s
+	echo $((${12} + ${13}))
+}
+listen_overflows() { nstat -asz TcpExtListenOverflows 2>/dev/null | awk '$1 == "TcpExtListenOverflows" { print $2 }'; }
+
+start_server boardperf "$bp_port" "$bp" serve -p "$bp_port" -B "$host"
+# One iperf2 server per port (a single `iperf -s -p A-B` listening on a range aborted here
+# after a few thousand connections).
+for ((i = 0; i < ip2_nports; i++)); do
+	start_server "iperf2.$i" $((ip2_port + i)) iperf -s -B "$host" -p $((ip2_port + i))
+done
+ip2_next=0
+
+# tw_drain PORT: wait until fewer than 500 client-side TIME_WAIT sockets toward PORT remain.
+tw_drain() {
+	local i tw
+	for ((i = 0; i < 650; i++)); do
+		tw=$(ss -Htan state time-wait "dport = :$1" 2>/dev/null | wc -l)
+		((tw < 500)) && break
+		((i == 0)) && echo "# waiting for $tw TIME_WAIT sockets toward port $1 to expire"
+		sleep 0.1
+	done
+}
+
+# one_test ROUND TOOL P: prints and records connections/s and CPU µs per connection.
+# TOOL: boardperf, iperf2 (IPERF_CONNECTS connections) or iperf2-burst (IPERF_BURST).
+one_test() {
+	local r=$1 tool=$2 n=$3 pid out w0 w1 c0 c1 o0 o1 conns rate fails cpu port k rc=0
+	if [[ $tool == boardperf ]]; then
+		pid=${srv_pid[boardperf]}
+	else
+		port=$((ip2_port + ip2_next % ip2_nports))
+		pid=${srv_pid[iperf2.$((ip2_next % ip2_nports))]}
+		ip2_next=$((ip2_next + 1))
+		k=$ip2_connects
+		[[ $tool == iperf2-burst ]] && k=$ip2_burst
+		k=$(((k + n - 1) / n))  # --connect-only=K is per thread
+		tw_drain "$port"
+	fi
+	kill -0 "$pid" 2>/dev/null || die "$tool server (PID $pid) is gone"
+	out=$tmp/out.$tool.$n.$r
+	c0=$(cpu_ticks "$pid")
+	o0=$(listen_overflows)
+	if [[ $tool == boardperf ]]; then
+		/usr/bin/time -f '%U %S' -o "$out.time" timeout -s KILL $((secs + 30)) \
+			"$bp" crr -c "$host" -p "$bp_port" -t "$secs" -P "$n" -i 0 --json --no-save \
+			>"$out" 2>"$out.err" || rc=$?
+		read -r rate conns fails < <(jq -r '[.metrics[] | {(.name): .value}] | add |
+			"\(.["connections.rate"] // 0) \(.transactions // 0) \(.failures // 0)"' "$out" 2>/dev/null ||
+			echo "0 0 0")
+	else
+		w0=$(date +%s%N)
+		/usr/bin/time -f '%U %S' -o "$out.time" timeout -s KILL 120 \
+			iperf -c "$host" -p "$port" --connect-only="$k" -P "$n" >"$out" 2>"$out.err" || rc=$?
+		w1=$(date +%s%N)
+		conns=$(grep -c 'connected with' "$out" || true)
+		fails=$(cat "$out" "$out.err" | grep -ci 'connect failed\|refused' || true)
+		rate=$(awk -v c="$conns" -v w="$((w1 - w0))" 'BEGIN { printf "%.1f", c / (w / 1e9) }')
+	fi
+	sleep "$settle"
+	c1=$(cpu_ticks "$pid")
+	o1=$(listen_overflows)
+	if ((rc != 0)) || ! awk -v c="$conns" 'BEGIN { exit !(c > 0) }'; then
+		printf 'round %d  -P %-3d %-12s FAILED (exit %d): %s\n' "$r" "$n" "$tool" "$rc" \
+			"$(tail -n 2 "$out.err" "$out" 2>/dev/null | tr '\n' ' ' | cut -c1-200)"
+		return 0
+	fi
+	cpu=$(awk -v t="$(awk '{ print $1 + $2 }' "$out.time")" -v s="$((c1 - c0))" -v k="$clk" -v c="$conns" \
+		'BEGIN { printf "%.1f", (t + s / k) / c * 1e6 }')
+	echo "$rate" >>"$tmp/$tool.$n.rate"
+	echo "$cpu" >>"$tmp/$tool.$n.cpu"
+	printf 'round %d  -P %-3d %-12s %9.0f connections/s  %7d connections  %4d failed  %6.1f us CPU/connection%s\n' \
+		"$r" "$n" "$tool" "$rate" "$conns" "$fails" "$cpu" \
+		"$([[ -n $o0 && -n $o1 && $o1 != "$o0" ]] && echo "  (listen queue overflows: $((o1 - o0)))")"
+}
+
+tools=(boardperf iperf2-burst iperf2)
+echo "crr on loopback ($host): $("$bp" --version 2>/dev/null | head -1 || echo boardperf) crr -t $secs" \
+	"vs iperf2 $ip2_version --connect-only ($ip2_burst and $ip2_connects connections per test)," \
+	"-P $concurrency, $rounds rounds, $(nproc) CPUs"
+for ((r = 1; r <= rounds; r++)); do
+	for n in $concurrency; do
+		for ((k = 0; k < 3; k++)); do one_test "$r" "${tools[$(((r - 1 + k) % 3))]}" "$n"; done
+		for tool in iperf2-burst iperf2; do
+			[[ -s $tmp/boardperf.$n.rate && -s $tmp/$tool.$n.rate ]] &&
+				ratio "$(tail -1 "$tmp/boardperf.$n.rate")" "$(tail -1 "$tmp/$tool.$n.rate")" >>"$tmp/ratios.$tool"
+		done
+	done
+done
+
+med() { if [[ -s $1 ]]; then median <"$1"; else echo nan; fi; }
+echo
+printf '%-4s %-12s %16s %18s\n' P tool "connections/s" "CPU us/connection"
+for n in $concurrency; do
+	for tool in "${tools[@]}"; do
+		printf '%-4s %-12s %16.0f %18.1f\n' "$n" "$tool" "$(med "$tmp/$tool.$n.rate")" "$(med "$tmp/$tool.$n.cpu")"
+	done
+done
+echo
+for n in $concurrency; do
+	b=$(med "$tmp/boardperf.$n.rate") s1=$(med "$tmp/iperf2-burst.$n.rate") s2=$(med "$tmp/iperf2.$n.rate")
+	best=$(awk -v a="$s1" -v b="$s2" 'BEGIN { print (b > a) ? b : a }')
+	t=$(ratio "$b" "$best")
+	echo "-P $n: ratio boardperf/iperf2 connections/s: vs burst $(ratio "$b" "$s1"), vs $ip2_connects" \
+		"connections $(ratio "$b" "$s2"); vs the better $t (target >= 1.2:" \
+		"$(awk -v v="$t" 'BEGIN { print (v >= 1.2) ? "met" : "MISSED" }')); CPU per connection" \
+		"vs burst $(ratio "$(med "$tmp/boardperf.$n.cpu")" "$(med "$tmp/iperf2-burst.$n.cpu")")"
+done
+echo "median ratio boardperf/iperf2 connections/s: $(med "$tmp/ratios.iperf2")"
+echo "median ratio boardperf/iperf2-burst connections/s: $(med "$tmp/ratios.iperf2-burst")"

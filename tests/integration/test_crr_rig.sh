@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Ground truth for boardperf rr and crr through a device under test (issue 7): client and
+# server namespaces with a routing DUT namespace between them (tests/rig/rig.sh, rig_up --dut).
+#   (a) without rules, rr (TCP and UDP) and crr cross the DUT with no failure;
+#   (b) an nftables rule in the DUT's forward chain admits NEW connections to the server's port
+#       at N/s (`limit rate N/second burst 5 packets`) and rejects the rest with a TCP reset;
+#       crr offered 2N/s must measure N/s within ±5 %, count the rest as failures.refused
+#       (= offered - admitted and = the reject rule's own counter, within 3 %) and say FAIL;
+#   (c) the same limit, the rest dropped: the excess shows up as failures.timeout instead.
+# The nft counters in the DUT are the ground truth for (b) and (c).
+# Needs root, nft (with nf_tables + conntrack) and jq; otherwise the whole script is skipped.
+# Usage: test_crr_rig.sh BOARDPERF
+set -u
+bp=$(realpath "$1")
+here=$(dirname "$0")
+. "$here/tap.sh"
+. "$here/../rig/rig.sh"
+
+if ! rig_require nft jq; then
+	echo "1..0 # SKIP $RIG_SKIP_REASON"
+	exit 0
+fi
+# rig_up chains its own rig_down --all in front of this (and turns INT/TERM into an exit);
+# set here too so that the rig goes even if a later edit moves rig_up.
+# shellcheck disable=SC2154 # tap_tmp comes from tap.sh
+trap 'rig_down --all; rm -rf "$tap_tmp"' EXIT
+
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // 0' <<<"$2"; }
+# within A B PCT: |A - B| <= PCT % of B (B > 0)
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
+	exit !(b > 0 && d <= b * p / 100) }'; }
+# nft_count COMMENT: the packet counter ("counter packets N") of the rule with that comment
+nft_count() {
+	rig_exec dut nft list table inet crr | awk -v c="\"$1\"" '$0 ~ ("comment " c) {
+		for (i = 1; i + 2 <= NF; i++) if ($i == "counter" && $(i + 1) == "packets") print $(i + 2) }'
+}
+
+N=200          # admitted new connections per second
+T=5            # seconds of each limited run
+port=5201
+
+rig_up --dut || { echo "Bail out! rig_up --dut failed"; exit 1; }
+rig_bg server "$bp" serve -p "$port" --idle-timeout 5 --logfile "$tap_tmp/serve.log"
+rig_wait_port server "$port" 5 || echo "# the server did not come up: $(cat "$tap_tmp/serve.log")"
+echo "# rig: $RIG_CLIENT_IP -> DUT $RIG_DUT_NS -> $RIG_SERVER_IP:$port"
+
+# ---- (a) plain routing: nothing may fail ------------------------------------------------
+out=$(rig_exec client "$bp" rr -c "$RIG_SERVER_IP" -p "$port" -t 2 -l 64 --json 2>"$tap_tmp/err")
+tx=$(metric transactions "$out")
+[ "$tx" -gt 1000 ] && [ "$(metric failures "$out")" = 0 ]
+ok $? "rr TCP across the DUT: $tx transactions ($(metric transactions.rate "$out")/s, p50 $(jq -r '.latency.transaction.p50 // "?"' <<<"$out") ns), 0 failures"
+
+out=$(rig_exec client "$bp" rr -c "$RIG_SERVER_IP" -p "$port" -t 2 -l 64 --udp --json 2>"$tap_tmp/err")
+tx=$(metric transactions "$out")
+[ "$tx" -gt 1000 ] && [ "$(metric failures "$out")" = 0 ]
+ok $? "rr UDP across the DUT: $tx transactions ($(metric transactions.rate "$out")/s), 0 failures"
+
+out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t 2 -P 4 --json 2>"$tap_tmp/err")
+tx=$(metric transactions "$out")
+[ "$tx" -gt 500 ] && [ "$(metric failures "$out")" = 0 ] && [ "$(metric pass "$out")" = 1 ] &&
+	[ "$(metric server.transactions "$out")" -ge "$tx" ]
+ok $? "crr across the DUT: $tx connections ($(metric connections.rate "$out")/s), 0 failures, PASS"
+
+# ---- (b) N new connections/s admitted, the rest rejected with a TCP reset ---------------
+# nft 1.0 one-line syntax: `;` before every `}`. Established packets (the answers, the FINs)
+# pass; only a connection's first packet meets the limit. The control connection is one NEW
+# connection too, taken from the burst before the load starts.
+limited() { # limited reject|drop
+	local verdict="reject with tcp reset"
+	[ "$1" = drop ] && verdict=drop
+	rig_exec dut nft delete table inet crr 2>/dev/null
+	rig_nft "table inet crr { chain forward { type filter hook forward priority 0; policy accept; ct state established,related accept; tcp dport $port ct state new limit rate $N/second burst 5 packets counter accept comment \"admitted\"; tcp dport $port ct state new counter $verdict comment \"excess\"; }; }"
+}
+
+if limited reject 2>"$tap_tmp/nft.err"; then
+	# Open loop at 2N/s: the refusals come back at once (RST), so 32 flows keep the rate.
+	out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t "$T" -P 32 \
+		--rate $((2 * N)) --ramp 0 -i 0 --json 2>"$tap_tmp/err")
+	cps=$(metric connections.rate "$out") tx=$(metric transactions "$out")
+	refused=$(metric failures.refused "$out") fails=$(metric failures "$out")
+	offered=$(awk -v r="$(metric offered.rate "$out")" -v t="$T" 'BEGIN { printf "%.0f", r * t }')
+	admitted=$(nft_count admitted) excess=$(nft_count excess)
+	echo "# reject: offered $offered, connections/s $cps, transactions $tx, failures.refused $refused (all failures $fails); nft admitted $admitted, rejected $excess"
+	within "$cps" "$N" 5
+	ok $? "reject: crr measures the admitted rate $N/s within ±5 % ($cps/s)"
+	within "$refused" $((offered - tx)) 3 && [ "$fails" = "$refused" ]
+	ok $? "reject: the rest counts as failures.refused: $refused = offered $offered - admitted $tx = $((offered - tx)) within 3 % (no other failures: $fails)"
+	within "$refused" "${excess:-0}" 3
+	ok $? "reject: failures.refused $refused = the DUT's reject counter ${excess:-?} within 3 %"
+	[ "$(metric pass "$out")" = 0 ] && jq -e '.warnings[] | select(.code == "threshold-exceeded")' <<<"$out" >/dev/null
+	ok $? "reject: the verdict is FAIL (pass = $(metric pass "$out"), failure_ratio $(metric failure_ratio "$out") %)"
+else
+	for d in "reject: crr measures the admitted rate" "reject: failures.refused" \
+		"reject: the DUT's reject counter" "reject: FAIL verdict"; do
+		ok 1 "$d (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
+	done
+fi
+
+# ---- (c) the same limit, the rest dropped: a timeout per dropped SYN ---------------------
+# --timeout 0.25 s, under the kernel's 1 s SYN retransmission, so that every dropped SYN is one
+# failed attempt (with the default 2 s the retransmission could get through). Each flow waits
+# out its timeouts, so -P 128 (the maximum): a flow's period, 128 / 2N = 0.32 s, stays above
+# the timeout and no flow falls behind its schedule (which would bunch its SYNs up and waste
+# the limiter's tokens). Attempts still waiting when the run ends are not counted: about
+# (2N - N) x 0.25 s of the DUT's drops.
+to=0.25
+if limited drop 2>"$tap_tmp/nft.err"; then
+	out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t "$T" -P 128 \
+		--rate $((2 * N)) --ramp 0 --timeout "$to" -i 0 --json 2>"$tap_tmp/err")
+	cps=$(metric connections.rate "$out") tx=$(metric transactions "$out")
+	tmo=$(metric failures.timeout "$out") fails=$(metric failures "$out")
+	offered=$(awk -v r="$(metric offered.rate "$out")" -v t="$T" 'BEGIN { printf "%.0f", r * t }')
+	admitted=$(nft_count admitted) excess=$(nft_count excess)
+	cut=$(awk -v n="$N" -v t="$to" 'BEGIN { printf "%.0f", n * t }')
+	echo "# drop: offered $offered, connections/s $cps, transactions $tx, failures.timeout $tmo (all failures $fails); nft admitted $admitted, dropped $excess (about $cut of them still waiting at the end)"
+	within "$cps" "$N" 5
+	ok $? "drop: crr measures the admitted rate $N/s within ±5 % ($cps/s)"
+	within "$tmo" $(("${excess:-0}" - cut)) 5 && [ "$fails" = "$tmo" ]
+	ok $? "drop: the rest counts as failures.timeout: $tmo = DUT drops ${excess:-?} - $cut still waiting within 5 % (no other failures: $fails)"
+	[ "$(metric pass "$out")" = 0 ]
+	ok $? "drop: the verdict is FAIL"
+else
+	for d in "drop: crr measures the admitted rate" "drop: failures.timeout" "drop: FAIL verdict"; do
+		ok 1 "$d (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
+	done
+fi
+
+rig_down
+[ "$SECONDS" -lt 60 ]
+ok $? "whole test under 60 s (${SECONDS} s)"
+tap_done
