@@ -6,7 +6,9 @@
 #       at N/s (`limit rate N/second burst 5 packets`) and rejects the rest with a TCP reset;
 #       crr offered 2N/s must measure N/s within ±5 %, count the rest as failures.refused
 #       (= offered - admitted and = the reject rule's own counter, within 3 %) and say FAIL;
-#   (c) the same limit, the rest dropped: the excess shows up as failures.timeout instead.
+#   (c) the same limit, the rest dropped: the excess shows up as failures.timeout instead;
+#   (d) a client namespace with 100 ephemeral ports asked to hold 150 connections: the rest
+#       are failures.no_port with a warning that names the port range.
 # The nft counters in the DUT are the ground truth for (b) and (c).
 # Needs root, nft (with nf_tables + conntrack) and jq; otherwise the whole script is skipped.
 # Usage: test_crr_rig.sh BOARDPERF
@@ -124,6 +126,19 @@ else
 		ok 1 "$d (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
 	done
 fi
+
+# ---- (d) the client runs out of ephemeral ports: counted and explained -----------------
+# The port range is per network namespace: 100 ports in the client's, and --concurrent asks
+# for 150 connections held at once. The DUT's rules go first (a flush of the table).
+rig_exec dut nft delete table inet crr 2>/dev/null
+rig_exec client sysctl -qw net.ipv4.ip_local_port_range="40000 40099"
+out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t 1 -P 8 --concurrent 150 \
+	--json 2>"$tap_tmp/err")
+held=$(metric concurrent.established "$out") noport=$(metric failures.no_port "$out")
+[ "$held" -le 100 ] && [ "$noport" -ge 50 ] &&
+	jq -e '[.warnings[] | select(.code == "port-exhaustion" and
+		(.message | test("ip_local_port_range 40000\\s+40099")))] | length == 1' <<<"$out" >/dev/null
+ok $? "port exhaustion: $held held, $noport failures.no_port, explained by a port-exhaustion warning"
 
 rig_down
 [ "$SECONDS" -lt 60 ]
