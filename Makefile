@@ -2,8 +2,8 @@
 # machine (as root): they install what is missing, build, and run.
 
 # Debian packages the build and the tests need.
-DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev jq \
-	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf
+DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev liburing-dev jq \
+	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf sysbench fio libhttp-parser-dev nginx
 
 BUILD := build
 ASAN_BUILD := build-asan

@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/test.h"
+#include "http/http_server.h"
 #include "net/server.h"
 #include "result/result.h"
 
@@ -30,6 +31,7 @@ struct serve_params {
 	const char *pidfile;
 	const char *logfile;
 	bool v4, v6;
+	int64_t http_port;
 };
 
 static const struct bp_opt serve_opts[] = {
@@ -59,6 +61,8 @@ static const struct bp_opt serve_opts[] = {
 	  "IPv4 only" },
 	{ '6', "version6", BP_OPT_FLAG, offsetof(struct serve_params, v6), NULL, NULL, 0, 0, NULL,
 	  "IPv6 only" },
+	{ 0, "http", BP_OPT_INT, offsetof(struct serve_params, http_port), "PORT", "0", 0, 65535,
+	  NULL, "also answer HTTP on PORT: bodies sized by path (/0, /1k, /64k, /1m; 0: off)" },
 	BP_OPT_END,
 };
 
@@ -70,6 +74,11 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 		return -EINVAL;
 	if (bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen))
 		return -EINVAL;
+	if (p->http_port && p->http_port == p->port) {
+		snprintf(err, errlen, "--http %lld: the same port as -p; expected another one",
+			 (long long)p->http_port);
+		return -EINVAL;
+	}
 	if (p->pidfile && !p->daemon) {
 		snprintf(err, errlen, "--pidfile '%s' needs -D: only a daemon writes one",
 			 p->pidfile);
@@ -166,11 +175,33 @@ static int open_logfile(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The HTTP responder runs beside the test server on threads of its own (http_server.h says
+ * why), started after a daemon's fork (threads do not survive one) and before the test
+ * server listens, so that -D reports a busy HTTP port as it reports a busy test port.
+ */
+static int start_http(const struct serve_params *p, struct bp_http_server **out, char *err,
+		      size_t errlen)
+{
+	struct bp_http_server_opts ho = {
+		.bind = p->bind, .port = (unsigned)p->http_port,
+		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
+		.workers = (int)p->workers, .idle_timeout_ns = p->idle_timeout,
+	};
+
+	*out = bp_http_server_start(&ho, err, errlen);
+	if (!*out)
+		return -EADDRINUSE;
+	bp_info("http: listening on port %u", bp_http_server_port(*out));
+	return 0;
+}
+
 static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		     char *err, size_t errlen)
 {
 	const struct serve_params *p = params;
 	struct ready_pipe rp = { .fd = -1, .pidfile = p->pidfile };
+	struct bp_http_server *http = NULL;
 	struct bp_server_opts o = {
 		.bind = p->bind, .port = (unsigned)p->port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
@@ -194,8 +225,13 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		o.ready = daemon_ready;
 		o.ready_arg = &rp;
 	}
+	if (!rc && p->http_port)
+		rc = start_http(p, &http, err, errlen);
+	if (rc && p->daemon)
+		daemon_ready(&rp, rc, err, 0, NULL);  /* the parent reports why and exits 1 */
 	if (!rc)
 		rc = bp_server_run(&o, err, errlen);
+	bp_http_server_stop(http);
 	if (p->daemon && p->pidfile)
 		unlink(p->pidfile);
 	return rc;
@@ -204,7 +240,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 const struct bp_test bp_cmd_serve = {
 	.name = "serve",
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
-	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-duration S] [--max-rate R] [-D]",
+	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-duration S] [--max-rate R] "
+		    "[--http PORT] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),
 	.check = serve_check,

@@ -77,3 +77,23 @@ json_t *bp_cpu_usage_json(const struct bp_cpu_usage *u)
 			 "wall_s", u->wall_s, "busy_share",
 			 isfinite(u->busy_share) ? json_real(u->busy_share) : json_null());
 }
+
+json_t *bp_cpu_local_since(const struct bp_cpu_times *c0, const struct bp_sys_cpu *s0)
+{
+	struct bp_cpu_times c1;
+	struct bp_cpu_usage u;
+	struct bp_sys_cpu s1;
+	json_t *local;
+
+	if (bp_cpu_process_times(&c1))
+		return NULL;
+	bp_cpu_usage_between(c0, &c1, &u);
+	local = bp_cpu_usage_json(&u);
+	if (local && s0 && !bp_sys_cpu_read("/proc/stat", &s1)) {
+		double m = bp_sys_cpu_busy_share(s0, &s1);
+
+		json_object_set_new(local, "machine_busy_share",
+				    isfinite(m) ? json_real(m) : json_null());
+	}
+	return local ? json_pack("{s:o}", "local", local) : NULL;
+}

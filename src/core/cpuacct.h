@@ -47,4 +47,11 @@ double bp_sys_cpu_busy_share(const struct bp_sys_cpu *a, const struct bp_sys_cpu
 /* {"user_s", "system_s", "wall_s", "busy_share"} for a result's "cpu" section. */
 json_t *bp_cpu_usage_json(const struct bp_cpu_usage *u);
 
+/*
+ * A board test's "cpu" section: {"local": the whole process since c0, with
+ * "machine_busy_share" since s0 (from /proc/stat) when s0 is not NULL}. New reference, or
+ * NULL when the process's times cannot be read.
+ */
+json_t *bp_cpu_local_since(const struct bp_cpu_times *c0, const struct bp_sys_cpu *s0);
+
 #endif

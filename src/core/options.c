@@ -140,6 +140,22 @@ static int opt_store(const struct bp_opt *o, const char *label, void *params, co
 		return 0;
 	case BP_OPT_CHOICE:
 		return parse_choice(o, label, text, (int *)field, err, errlen);
+	case BP_OPT_STRINGS: {
+		struct bp_strings *list = (struct bp_strings *)field;
+
+		if (!*text) {
+			set_err(err, errlen, "%s '': expected %s", label,
+				o->metavar ? o->metavar : "a value");
+			return -EINVAL;
+		}
+		if (list->n == BP_STRINGS_MAX) {
+			set_err(err, errlen, "%s '%s': at most %d of them", label, text,
+				BP_STRINGS_MAX);
+			return -E2BIG;
+		}
+		list->v[list->n++] = text;
+		return 0;
+	}
 	case BP_OPT_INT:
 		rc = bp_parse_int(text, &i64);
 		d = (double)i64;
@@ -241,7 +257,8 @@ static int take_value(struct parse_state *ps, const struct bp_opt *o, const char
 	}
 	if (ps->i + 1 >= ps->argc) {
 		set_err(ps->err, ps->errlen, "%s needs a value: expected %s", label,
-			o->type == BP_OPT_STRING || o->type == BP_OPT_CHOICE ?
+			o->type == BP_OPT_STRING || o->type == BP_OPT_CHOICE ||
+			o->type == BP_OPT_STRINGS ?
 			(o->metavar ? o->metavar : "a value") :
 			bp_units_expected(opt_unit_kind(o->type)));
 		return -EINVAL;
@@ -372,6 +389,8 @@ static void help_line(FILE *out, const struct bp_opt *o)
 		if (used < sizeof(tail))
 			snprintf(tail + used, sizeof(tail) - used, ")");
 	}
+	if (o->type == BP_OPT_STRINGS)
+		snprintf(tail, sizeof(tail), " (repeatable)");
 	fprintf(out, "%-28s %s%s", left, o->help ? o->help : "", tail);
 	if (o->def && opt_takes_value(o))
 		fprintf(out, " [default: %s]", o->def);
@@ -415,6 +434,14 @@ static json_t *opt_value_json(const struct bp_opt *o, const void *params)
 	}
 	case BP_OPT_CHOICE:
 		return json_string(o->choices[*(const int *)field]);
+	case BP_OPT_STRINGS: {
+		const struct bp_strings *list = (const struct bp_strings *)field;
+		json_t *a = json_array();
+
+		for (int i = 0; a && i < list->n; i++)
+			json_array_append_new(a, json_string(list->v[i]));
+		return a ? a : json_null();
+	}
 	}
 	return json_null();
 }

@@ -23,6 +23,14 @@ enum bp_opt_type {
 	BP_OPT_SIZE,     /* uint64_t, bytes */
 	BP_OPT_DURATION, /* uint64_t, ns */
 	BP_OPT_CHOICE,   /* int: index into choices */
+	BP_OPT_STRINGS,  /* struct bp_strings: each use appends one (-H A -H B) */
+};
+
+/* A repeatable string option's values, in the order given (pointers into argv). */
+#define BP_STRINGS_MAX 32
+struct bp_strings {
+	int n;
+	const char *v[BP_STRINGS_MAX];
 };
 
 struct bp_opt {

@@ -4,7 +4,6 @@
  * working sets from 4 KiB up, so that each cache level and DRAM show.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -190,29 +189,6 @@ static int run_latency(const struct mem_params *p, const struct mem_plan *pl,
 	return rc;
 }
 
-/* The whole process over the whole run, and how busy the machine was meanwhile. */
-static void record_cpu(struct bp_result *r, const struct bp_cpu_times *c0,
-		       const struct bp_sys_cpu *s0, bool have_sys)
-{
-	struct bp_cpu_times c1;
-	struct bp_cpu_usage u;
-	struct bp_sys_cpu s1;
-	json_t *local;
-
-	if (bp_cpu_process_times(&c1))
-		return;
-	bp_cpu_usage_between(c0, &c1, &u);
-	local = bp_cpu_usage_json(&u);
-	if (local && have_sys && !bp_sys_cpu_read("/proc/stat", &s1)) {
-		double m = bp_sys_cpu_busy_share(s0, &s1);
-
-		json_object_set_new(local, "machine_busy_share",
-				    isfinite(m) ? json_real(m) : json_null());
-	}
-	if (local)
-		bp_result_set_cpu(r, json_pack("{s:o}", "local", local));
-}
-
 static int mem_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
@@ -236,8 +212,9 @@ static int mem_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 		rc = run_bandwidth(p, &pl, r, &st, err, errlen);
 	if (!rc && !p->no_latency && !bp_stop_requested())
 		rc = run_latency(p, &pl, r, &st, err, errlen);
+	/* the whole process over the whole run, and how busy the machine was meanwhile */
 	if (have_cpu)
-		record_cpu(r, &c0, &s0, have_sys);
+		bp_result_set_cpu(r, bp_cpu_local_since(&c0, have_sys ? &s0 : NULL));
 	if (bp_mem_starved_report(&st, r) && !rc)
 		rc = -ENOMEM;
 	if (!rc && bp_stop_requested()) {

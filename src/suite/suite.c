@@ -46,8 +46,12 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	r = rc ? NULL : bp_result_new(t->name);
 	if (!rc && !r)
 		rc = -ENOMEM;
-	if (rc)
+	if (rc) {
+		/* refused before it ran (e.g. no room for the disk test's files): said, too */
+		bp_result_add_warning(parent, "child-failed", "%s: %s", t->name,
+				      err[0] ? err : "out of memory");
 		goto out;
+	}
 	cctx.common = &common;
 	cctx.parsed = &parsed;
 	bp_result_set_params(r, bp_opts_to_json(t->opts, params));

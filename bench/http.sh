@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# bench/http.sh: boardperf http beside wrk (and h2load, from nghttp2-client, where installed)
+# against the same nginx on loopback (127.0.0.1 only), in one run: equal connections (-c) and
+# threads (-T; wrk -t, h2load -t), a tiny file and a 64 KiB file, closed loop.
+#
+# nginx is this script's own process (a config in a temporary folder, one worker process,
+# keep-alive without a request limit, no access log), stopped by its PID on exit. Each round
+# runs every case with the tools one after the other, their order rotating from round to
+# round (the machines have two shared, noisy cores, so interleave and repeat). Per run:
+#   - requests/s as each tool reports it (boardperf --json requests.rate; wrk's
+#     "Requests/sec"; h2load's "req/s" on its "finished in" line);
+#   - the load generator's CPU time (user + system) from /usr/bin/time, divided by the
+#     requests it completed (boardperf: requests; wrk: "N requests in"; h2load: "N succeeded"):
+#     CPU microseconds per request;
+#   - nginx's own CPU (utime + stime of its worker, /proc/PID/stat fields 14 and 15) per
+#     request, for information: a client that batches its requests saves the server work.
+# Per case it prints each tool's medians and the ratios boardperf/wrk (and /h2load); the last
+# line is the median over the cases:
+#   "median ratio boardperf/wrk requests/s: X.XX, CPU per request: Y.YY".
+#
+# Usage: bench/http.sh [BOARDPERF] [ROUNDS] [SECONDS]
+#        (or ROUNDS=5 SECONDS=3 in the environment; NGINX_PORT=25221)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+env_secs=$(printenv SECONDS || true)
+bp=${1:-$here/../build/boardperf}
+rounds=${2:-${ROUNDS:-5}}
+secs=${3:-${env_secs:-3}}
+port=${NGINX_PORT:-25221}
+clk=$(getconf CLK_TCK)
+
+die() { echo "bench/http.sh: $*" >&2; exit 1; }
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
+[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
+[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
+command -v jq >/dev/null || die "jq is needed"
+[[ -x /usr/bin/time ]] || apt-get install -y time >/dev/null
+command -v nginx >/dev/null || apt-get install -y nginx >/dev/null
+command -v wrk >/dev/null || apt-get install -y wrk >/dev/null
+command -v h2load >/dev/null || apt-get install -y nghttp2-client >/dev/null 2>&1 || true
+tools=(boardperf wrk)
+command -v h2load >/dev/null && tools+=(h2load)
+
+tmp=$(mktemp -d)
+ngx_pid=
+cleanup() {
+	if [[ -n $ngx_pid ]]; then
+		kill -TERM "$ngx_pid" 2>/dev/null || true
+		wait "$ngx_pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+listening() { [[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]; }
+listening "$port" && die "port $port is already in use; set another with NGINX_PORT"
+
+mkdir -p "$tmp/html" "$tmp/tmp"
+head -c 100 /dev/zero >"$tmp/html/tiny"
+head -c 65536 /dev/urandom >"$tmp/html/64k"
+user=; [[ $(id -u) == 0 ]] && user="user root;"   # workers must read this private folder
+cat >"$tmp/nginx.conf" <<CONF
+$user
+worker_processes 1;
+error_log $tmp/error.log;
+pid $tmp/nginx.pid;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $tmp/tmp; proxy_temp_path $tmp/tmp; fastcgi_temp_path $tmp/tmp;
+  uwsgi_temp_path $tmp/tmp; scgi_temp_path $tmp/tmp;
+  keepalive_requests 100000000;
+  server { listen 127.0.0.1:$port; root $tmp/html; }
+}
+CONF
+nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/error.log" -g 'daemon off;' &
+ngx_pid=$!
+for ((i = 0; i < 50; i++)); do listening "$port" && break; sleep 0.1; done
+listening "$port" || die "nginx does not listen on 127.0.0.1:$port: $(tail -n 3 "$tmp/error.log")"
+worker=$(pgrep -P "$ngx_pid" | head -n 1)
+[[ -n $worker ]] || die "no nginx worker process under PID $ngx_pid"
+
+# CPU ticks (utime + stime) of PID; the name in field 2 may hold spaces.
+cpu_ticks() {
+	local s
+	s=$(<"/proc/$1/stat")
+	s=${s##*) }
+	# shellcheck disable=SC2086
+	set -- $s
+	echo $((${12} + ${13}))
+}
+
+# client_cmd TOOL PATH CONNS THREADS
+client_cmd() {
+	local url=http://127.0.0.1:$port$2
+	case $1 in
+	boardperf) echo "$bp" http "$url" -c "$3" -T "$4" -t "$secs" -i 0 --json ;;
+	wrk) echo wrk -c "$3" -t "$4" -d "${secs}s" "$url" ;;
+	h2load) echo h2load --h1 -c "$3" -t "$4" -D "$secs" "$url" ;;
+	esac
+}
+
+# parse TOOL FILE: "requests/s requests" from a tool's output
+parse() {
+	case $1 in
+	boardperf)
+		jq -r '[(.metrics[] | select(.name == "requests.rate") | .value),
+		        (.metrics[] | select(.name == "requests") | .value)] | "\(.[0]) \(.[1])"' "$2" ;;
+	wrk)
+		awk '/requests in/ { n = $1 } /^Requests\/sec:/ { r = $2 } END { print r, n }' "$2" ;;
+	h2load)
+		awk '/^finished in/ { r = $4 } /^requests:/ { for (i = 1; i < NF; i++)
+			if ($(i + 1) ~ /^succeeded/) n = $i } END { print r, n }' "$2" ;;
+	esac
+}
+
+# one_run ROUND TOOL CASE: records requests/s, CPU us/request (client), nginx us/request
+one_run() {
+	local r=$1 tool=$2 c=$3 path conns threads out rate n cc n0 n1 rc=0
+	IFS=: read -r path conns threads <<<"$c"
+	out=$tmp/out.$tool.$r
+	# shellcheck disable=SC2046
+	set -- $(client_cmd "$tool" "$path" "$conns" "$threads")
+	n0=$(cpu_ticks "$worker")
+	/usr/bin/time -f '%U %S' -o "$out.time" timeout $((secs + 30)) "$@" >"$out" 2>"$out.err" ||
+		rc=$?
+	n1=$(cpu_ticks "$worker")
+	read -r rate n < <(parse "$tool" "$out" 2>/dev/null || true) || true
+	if ((rc != 0)) || ! [[ ${rate:-} =~ ^[0-9.e+]+$ && ${n:-} =~ ^[0-9]+$ ]] || ((n == 0)); then
+		printf 'round %d %-16s %-9s FAILED (exit %d): %s\n' "$r" "$c" "$tool" "$rc" \
+			"$(tail -n 2 "$out.err" "$out" 2>/dev/null | tr '\n' ' ' | cut -c1-200)"
+		return 0
+	fi
+	cc=$(awk -v n="$n" '/^[0-9.]+ [0-9.]+$/ { printf "%.3f\n", ($1 + $2) * 1e6 / n }' "$out.time")
+	echo "$rate" >>"$tmp/$c.$tool.rate"
+	echo "$cc" >>"$tmp/$c.$tool.cpu"
+	awk -v t="$((n1 - n0))" -v k="$clk" -v n="$n" 'BEGIN { printf "%.3f\n", t / k * 1e6 / n }' \
+		>>"$tmp/$c.$tool.srv"
+	printf 'round %d %-16s %-9s %9.0f requests/s  %7.2f us CPU/request  (nginx %5.2f us/request)\n' \
+		"$r" "$c" "$tool" "$rate" "$cc" "$(tail -n 1 "$tmp/$c.$tool.srv")"
+}
+
+cases="/tiny:10:1 /tiny:50:2 /64k:10:1 /64k:50:2"
+echo "HTTP/1.1 on loopback against nginx $(nginx -v 2>&1 | sed 's/.*\///'), one worker;" \
+	"${secs} s per run, $rounds rounds, $(nproc) CPUs; $("$bp" --version) vs" \
+	"wrk $(dpkg-query -W -f '${Version}' wrk 2>/dev/null || echo '?')" \
+	"${tools[2]:+and h2load $(dpkg-query -W -f '${Version}' nghttp2-client 2>/dev/null || echo '?')}"
+echo "cases: PATH:CONNECTIONS:THREADS"
+for ((r = 1; r <= rounds; r++)); do
+	for c in $cases; do
+		for ((k = 0; k < ${#tools[@]}; k++)); do
+			one_run "$r" "${tools[$(((r - 1 + k) % ${#tools[@]}))]}" "$c"
+		done
+	done
+done
+
+med() { if [[ -s $1 ]]; then median <"$1"; else echo nan; fi; }
+ratio_or_nan() { if [[ $1 == nan || $2 == nan ]]; then echo nan; else ratio "$1" "$2"; fi; }
+two() { if [[ -s $1 ]]; then median <"$1" | awk '{ printf "%.2f\n", $1 }'; else echo nan; fi; }
+
+echo
+printf '%-16s %-9s %14s %16s %16s\n' case tool "requests/s" "CPU us/request" "nginx us/request"
+for c in $cases; do
+	for tool in "${tools[@]}"; do
+		printf '%-16s %-9s %14s %16s %16s\n' "$c" "$tool" "$(med "$tmp/$c.$tool.rate")" \
+			"$(med "$tmp/$c.$tool.cpu")" "$(med "$tmp/$c.$tool.srv")"
+	done
+	for tool in "${tools[@]:1}"; do
+		rr=$(ratio_or_nan "$(med "$tmp/$c.boardperf.rate")" "$(med "$tmp/$c.$tool.rate")")
+		rc=$(ratio_or_nan "$(med "$tmp/$c.boardperf.cpu")" "$(med "$tmp/$c.$tool.cpu")")
+		printf '%-16s ratios boardperf/%s: requests/s %s, CPU per request %s\n' "$c" "$tool" \
+			"$rr" "$rc"
+		[[ $rr != nan ]] && echo "$rr" >>"$tmp/r.$tool.rate"
+		[[ $rc != nan ]] && echo "$rc" >>"$tmp/r.$tool.cpu"
+	done
+done
+echo
+[[ ${tools[2]:-} ]] && echo "median ratio boardperf/h2load requests/s: $(two "$tmp/r.h2load.rate")," \
+	"CPU per request: $(two "$tmp/r.h2load.cpu")"
+echo "median ratio boardperf/wrk requests/s: $(two "$tmp/r.wrk.rate"), CPU per request:" \
+	"$(two "$tmp/r.wrk.cpu")"

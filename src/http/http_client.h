@@ -1,0 +1,65 @@
+/*
+ * The client of `boardperf http`: the request built once, one stream-pool worker per
+ * thread with its slice of the connections, interval marks and the totals.
+ */
+#ifndef BP_HTTP_HTTP_CLIENT_H
+#define BP_HTTP_HTTP_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http/http_request.h"
+#include "http/http_stats.h"
+#include "http/http_url.h"
+#include "net/sock.h"
+
+#define BP_HTTP_MAX_INTERVALS 4096
+
+struct bp_http_client_opts {
+	const struct bp_http_url *url;
+	enum bp_family family;
+	struct bp_http_request_cfg req;  /* target and host_header come from url */
+	int connections;
+	int threads;                     /* 0: one per core, at most one per connection */
+	int depth;                       /* --pipeline */
+	double rate;                     /* requests/s over all connections; 0 closed loop */
+	bool new_conn;
+	bool verify;
+	uint64_t time_ns, interval_ns, timeout_ns;
+};
+
+struct bp_http_interval {
+	double start_s, end_s;
+	struct bp_http_counts c;
+	struct bp_http_summary latency;
+};
+
+struct bp_http_outcome {
+	struct bp_http_counts total;
+	uint64_t status[BP_HTTP_STATUS_MAX];
+	struct bp_http_summary latency, connect;
+	struct bp_http_interval *iv;
+	int niv;
+	double duration_s;
+	uint64_t offered;                 /* open loop: requests that fell due */
+	double cpu_user_s, cpu_sys_s;     /* the whole process during the run */
+	double busy_max;                  /* the busiest worker's share of its core, 0..1 */
+	char first_error[BP_HTTP_NERR][160];
+	char server_addr[64];
+	char tls[96];                     /* "TLSv1.3 TLS_AES_256_GCM_SHA384" or "" */
+	size_t request_bytes;
+	int threads;
+	bool interrupted;
+};
+
+/*
+ * Run the load. 0, or a negative errno with a one-line message: the host does not resolve,
+ * nothing listens, TLS fails (checked with one connection before the load starts).
+ * out->iv is allocated even on failure; free with bp_http_outcome_free.
+ */
+int bp_http_client_run(const struct bp_http_client_opts *o, struct bp_http_outcome *out,
+		       char *err, size_t errlen);
+void bp_http_outcome_free(struct bp_http_outcome *out);
+
+#endif

@@ -1,0 +1,190 @@
+#include "http/http_report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cpuacct.h"
+
+static double per_s(uint64_t n, double secs)
+{
+	return secs > 0 ? (double)n / secs : 0;
+}
+
+static void add_latency(struct bp_result *r, const char *what, const struct bp_http_summary *s)
+{
+	struct bp_latency l = {
+		.what = (char *)what, .unit = "ns", .count = s->count, .min = s->min,
+		.mean = s->mean, .p50 = s->p50, .p90 = s->p90, .p99 = s->p99, .p999 = s->p999,
+		.p9999 = s->p9999, .max = s->max,
+	};
+
+	if (s->count)
+		bp_result_add_latency(r, &l);
+}
+
+/* errors, errors.KIND for each kind seen, status.NNN for each status seen. */
+static void add_counts(struct bp_result *r, const struct bp_http_outcome *out)
+{
+	char name[48];
+
+	bp_result_add_metric(r, "errors", (double)bp_http_counts_errors(&out->total), "count",
+			     BP_BETTER_LOWER);
+	for (int k = 0; k < BP_HTTP_NERR; k++) {
+		if (!out->total.errors[k])
+			continue;
+		snprintf(name, sizeof(name), "errors.%s", bp_http_err_name(k));
+		bp_result_add_metric(r, name, (double)out->total.errors[k], "count",
+				     BP_BETTER_LOWER);
+	}
+	for (int s = 0; s < BP_HTTP_STATUS_MAX; s++) {
+		if (!out->status[s])
+			continue;
+		snprintf(name, sizeof(name), "status.%d", s);
+		bp_result_add_metric(r, name, (double)out->status[s], "count", BP_BETTER_NONE);
+	}
+}
+
+static void add_intervals(struct bp_result *r, const struct bp_http_outcome *out)
+{
+	for (int i = 0; i < out->niv; i++) {
+		const struct bp_http_interval *v = &out->iv[i];
+		double secs = v->end_s - v->start_s;
+		struct bp_interval *iv = bp_result_add_interval(r, v->start_s, v->end_s);
+
+		if (!iv)
+			return;
+		bp_interval_add_metric(iv, "requests.rate", per_s(v->c.requests, secs), "op/s",
+				       BP_BETTER_HIGHER);
+		bp_interval_add_metric(iv, "bytes.rate", per_s(v->c.bytes, secs), "B/s",
+				       BP_BETTER_HIGHER);
+		if (v->latency.count) {
+			bp_interval_add_metric(iv, "latency.p50", v->latency.p50, "ns",
+					       BP_BETTER_LOWER);
+			bp_interval_add_metric(iv, "latency.p99", v->latency.p99, "ns",
+					       BP_BETTER_LOWER);
+			bp_interval_add_metric(iv, "latency.max", v->latency.max, "ns",
+					       BP_BETTER_LOWER);
+		}
+		bp_interval_add_metric(iv, "errors", (double)bp_http_counts_errors(&v->c), "count",
+				       BP_BETTER_LOWER);
+	}
+}
+
+static void add_cpu(struct bp_result *r, const struct bp_http_outcome *out)
+{
+	struct bp_cpu_usage u = { .user_s = out->cpu_user_s, .sys_s = out->cpu_sys_s,
+				  .wall_s = out->duration_s };
+	json_t *local;
+
+	u.busy_share = u.wall_s > 0 ? (u.user_s + u.sys_s) / u.wall_s : NAN;
+	local = bp_cpu_usage_json(&u);
+	if (local)
+		json_object_set_new(local, "busiest_worker_share", json_real(out->busy_max));
+	bp_result_set_cpu(r, json_pack("{s:o*}", "local", local));
+	/* What a load generator costs per request: the figure to compare with wrk's. */
+	if (out->total.requests)
+		bp_result_add_metric(r, "cpu.per_request",
+				     (out->cpu_user_s + out->cpu_sys_s) * 1e9 /
+				     (double)out->total.requests, "ns", BP_BETTER_LOWER);
+	if (out->busy_max >= BP_CPU_BOUND_SHARE)
+		bp_result_add_warning(r, "tester-cpu-bound",
+				      "the busiest load worker used %.0f %% of its core: the figure "
+				      "may be this tester's limit, not the server's (more -T, or a "
+				      "faster client)", out->busy_max * 100);
+}
+
+static void add_warnings(struct bp_result *r, const struct bp_http_client_opts *o,
+			 const struct bp_http_outcome *out, double rate)
+{
+	char msg[1024] = "";
+	size_t used = 0;
+
+	for (int k = 0; k < BP_HTTP_NERR; k++)
+		if (out->total.errors[k] && out->first_error[k][0] && used < sizeof(msg))
+			used += (size_t)snprintf(msg + used, sizeof(msg) - used, "%s%s: %" PRIu64
+						 " (first: %s)", used ? "; " : "",
+						 bp_http_err_name(k), out->total.errors[k],
+						 out->first_error[k]);
+	if (msg[0])
+		bp_result_add_warning(r, "http-errors", "%s", msg);
+	if (out->total.errors[BP_HTTP_ERR_STATUS])
+		bp_result_add_warning(r, "non-2xx", "%" PRIu64 " of %" PRIu64 " responses were "
+				      "not 2xx (see status.*)", out->total.errors[BP_HTTP_ERR_STATUS],
+				      out->total.requests);
+	if (o->rate > 0 && out->duration_s > 0 && rate < o->rate * 0.99)
+		bp_result_add_warning(r, "rate-not-reached",
+				      "%.0f requests/s offered, %.0f/s answered: the server (or "
+				      "this tester, or too few connections: -c) could not keep up; "
+				      "latency counts from each request's due time", o->rate, rate);
+	if (out->interrupted)
+		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s",
+				      out->duration_s);
+}
+
+int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
+		   const struct bp_http_outcome *out)
+{
+	double secs = out->duration_s, rate = per_s(out->total.requests, secs);
+
+	bp_result_add_metric(r, "requests", (double)out->total.requests, "count",
+			     BP_BETTER_NONE);
+	bp_result_add_metric(r, "requests.rate", rate, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "bytes", (double)out->total.bytes, "B", BP_BETTER_NONE);
+	bp_result_add_metric(r, "bytes.rate", per_s(out->total.bytes, secs), "B/s",
+			     BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "connections", (double)out->total.connects, "count",
+			     BP_BETTER_NONE);
+	if (o->new_conn)
+		bp_result_add_metric(r, "connections.rate", per_s(out->total.connects, secs),
+				     "op/s", BP_BETTER_HIGHER);
+	if (o->rate > 0) {
+		bp_result_add_metric(r, "offered.rate", o->rate, "op/s", BP_BETTER_NONE);
+		bp_result_add_metric(r, "requests.offered", (double)out->offered, "count",
+				     BP_BETTER_NONE);
+		bp_result_add_metric(r, "late", (double)out->total.late, "count", BP_BETTER_LOWER);
+	}
+	add_counts(r, out);
+	add_latency(r, "request", &out->latency);
+	add_latency(r, "connect", &out->connect);
+	add_intervals(r, out);
+	add_cpu(r, out);
+	add_warnings(r, o, out, rate);
+	json_object_set_new(r->params, "server", json_string(out->server_addr));
+	json_object_set_new(r->params, "threads", json_integer(out->threads));
+	json_object_set_new(r->params, "request_bytes", json_integer((json_int_t)out->request_bytes));
+	json_object_set_new(r->params, "tls", out->tls[0] ? json_string(out->tls) : json_null());
+	return 0;
+}
+
+/* The first error message there is, for a run that got no answer at all. */
+static const char *first_error(const struct bp_http_outcome *out)
+{
+	for (int k = 0; k < BP_HTTP_NERR; k++)
+		if (out->first_error[k][0])
+			return out->first_error[k];
+	return NULL;
+}
+
+int bp_http_run_and_report(const struct bp_http_client_opts *o, struct bp_result *r,
+			   char *err, size_t errlen)
+{
+	struct bp_http_outcome out;
+	int rc = bp_http_client_run(o, &out, err, errlen);
+
+	if (!rc) {
+		bp_http_report(r, o, &out);
+		if (!out.total.requests && !out.interrupted) {
+			const char *why = first_error(&out);
+
+			snprintf(err, errlen, "no response in %.1f s%s%s", out.duration_s,
+				 why ? ": " : " (the server accepted but did not answer)",
+				 why ? why : "");
+			rc = -EIO;
+		}
+	}
+	bp_http_outcome_free(&out);
+	return rc;
+}

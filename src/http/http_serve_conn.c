@@ -1,0 +1,318 @@
+#include "http/http_serve_conn.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+/* iovecs and bytes per send: many pipelined answers, or a large body, in one call. */
+#define WRITE_IOV 64
+#define WRITE_CAP (4u << 20)
+
+static struct bp_http_serve_conn *conn_of(http_parser *p)
+{
+	return p->data;
+}
+
+static int on_message_begin(http_parser *p)
+{
+	struct bp_http_serve_conn *c = conn_of(p);
+
+	c->url_len = 0;
+	c->url_long = false;
+	return 0;
+}
+
+/* The target may come in pieces (a request split across reads). */
+static int on_url(http_parser *p, const char *at, size_t len)
+{
+	struct bp_http_serve_conn *c = conn_of(p);
+
+	if (c->url_len + len > sizeof(c->url)) {
+		c->url_long = true;
+		return 0;
+	}
+	memcpy(c->url + c->url_len, at, len);
+	c->url_len += len;
+	return 0;
+}
+
+static void enqueue(struct bp_http_serve_conn *c, const struct bp_http_route *route,
+		    bool head, bool keep_alive, bool http10)
+{
+	struct bp_http_reply *r = &c->q[(c->qhead + c->qlen) % BP_HTTP_SERVE_QUEUE];
+
+	bp_http_reply_init(r, route, head, keep_alive, http10, (int64_t)time(NULL));
+	c->qlen++;
+	if (r->close)
+		c->no_more = true;
+}
+
+static int on_message_complete(http_parser *p)
+{
+	struct bp_http_serve_conn *c = conn_of(p);
+	struct bp_http_route route = { BP_HTTP_ROUTE_TOO_LONG, 414, 0 };
+
+	if (!c->url_long)
+		bp_http_route_of(c->url, c->url_len, &route);
+	enqueue(c, &route, p->method == HTTP_HEAD, http_should_keep_alive(p),
+		p->http_major == 1 && p->http_minor == 0);
+	__atomic_store_n(&c->w->requests, c->w->requests + 1, __ATOMIC_RELAXED);
+	/* Stop at a closing answer (nothing after it is read) or a full queue (resumed later). */
+	if (c->no_more || c->qlen == BP_HTTP_SERVE_QUEUE)
+		http_parser_pause(p, 1);
+	return 0;
+}
+
+static const http_parser_settings settings = {
+	.on_message_begin = on_message_begin,
+	.on_url = on_url,
+	.on_message_complete = on_message_complete,
+};
+
+/* Parse; returns the bytes taken (the rest waits for room in the queue). */
+static size_t feed(struct bp_http_serve_conn *c, const char *data, size_t len)
+{
+	size_t n = http_parser_execute(&c->p, &settings, data, len);
+	enum http_errno e = HTTP_PARSER_ERRNO(&c->p);
+	struct bp_http_route bad = { BP_HTTP_ROUTE_BAD, 400, 0 };
+
+	if (c->no_more)
+		return len;  /* after a closing answer the rest is ignored */
+	if (e == HPE_PAUSED) {
+		http_parser_pause(&c->p, 0);
+		return n;
+	}
+	if (e != HPE_OK) {
+		if (c->qlen < BP_HTTP_SERVE_QUEUE)
+			enqueue(c, &bad, false, false, false);
+		c->no_more = true;
+		return len;
+	}
+	return n;
+}
+
+void bp_http_serve_conn_free(struct bp_http_serve_conn *c)
+{
+	struct bp_http_serve_worker *w = c->w;
+
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		w->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	bp_loop_del(&c->flow);
+	close(c->flow.fd);
+	free(c->left);
+	free(c);
+}
+
+/* Keep what the parser could not take yet. false when out of memory. */
+static bool keep_left(struct bp_http_serve_conn *c, const char *rest, size_t len)
+{
+	char *grown = realloc(c->left, c->left_len + len);
+
+	if (!grown)
+		return false;
+	memcpy(grown + c->left_len, rest, len);
+	c->left = grown;
+	c->left_len += len;
+	return true;
+}
+
+/* Read what came; false when the connection is gone. */
+static bool readable(struct bp_http_serve_conn *c)
+{
+	struct bp_http_serve_worker *w = c->w;
+	ssize_t n = recv(c->flow.fd, w->buf, w->buflen, MSG_DONTWAIT);
+	size_t used;
+
+	if (n == 0) {
+		c->peer_done = true;
+		if (c->lingering) {
+			bp_http_serve_conn_free(c);
+			return false;
+		}
+		return true;
+	}
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return true;
+		bp_http_serve_conn_free(c);
+		return false;
+	}
+	c->last_active = bp_now_ns();
+	if (c->no_more || c->lingering)
+		return true;
+	used = feed(c, w->buf, (size_t)n);
+	if (used < (size_t)n && !keep_left(c, w->buf + used, (size_t)n - used)) {
+		bp_http_serve_conn_free(c);
+		return false;
+	}
+	return true;
+}
+
+/* Room in the queue again: parse what was kept. */
+static void resume_left(struct bp_http_serve_conn *c)
+{
+	size_t used = feed(c, c->left, c->left_len);
+
+	memmove(c->left, c->left + used, c->left_len - used);
+	c->left_len -= used;
+	if (!c->left_len) {
+		free(c->left);
+		c->left = NULL;
+	}
+}
+
+/* Gather the queued answers' bytes; the headers are formatted into hdrs. */
+static int gather(struct bp_http_serve_conn *c, struct iovec *iov, char (*hdrs)[BP_HTTP_REPLY_HDR_MAX],
+		  char (*scratch)[BP_HTTP_REPLY_SCRATCH])
+{
+	size_t bytes = 0;
+	int n = 0;
+
+	for (int i = 0; i < c->qlen && n < WRITE_IOV && bytes < WRITE_CAP; i++) {
+		struct bp_http_reply *r = &c->q[(c->qhead + i) % BP_HTTP_SERVE_QUEUE];
+		size_t hl = bp_http_reply_header(r, hdrs[i]);
+
+		r->hdr_len = (uint16_t)hl;
+		n += bp_http_reply_iov(r, hdrs[i], hl, scratch[i], iov + n, WRITE_IOV - n,
+				       WRITE_CAP - bytes, &bytes);
+		if (r->close)
+			break;  /* nothing after a closing answer goes out */
+	}
+	return n;
+}
+
+/* The answers written: pop the finished ones. true when a closing one went out whole. */
+static bool advance(struct bp_http_serve_conn *c, size_t n)
+{
+	while (c->qlen) {
+		struct bp_http_reply *r = &c->q[c->qhead];
+		uint64_t left = bp_http_reply_length(r, r->hdr_len) - r->off;
+
+		if (n < left) {
+			r->off += n;
+			return false;
+		}
+		n -= (size_t)left;
+		c->qhead = (c->qhead + 1) % BP_HTTP_SERVE_QUEUE;
+		c->qlen--;
+		if (r->close) {
+			c->qlen = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The server closes first (its TIME_WAIT stays here, not on a client that opens a
+ * connection per request): a FIN after the last byte, then read until the client's.
+ */
+static void start_linger(struct bp_http_serve_conn *c)
+{
+	shutdown(c->flow.fd, SHUT_WR);
+	c->lingering = true;
+	c->last_active = bp_now_ns();
+}
+
+/* Write what is queued; false when the connection is gone. */
+static bool write_out(struct bp_http_serve_conn *c)
+{
+	char hdrs[BP_HTTP_SERVE_QUEUE][BP_HTTP_REPLY_HDR_MAX];
+	char scratch[BP_HTTP_SERVE_QUEUE][BP_HTTP_REPLY_SCRATCH];
+	struct iovec iov[WRITE_IOV];
+
+	while (c->qlen && !c->lingering) {
+		int niov = gather(c, iov, hdrs, scratch);
+		/* sendmsg, not writev: MSG_NOSIGNAL, so a client gone is an error, not SIGPIPE. */
+		struct msghdr m = { .msg_iov = iov, .msg_iovlen = (size_t)niov };
+		ssize_t n = niov ? sendmsg(c->flow.fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT) : 0;
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return true;
+			bp_http_serve_conn_free(c);
+			return false;
+		}
+		c->last_active = bp_now_ns();
+		if (advance(c, (size_t)n))
+			start_linger(c);
+		if (!niov)
+			break;
+	}
+	return true;
+}
+
+static void update_events(struct bp_http_serve_conn *c)
+{
+	bool reading = c->lingering || (!c->no_more && !c->left_len && !c->peer_done);
+	uint32_t ev = (reading ? EPOLLIN : 0) | (c->qlen && !c->lingering ? EPOLLOUT : 0);
+
+	if (ev != c->flow.events)
+		bp_loop_mod(&c->flow, ev);
+}
+
+static void service(struct bp_http_serve_conn *c)
+{
+	for (int round = 0; round < 4; round++) {
+		if (!write_out(c))
+			return;
+		if (!c->left_len || c->qlen == BP_HTTP_SERVE_QUEUE || c->no_more)
+			break;
+		resume_left(c);
+	}
+	/* A closing answer that found no room (a bad request behind a full queue): close. */
+	if (c->no_more && !c->qlen && !c->lingering)
+		start_linger(c);
+	/* The client is done and everything it asked for went out. */
+	if (c->peer_done && !c->qlen && (c->lingering || !c->left_len)) {
+		bp_http_serve_conn_free(c);
+		return;
+	}
+	update_events(c);
+}
+
+static void on_event(struct bp_flow *f, uint32_t events)
+{
+	struct bp_http_serve_conn *c = f->data;
+
+	if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && !readable(c))
+		return;
+	service(c);
+}
+
+void bp_http_serve_conn_new(struct bp_http_serve_worker *w, int fd)
+{
+	struct bp_http_serve_conn *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		close(fd);
+		return;
+	}
+	c->w = w;
+	http_parser_init(&c->p, HTTP_REQUEST);
+	c->p.data = c;
+	c->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = on_event,
+				    .data = c };
+	if (bp_loop_add(w->loop, &c->flow)) {
+		close(fd);
+		free(c);
+		return;
+	}
+	c->last_active = bp_now_ns();
+	c->next = w->conns;
+	if (c->next)
+		c->next->prev = c;
+	w->conns = c;
+	__atomic_store_n(&w->connections, w->connections + 1, __ATOMIC_RELAXED);
+}

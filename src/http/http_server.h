@@ -1,0 +1,40 @@
+/*
+ * The responder of `boardperf serve --http PORT`, also usable inside any process (the
+ * suite's loopback test, unit tests): fixed-size bodies chosen by path (see http_route.h),
+ * keep-alive, pipelining, Connection: close honoured, so a peer board needs no web server.
+ *
+ * Its own worker threads, one per core, each with its own event loop and its own listening
+ * socket on the same port (SO_REUSEPORT): the kernel spreads new connections over the
+ * listeners, and each connection is accepted, read and answered on one thread, with no
+ * hand-over between threads, which a connection per request (--new-conn) would pay every
+ * time. The threads sleep in epoll while nobody asks.
+ */
+#ifndef BP_HTTP_HTTP_SERVER_H
+#define BP_HTTP_HTTP_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/sock.h"
+
+struct bp_http_server_opts {
+	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
+	unsigned port;             /* 0: the kernel picks (read it with bp_http_server_port) */
+	enum bp_family family;
+	int workers;               /* 0: one per core */
+	uint64_t idle_timeout_ns;  /* a connection silent this long is closed; 0: 10 s */
+};
+
+struct bp_http_server;
+
+/* Listening when it returns; NULL with a one-line message ("bind [::]:80: ..."). */
+struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o, char *err,
+					    size_t errlen);
+unsigned bp_http_server_port(const struct bp_http_server *s);
+/* Requests answered and connections accepted so far (any thread). */
+void bp_http_server_counts(const struct bp_http_server *s, uint64_t *requests,
+			   uint64_t *connections);
+/* Stop the workers, close every connection, free. NULL is allowed. */
+void bp_http_server_stop(struct bp_http_server *s);
+
+#endif

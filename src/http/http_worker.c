@@ -1,0 +1,241 @@
+#include "http/http_worker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+/* Read buffer per worker: answers are parsed as they arrive and never kept. */
+#define BUF_LEN (16 * 1024)
+/*
+ * How often timeouts and connect retries are checked: one walk over the worker's
+ * connections instead of a timer per request (a sorted timer list costs O(n) to arm). A
+ * timerfd rather than a loop timer: with no loop timer armed, a closed-loop worker waits in
+ * epoll without a timeout, and the kernel sets no hrtimer for every wait.
+ */
+#define SWEEP_NS (20 * BP_NS_PER_MS)
+/* Requests released per pacer wake-up before the sockets get their turn. */
+#define PACER_BURST 1024
+
+/*
+ * The open-loop schedule over all connections: request number k of the test is due at
+ * k / rate and goes to connection k mod total, so each connection sends every
+ * total / rate seconds, the connections evenly staggered. Connection j of a worker whose
+ * slice starts at first sends its m-th request as request m * total + first + j.
+ */
+uint64_t bp_http_due_ns(const struct bp_http_worker *w, int j, uint64_t m)
+{
+	double k = (double)m * w->cfg->total_conns + w->first + j;
+
+	return w->start_ns + (uint64_t)(k * 1e9 / w->cfg->rate);
+}
+
+struct bp_http_worker *bp_http_worker_new(const struct bp_http_load_cfg *cfg,
+					  struct bp_http_stats *stats, int first, int n)
+{
+	struct bp_http_worker *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->cfg = cfg;
+	w->stats = stats;
+	w->first = first;
+	w->n = n;
+	w->buflen = BUF_LEN;
+	w->sweep.fd = -1;
+	w->buf = malloc(BUF_LEN);
+	w->conns = calloc((size_t)n, sizeof(*w->conns));
+	if (!w->buf || !w->conns)
+		goto error;
+	for (int j = 0; j < n; j++) {
+		bp_http_conn_init(&w->conns[j], w, j);
+		w->conns[j].ring = calloc((size_t)cfg->depth, sizeof(*w->conns[j].ring));
+		if (!w->conns[j].ring)
+			goto error;
+	}
+	return w;
+error:
+	for (int j = 0; w->conns && j < n; j++)
+		free(w->conns[j].ring);
+	free(w->conns);
+	free(w->buf);
+	free(w);
+	return NULL;
+}
+
+uint64_t bp_http_worker_released(const struct bp_http_worker *w)
+{
+	return __atomic_load_n(&w->released, __ATOMIC_RELAXED);
+}
+
+const char *bp_http_worker_tls(const struct bp_http_worker *w)
+{
+	return w->tls_desc;
+}
+
+/* Open loop: hand every request now due to its connection. */
+static void pacer_fired(struct bp_timer *t, uint64_t now)
+{
+	struct bp_http_worker *w = t->data;
+
+	w->now = bp_now_ns();
+	(void)now;
+	for (int i = 0; i < PACER_BURST && w->running; i++) {
+		uint64_t k = w->released;
+		int j = (int)(k % (uint64_t)w->n);
+		uint64_t due = bp_http_due_ns(w, j, k / (uint64_t)w->n);
+		struct bp_http_conn *c = &w->conns[j];
+
+		if (due > w->now) {
+			bp_timer_arm(w->loop, &w->pacer, due);
+			return;
+		}
+		__atomic_store_n(&w->released, k + 1, __ATOMIC_RELAXED);
+		c->due++;
+		if (c->st == BP_HTTP_IDLE)
+			bp_http_conn_open(c);
+		else
+			bp_http_conn_pump(c);
+	}
+	/* Behind schedule: catch up on the next pass, after the sockets had theirs. */
+	if (w->running)
+		bp_timer_arm(w->loop, &w->pacer, w->now);
+}
+
+/*
+ * Sends wait until every answer of the current epoll batch is read, then go out together:
+ * the server then finds several requests at once when it wakes, instead of being woken
+ * for each (h2load and wrk defer their writes to the next loop pass for the same effect,
+ * at the price of two epoll_ctl calls per request). A timer due at once runs right after
+ * the batch, before the loop waits again.
+ */
+void bp_http_worker_defer(struct bp_http_conn *c)
+{
+	struct bp_http_worker *w = c->w;
+
+	if (c->ready)
+		return;
+	c->ready = true;
+	c->next_ready = w->ready;
+	w->ready = c;
+	if (!w->flush.armed)
+		bp_timer_arm(w->loop, &w->flush, 0);
+}
+
+static void flush_fired(struct bp_timer *t, uint64_t now)
+{
+	struct bp_http_worker *w = t->data;
+	struct bp_http_conn *c = w->ready;
+
+	(void)now;
+	w->ready = NULL;
+	w->now = bp_now_ns();
+	while (c) {
+		struct bp_http_conn *next = c->next_ready;
+
+		c->ready = false;
+		c->next_ready = NULL;
+		if (w->running)
+			bp_http_conn_pump(c);
+		c = next;
+	}
+}
+
+static void sweep_fired(struct bp_flow *f, uint32_t events)
+{
+	struct bp_http_worker *w = f->data;
+	uint64_t expirations, now = bp_now_ns();
+
+	(void)events;
+	if (read(f->fd, &expirations, sizeof(expirations)) < 0)
+		return;  /* EAGAIN: a stale wake-up */
+	for (int j = 0; j < w->n && w->running; j++)
+		bp_http_conn_sweep(&w->conns[j], now);
+}
+
+static int start_sweep(struct bp_http_worker *w)
+{
+	struct itimerspec its = {
+		.it_interval = { 0, (long)SWEEP_NS }, .it_value = { 0, (long)SWEEP_NS },
+	};
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+
+	w->sweep = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = sweep_fired,
+				     .data = w };
+	if (fd < 0)
+		return -errno;
+	if (timerfd_settime(fd, 0, &its, NULL) || bp_loop_add(w->loop, &w->sweep)) {
+		close(fd);
+		w->sweep.fd = -1;
+		return -EIO;
+	}
+	return 0;
+}
+
+static int ops_start(void *state, struct bp_loop *loop, int fd)
+{
+	struct bp_http_worker *w = state;
+	char err[160];
+
+	(void)fd;
+	w->loop = loop;
+	if (w->cfg->tls) {
+		w->ctx = bp_http_tls_ctx_new(w->cfg->verify, err, sizeof(err));
+		if (!w->ctx)
+			return -EPROTO;
+	}
+	w->pacer = (struct bp_timer){ .fn = pacer_fired, .data = w };
+	w->flush = (struct bp_timer){ .fn = flush_fired, .data = w };
+	if (start_sweep(w))
+		return -EIO;
+	/* One time zero for all: a worker that starts late catches up on what fell due. */
+	w->start_ns = w->cfg->start_ns;
+	w->now = bp_now_ns();
+	w->running = true;
+	/* Open loop with a connection per request: connections open as requests fall due. */
+	if (!(w->cfg->new_conn && w->cfg->rate > 0))
+		for (int j = 0; j < w->n; j++)
+			bp_http_conn_open(&w->conns[j]);
+	if (w->cfg->rate > 0)
+		bp_timer_arm(loop, &w->pacer, bp_http_due_ns(w, 0, 0));
+	return 0;
+}
+
+/* The end: answers still on their way are not counted, and nothing counts as failed. */
+static void ops_stop(void *state, struct bp_loop *loop)
+{
+	struct bp_http_worker *w = state;
+
+	w->running = false;
+	bp_timer_cancel(loop, &w->pacer);
+	bp_timer_cancel(loop, &w->flush);
+	w->ready = NULL;
+	if (w->sweep.fd >= 0) {
+		bp_loop_del(&w->sweep);
+		close(w->sweep.fd);
+		w->sweep.fd = -1;
+	}
+	for (int j = 0; j < w->n; j++)
+		bp_http_conn_close(&w->conns[j]);
+}
+
+static void ops_release(void *state)
+{
+	struct bp_http_worker *w = state;
+
+	for (int j = 0; j < w->n; j++)
+		bp_http_conn_free(&w->conns[j]);
+	if (w->ctx)
+		SSL_CTX_free(w->ctx);
+	free(w->conns);
+	free(w->buf);
+	free(w);
+}
+
+const struct bp_stream_ops bp_http_worker_ops = {
+	.start = ops_start, .stop = ops_stop, .release = ops_release,
+};

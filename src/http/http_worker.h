@@ -1,0 +1,26 @@
+/*
+ * A worker of `boardperf http`: a slice of the connections on one stream-pool thread, with
+ * the open loop's schedule and the timeouts. The client adds one per pool worker.
+ */
+#ifndef BP_HTTP_HTTP_WORKER_H
+#define BP_HTTP_HTTP_WORKER_H
+
+#include "http/http_load.h"
+#include "net/stream_pool.h"
+
+/*
+ * Connections first .. first+n-1 of cfg->total_conns, recording into stats. NULL when out
+ * of memory. The pool runs it (bp_http_worker_ops) and frees it at release.
+ */
+struct bp_http_worker *bp_http_worker_new(const struct bp_http_load_cfg *cfg,
+					  struct bp_http_stats *stats, int first, int n);
+
+extern const struct bp_stream_ops bp_http_worker_ops;
+
+/* Open loop: requests released so far (readable from any thread). */
+uint64_t bp_http_worker_released(const struct bp_http_worker *w);
+
+/* The first TLS session's "TLSv1.3 CIPHER", "" before one (read it after the stop). */
+const char *bp_http_worker_tls(const struct bp_http_worker *w);
+
+#endif

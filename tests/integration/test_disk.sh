@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# `boardperf disk` on a tmpfs and on a loop-mounted ext4 image (so O_DIRECT and fsync take
+# ext4's and the block layer's real paths; the image lives in RAM, on a tmpfs of its own,
+# and the loop device passes O_DIRECT on to it): every mode, counts cross-checked against
+# the workload's arithmetic and against sysbench itself, the folder left as found (also
+# after SIGINT and SIGTERM), refusals in one line. Then figures within ±15 % of sysbench
+# and fio on the same workloads (interleaved rounds, the median of each round's ratio), on
+# this machine's own disk under /var/tmp: on a loop device every request also waits for
+# the loop's worker thread, and on a 2-CPU machine whether that thread shares a CPU with
+# the tester flips a run's figure by 2-3x either way; on tmpfs the figures turn on how
+# large the page-cache folios of each freshly made file set happen to be. A real disk has
+# neither. Mounting needs root; without it only the checks that need no mount run.
+# Usage: test_disk.sh BOARDPERF
+set -u
+bp=$1
+. "$(dirname "$0")/tap.sh"
+rounds=${BP_DISK_ROUNDS:-5}
+
+work=$(mktemp -d)
+loopdev=
+cmp=
+cleanup() {
+	mountpoint -q "$work/ext4" && umount "$work/ext4"
+	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
+	# the loop device lets go of its image a moment after the detach
+	for m in "$work/store" "$work/tmpfs"; do
+		for _ in $(seq 50); do mountpoint -q "$m" || break; umount "$m" 2>/dev/null || sleep 0.1; done
+	done
+	rm -rf "$work" "$tap_tmp" "${cmp:-}"
+}
+trap cleanup EXIT
+# a timeout's SIGTERM or a Ctrl-C still unmounts and detaches everything
+trap 'exit 1' INT TERM
+
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+within() { awk -v r="$1" -v p="$2" 'BEGIN { exit !(r >= 1 - p / 100 && r <= 1 + p / 100) }'; }
+# The listing of a directory, to check that a run leaves it exactly as found.
+listing() { ls -A "$1" | md5sum; }
+
+# --- usage errors: exit 2, one line naming the value ---------------------------------------
+expect_exit 0 "disk --help" "$bp" disk --help
+grep -q "^Usage: boardperf disk" <<<"$out"; ok $? "--help shows the usage line"
+one_line() { # one_line WHAT NEEDLE CMD...
+	local what=$1 needle=$2
+	shift 2
+	expect_exit 2 "$what" "$@"
+	[ "$(wc -l <<<"$err")" -eq 1 ] && grep -qF -- "$needle" <<<"$err"
+	ok $? "$what: one line naming $needle"
+}
+one_line "missing --dir" "--dir missing" "$bp" disk
+one_line "no such dir" "'/nonexistent/x'" "$bp" disk --dir /nonexistent/x
+one_line "bad mode" "'rndxx'" "$bp" disk --dir "$work" --mode rndxx
+one_line "bad size" "'12x'" "$bp" disk --dir "$work" --size 12x
+one_line "depth without io_uring" "--depth 32" "$bp" disk --dir "$work" --depth 32
+one_line "set smaller than a block per file" "less than one" "$bp" disk --dir "$work" --size 64K
+one_line "nothing ends the run" "-t 0 with --requests 0" "$bp" disk --dir "$work" -t 0
+one_line "bad engine" "'aio'" "$bp" disk --dir "$work" --engine aio
+
+if [ "$(id -u)" != 0 ]; then
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - tmpfs and ext4 runs # SKIP needs root to mount"
+	tap_done
+	exit
+fi
+
+# --- the two filesystems --------------------------------------------------------------------
+mkdir "$work/tmpfs" "$work/ext4" "$work/store"
+mount -t tmpfs -o size=160m tmpfs "$work/tmpfs"; ok $? "tmpfs mounted"
+mount -t tmpfs -o size=620m tmpfs "$work/store" && truncate -s 600M "$work/store/ext4.img" &&
+	mkfs.ext4 -q -F "$work/store/ext4.img" &&
+	loopdev=$(losetup -f --show --direct-io=on "$work/store/ext4.img") &&
+	mount "$loopdev" "$work/ext4"
+ok $? "ext4 image mounted on ${loopdev:-no loop device}"
+tmpfs_before=$(listing "$work/tmpfs")
+ext4_before=$(listing "$work/ext4")
+as_found() { [ "$(listing "$work/tmpfs")" = "$tmpfs_before" ] && [ "$(listing "$work/ext4")" = "$ext4_before" ]; }
+
+# --- every mode on both ---------------------------------------------------------------------
+for fs in tmpfs ext4; do
+	extra=
+	[ "$fs" = ext4 ] && extra=--direct
+	for mode in seqwr seqrewr seqrd rndrd rndwr rndrw; do
+		expect_exit 0 "$mode on $fs $extra" "$bp" disk --dir "$work/$fs" --mode "$mode" \
+			--size 32M -t 0.3 -i 0.1 $extra --json
+		j=$out
+		case $mode in
+		*rd) want='.reads > 0 and .writes == 0 and .fsyncs == 0' ;;
+		*wr) want='.reads == 0 and .writes > 0 and .fsyncs > 0' ;;
+		*) want='.reads > 0 and .writes > 0 and .fsyncs > 0' ;;
+		esac
+		jq -e "{reads: [.metrics[] | select(.name == \"reads.count\")][0].value,
+			writes: [.metrics[] | select(.name == \"writes.count\")][0].value,
+			fsyncs: [.metrics[] | select(.name == \"fsyncs.count\")][0].value} | $want" \
+			<<<"$j" >/dev/null; ok $? "$mode on $fs: reads, writes and fsyncs as the mode does"
+		jq -e '[.metrics[] | select((.name | endswith("s.count")) and .value > 0)
+			| .name | sub("s\\.count$"; "")] - (.latency | keys) == []
+			and (.intervals | length) >= 3' <<<"$j" >/dev/null
+		ok $? "$mode on $fs: a latency summary per operation done, interval lines"
+		as_found; ok $? "$mode on $fs: the directory is left as found"
+	done
+done
+ext4_json=$j
+expect_exit 0 "a tmpfs run" "$bp" disk --dir "$work/tmpfs" --size 8M -t 0.1 --json
+jq -e '.params.device == "not a block device (tmpfs)" and .params.filesystem == "tmpfs"
+	and ([.warnings[].code] | index("not-a-block-device") != null)' <<<"$out" >/dev/null
+ok $? "tmpfs: named, and warned as not a block device"
+jq -e '(.params.device | startswith("loop")) and .env.inventory.storage.fstype == "ext4"
+	and .params.direct == true and ([.warnings[].code] | index("page-cache") == null)' \
+	<<<"$ext4_json" >/dev/null; ok $? "ext4: the loop device named, storage in env, no page-cache with --direct"
+expect_exit 0 "buffered rndrd on ext4" "$bp" disk --dir "$work/ext4" --mode rndrd --size 32M -t 0.2 --json
+jq -e '[.warnings[] | select(.code == "page-cache")] | length == 1' <<<"$out" >/dev/null
+ok $? "a buffered set that fits in RAM is warned as page-cache"
+
+# --- counts: fsyncs = files x (rounds + the final one) --------------------------------------
+count() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value' <<<"$2"; }
+expect_exit 0 "rndwr 1000 requests" "$bp" disk --dir "$work/ext4" --mode rndwr --files 8 \
+	--size 8M --requests 1000 -t 0 --json
+[ "$(count writes.count "$out")" = 1000 ] && [ "$(count fsyncs.count "$out")" = 80 ]
+ok $? "rndwr: 1000 writes, 8 files x (9 rounds + final) = 80 fsyncs ($(count fsyncs.count "$out"))"
+expect_exit 0 "seqwr one file" "$bp" disk --dir "$work/ext4" --mode seqwr --files 1 \
+	--size 8M --requests 1000 -t 0 --json
+[ "$(count fsyncs.count "$out")" = 10 ]
+ok $? "seqwr, 1 file: fsyncs = (1000 - 1) / 100 rounds + the final one = 10"
+# 16 MiB files: the 1000 writes stay in the first file, so each round syncs one file
+expect_exit 0 "seqwr scope written" "$bp" disk --dir "$work/ext4" --mode seqwr --files 4 \
+	--size 64M --requests 1000 -t 0 --fsync-scope written --json
+[ "$(count fsyncs.count "$out")" = 10 ] && jq -e '.params["fsync-scope"] == "written"' <<<"$out" >/dev/null
+ok $? "seqwr, scope written: only the file written is synced, 10 fsyncs; params say so"
+expect_exit 0 "no periodic fsync" "$bp" disk --dir "$work/ext4" --mode rndwr --files 8 \
+	--size 8M --requests 500 -t 0 --fsync-freq 0 --json
+[ "$(count fsyncs.count "$out")" = 8 ]; ok $? "--fsync-freq 0 still syncs every file at the end"
+expect_exit 0 "no fsync at all" "$bp" disk --dir "$work/ext4" --mode rndwr --files 8 \
+	--size 8M --requests 500 -t 0 --fsync-freq 0 --no-fsync-end --json
+[ "$(count fsyncs.count "$out")" = 0 ] &&
+	jq -e '[.warnings[].code] | index("page-cache") != null' <<<"$out" >/dev/null
+ok $? "--no-fsync-end: no fsync, and a page-cache warning"
+expect_exit 0 "io_uring counts" "$bp" disk --dir "$work/ext4" --mode rndrw --files 8 \
+	--size 8M --requests 2000 -t 0 --engine io_uring --depth 16 --direct --json
+[ "$(count reads.count "$out")" = 1200 ] && [ "$(count writes.count "$out")" = 800 ] &&
+	[ "$(count fsyncs.count "$out")" = 160 ]
+ok $? "io_uring depth 16: 1200 reads, 800 writes, 160 fsyncs ($(count fsyncs.count "$out"))"
+jq -e '.params.engine == "io_uring" and (.params.engine_features | test("files"))' \
+	<<<"$out" >/dev/null; ok $? "io_uring: params say which fast paths ran"
+
+# sysbench itself: the same number of writes gives the same number of fsyncs.
+cd "$work/ext4" || exit 1
+sysbench fileio --file-num=8 --file-total-size=8M prepare >/dev/null 2>&1
+sb=$(sysbench fileio --file-num=8 --file-total-size=8M --file-test-mode=rndwr --events=1000 run 2>&1)
+sysbench fileio --file-num=8 --file-total-size=8M cleanup >/dev/null 2>&1
+cd - >/dev/null || exit 1
+# sysbench prints rates only; its events are the writes plus the periodic fsyncs (the 8 at
+# the end are not events), so the ratio of the rates gives both counts exactly.
+read -r sb_w sb_f < <(awk '/writes\/s/ { w = $2 } /fsyncs\/s/ { f = $2 }
+	END { n = 1000 + 8; wr = n / (1 + f / w); printf "%.0f %.0f\n", wr, n - wr }' <<<"$sb")
+expect_exit 0 "as many writes as sysbench" "$bp" disk --dir "$work/ext4" --mode rndwr --files 8 \
+	--size 8M --requests "$sb_w" -t 0 --json
+f=$(count fsyncs.count "$out")
+[ "$f" = "$sb_f" ]
+ok $? "sysbench --events 1000: $sb_w writes, $sb_f fsyncs; boardperf, same writes: $f fsyncs"
+
+# --- stops: what was measured is shown, the files are gone ----------------------------------
+"$bp" disk --dir "$work/ext4" --size 64M -t 20 --json >"$tap_tmp/int.json" 2>"$tap_tmp/int.err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+[ $? -eq 1 ]; ok $? "SIGINT during the run: exit 1"
+jq -e '[.metrics[] | select(.name == "reads.count" and .value > 0)] | length == 1' \
+	"$tap_tmp/int.json" >/dev/null; ok $? "SIGINT: the figures so far are shown"
+grep -q "stopped by signal 2" "$tap_tmp/int.err"; ok $? "SIGINT: stderr says it stopped"
+as_found; ok $? "SIGINT: the directory is left as found"
+"$bp" disk --dir "$work/ext4" --size 500M -t 20 --json >"$tap_tmp/term.json" 2>"$tap_tmp/term.err" &
+pid=$!
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+[ $? -eq 1 ] && grep -q "signal 15" "$tap_tmp/term.err"; ok $? "SIGTERM while preparing: exit 1, said so"
+as_found; ok $? "SIGTERM while preparing: the directory is left as found"
+
+# --- free space -----------------------------------------------------------------------------
+one_line "a set larger than the free space" "only" "$bp" disk --dir "$work/tmpfs" --size 200M
+as_found; ok $? "refused before writing anything"
+
+# --- progress bar: on a terminal only -------------------------------------------------------
+expect_exit 0 "piped output" "$bp" disk --dir "$work/tmpfs" --size 16M -t 0.3
+! grep -q '\[#*-*\]' <<<"$err"; ok $? "no progress bar when stderr is not a terminal"
+script -qec "$bp disk --dir $work/tmpfs --size 16M -t 0.5 -i 0" /dev/null >"$tap_tmp/tty.out" 2>&1
+grep -aq 'rndrw    \[' "$tap_tmp/tty.out" && grep -aq 'prepare  \[' "$tap_tmp/tty.out"
+ok $? "a progress bar for prepare and run on a terminal"
+
+# --- against sysbench and fio on the same workload, interleaved rounds, medians -------------
+sanitize=$("$bp" info --json | jq -r '.env.boardperf.sanitize')
+if [ "$sanitize" != none ]; then
+	rounds=0
+	for item in "rndrw vs sysbench" "rndrd --direct vs sysbench" "rndrd --direct vs fio" \
+		"rndwr --direct vs sysbench" "rndwr --direct vs fio"; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n - $item # SKIP sanitizer build ($sanitize)"
+	done
+fi
+size=128M
+cmp=$(mktemp -d /var/tmp/bp-test-disk.XXXXXX)
+sbd="$cmp/sb"
+mkdir -p "$sbd"
+((rounds)) && (cd "$sbd" && sysbench fileio --file-total-size=$size prepare >/dev/null)
+bp_rate() { # bp_rate ARGS...: reads/s + writes/s
+	"$bp" disk --dir "$cmp" --size $size -t 1 -i 0 "$@" --json |
+		jq '[.metrics[] | select(.name == "reads.rate" or .name == "writes.rate") | .value] | add'
+}
+# sysbench's files were prepared through the page cache; for its O_DIRECT runs they leave
+# it first, as `prepare --file-extra-flags=direct` would have left them (and as boardperf
+# --direct and fio do); for a buffered run they are read back in, where preparing leaves a set.
+uncache() { for f in "$sbd"/test_file.*; do dd if="$f" iflag=nocache count=0 status=none; done; }
+sb_rate() { # sb_rate MODE ARGS...
+	case "$*" in *direct*) uncache ;; *) cat "$sbd"/test_file.* >/dev/null ;; esac
+	(cd "$sbd" && sysbench fileio --file-total-size=$size --file-test-mode="$1" --time=1 "${@:2}" run) |
+		awk '/reads\/s/ { r = $2 } /writes\/s/ { w = $2 } END { print r + w }'
+}
+fio_rate() { # fio_rate RW: on sysbench's own files
+	fio --name=bp --directory="$sbd" --filename_format='test_file.$filenum' --nrfiles=128 \
+		--size=$size --bs=16k --rw="$1" --direct=1 --ioengine=psync --norandommap \
+		--file_service_type=random --time_based --runtime=1 --output-format=json 2>/dev/null |
+		jq '.jobs[0].read.iops + .jobs[0].write.iops'
+}
+# Each workload's runs back to back, who goes first alternating by round: a change in the
+# machine's load then hits the tools of one comparison alike.
+declare -A run
+run[rndrw.bp]="bp_rate"
+run[rndrw.sb]="sb_rate rndrw"
+run[rndrd.bp]="bp_rate --mode rndrd --direct"
+run[rndrd.sb]="sb_rate rndrd --file-extra-flags=direct"
+run[rndrd.fio]="fio_rate randread"
+run[rndwr.bp]="bp_rate --mode rndwr --direct --fsync-freq 0 --no-fsync-end"
+run[rndwr.sb]="sb_rate rndwr --file-extra-flags=direct --file-fsync-freq=0 --file-fsync-end=off"
+run[rndwr.fio]="fio_rate randwrite"
+for ((i = 1; i <= rounds; i++)); do
+	for w in rndrw rndrd rndwr; do
+		line="# round $i $w:"
+		for side in $( ((i % 2)) && echo "bp sb fio" || echo "fio sb bp"); do
+			[ -n "${run[$w.$side]:-}" ] || continue
+			eval "v_$side=\$(${run[$w.$side]})"
+			line="$line $side=$(eval echo "\$v_$side")"
+		done
+		echo "$line"
+		# the ratio of runs next to each other, so that a drift in load cancels out
+		awk -v b="$v_bp" -v o="$v_sb" 'BEGIN { if (o > 0) print b / o }' >>"$tap_tmp/sb.$w"
+		[ -n "${run[$w.fio]:-}" ] &&
+			awk -v b="$v_bp" -v o="$v_fio" 'BEGIN { if (o > 0) print b / o }' >>"$tap_tmp/fio.$w"
+	done
+done
+compare() { # compare ITEM OTHER LABEL: the median of the rounds' ratios
+	local r
+	r=$(median <"$tap_tmp/$2.$1")
+	r=$(awk -v r="${r:-0}" 'BEGIN { printf "%.3f", r }')
+	echo "# $3: median ratio $r over $(wc -l <"$tap_tmp/$2.$1") rounds"
+	within "$r" 15; ok $? "$3 within ±15 % (ratio $r)"
+}
+if ((rounds)); then
+	compare rndrw sb "rndrw vs sysbench"
+	compare rndrd sb "rndrd --direct vs sysbench"
+	compare rndrd fio "rndrd --direct vs fio"
+	compare rndwr sb "rndwr --direct vs sysbench"
+	compare rndwr fio "rndwr --direct vs fio"
+fi
+rm -rf "$sbd"
+[ -z "$(ls -A "$cmp")" ]; ok $? "the comparisons' folder is left empty"
+rmdir "$cmp"
+as_found; ok $? "after everything: both directories as found"
+tap_done

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# boardperf http against a real nginx started here on loopback (a tiny file, a 64 KiB file,
+# chunked gzip answers, HTTPS with a throw-away certificate, a throttled location for
+# timeouts) and against `boardperf serve --http`: keep-alive, pipelining, a connection per
+# request, every body framing, --rate held within 1 %, errors counted by kind against a
+# server that closes mid-response, bad flags, and one run across the namespace rig.
+# Usage: test_http.sh BOARDPERF
+set -u
+bp=$1
+here=$(dirname "$0")
+. "$here/tap.sh"
+. "$here/../rig/rig.sh"
+
+base=$((10000 + ($$ + 9000) % 22000))  # below the ephemeral range (32768-60999)
+sport=$base hport=$((base + 1)) nport=$((base + 2)) tport=$((base + 3)) closed=$((base + 4))
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap 'cleanup; rig_down 2>/dev/null; rm -rf "$tap_tmp"' EXIT
+
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // 0' <<<"$2"; }
+# near A B PCT: |A - B| <= PCT % of B
+near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
+	exit !(b > 0 && d <= b * p / 100) }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+listening() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+wait_port() { for _ in $(seq 50); do listening "$1" && return 0; sleep 0.1; done; return 1; }
+# A clean run: exit 0, some answers, none failed, all 200.
+clean() { # clean WHAT MIN CMD...
+	local what=$1 min=$2 req
+	shift 2
+	expect_exit 0 "$what" "$@" --json
+	req=$(metric requests "$out")
+	ge "$req" "$min" && [ "$(metric errors "$out")" = 0 ] &&
+		[ "$(metric status.200 "$out")" = "$req" ]
+	ok $? "$what: $req answers, all 200, no errors"
+}
+# head_of PORT PATH [HEADER]: the response header, through bash's /dev/tcp (no curl needed)
+head_of() {
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+	printf 'GET %s HTTP/1.1\r\nHost: t\r\n%sConnection: close\r\n\r\n' "$2" "${3:+$3$'\r\n'}" >&3
+	timeout 2 cat <&3 | sed '/^\r$/q'
+	exec 3<&-
+}
+
+t0=$(date +%s)
+"$bp" serve -p "$sport" --http "$hport" --idle-timeout 3 2>"$tap_tmp/serve.log" &
+pids+=($!)
+wait_port "$hport"; ok $? "serve --http $hport listens (beside the test port $sport)"
+
+# --- nginx, as the test's own process ---
+ngx=$tap_tmp/nginx
+have_nginx=0
+if command -v nginx >/dev/null && command -v openssl >/dev/null; then
+	mkdir -p "$ngx/html/gz" "$ngx/html/slow" "$ngx/tmp"
+	head -c 100 /dev/zero >"$ngx/html/tiny"
+	head -c 65536 /dev/urandom >"$ngx/html/64k"
+	head -c 20000 /dev/zero >"$ngx/html/gz/text"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+		-subj /CN=localhost -keyout "$ngx/key.pem" -out "$ngx/cert.pem" 2>/dev/null
+	# As root the workers would switch to nobody, who may not read this private folder.
+	user=; [ "$(id -u)" = 0 ] && user="user root;"
+	cat >"$ngx/nginx.conf" <<-CONF
+	$user
+	worker_processes 1;
+	error_log $ngx/error.log;
+	pid $ngx/nginx.pid;
+	events { worker_connections 4096; }
+	http {
+	  access_log off;
+	  client_body_temp_path $ngx/tmp; proxy_temp_path $ngx/tmp; fastcgi_temp_path $ngx/tmp;
+	  uwsgi_temp_path $ngx/tmp; scgi_temp_path $ngx/tmp;
+	  keepalive_requests 1000000;
+	  default_type application/octet-stream;
+	  server {
+	    listen 127.0.0.1:$nport;
+	    listen 127.0.0.1:$tport ssl;
+	    ssl_certificate $ngx/cert.pem; ssl_certificate_key $ngx/key.pem;
+	    root $ngx/html;
+	    # gzip makes nginx answer in chunked encoding (the length is not known in advance)
+	    location /gz/ { gzip on; gzip_types *; gzip_min_length 1; }
+	    # 100 bytes/s: a 64 KiB answer never completes within a short --timeout
+	    location /slow/ { alias $ngx/html/; limit_rate 100; }
+	  }
+	}
+	CONF
+	nginx -p "$ngx" -c "$ngx/nginx.conf" -e "$ngx/error.log" -g 'daemon off;' &
+	pids+=($!)
+	wait_port "$nport" && wait_port "$tport" && have_nginx=1
+fi
+skip_nginx() { ok 0 "# SKIP $1: nginx (or openssl) not installed or not starting"; }
+
+if [ "$have_nginx" = 1 ]; then
+	u=http://127.0.0.1:$nport
+	clean "nginx tiny file -c 8" 1000 "$bp" http "$u/tiny" -t 1 -c 8
+	jq -e '.latency.request | .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and
+		.p99 <= ."p99.9" and ."p99.9" <= .max and .count > 0' <<<"$out" >/dev/null
+	ok $? "latency percentiles in order"
+	sum=$(jq '[.intervals[] | .metrics."requests.rate" * (.end - .start)] | add' <<<"$out")
+	near "$sum" "$(metric requests "$out")" 1; ok $? "interval rates add up to the total ($sum)"
+	clean "nginx 64 KiB file" 100 "$bp" http "$u/64k" -t 1 -c 4
+	ge "$(metric bytes "$out")" "$(( $(metric requests "$out") * 65536 ))"
+	ok $? "64 KiB bodies read whole ($(metric bytes "$out") bytes)"
+	clean "nginx --pipeline 8" 1000 "$bp" http "$u/tiny" -t 1 -c 4 --pipeline 8
+	head_of "$nport" /gz/text "Accept-Encoding: gzip" | grep -qi "^Transfer-Encoding: chunked"
+	ok $? "nginx answers /gz/ in chunked encoding"
+	clean "nginx chunked gzip answers" 500 "$bp" http "$u/gz/text" -H "Accept-Encoding: gzip" \
+		-t 1 -c 4
+	clean "nginx --new-conn" 200 "$bp" http "$u/tiny" -t 1 -c 4 --new-conn
+	[ "$(metric connections "$out")" -ge "$(metric requests "$out")" ]
+	ok $? "a connection per request ($(metric connections "$out") for $(metric requests "$out"))"
+	clean "nginx https" 100 "$bp" http "https://127.0.0.1:$tport/tiny" -t 1 -c 4
+	jq -e '.params.tls | startswith("TLSv1.")' <<<"$out" >/dev/null
+	ok $? "TLS session recorded: $(jq -r .params.tls <<<"$out")"
+	expect_exit 1 "https --verify against a self-signed certificate" \
+		"$bp" http "https://localhost:$tport/tiny" -t 1 --verify
+	grep -q "certificate verify failed" <<<"$err"; ok $? "says why: $err"
+	expect_exit 0 "nginx --rate 2000" "$bp" http "$u/tiny" -t 3 -c 16 --rate 2000 --json
+	r=$(metric requests.rate "$out")
+	near "$r" 2000 1; ok $? "nginx --rate 2000 delivers 2000 ± 1 % requests/s ($r)"
+	expect_exit 1 "a throttled answer times out" "$bp" http "$u/slow/64k" -t 1 -c 2 \
+		--timeout 0.3 --json
+	ge "$(metric errors.timeout "$out")" 2; ok $? "errors.timeout counted ($(metric errors.timeout "$out"))"
+	expect_exit 1 "serve --http on a port nginx holds" "$bp" serve -p "$closed" --http "$nport"
+	grep -q "Address already in use" <<<"$err"; ok $? "says why: $err"
+else
+	for c in tiny percentiles intervals 64k 64k-bodies pipeline pipeline-ok gz-chunked \
+		gz gz-ok newconn newconn-ok newconn-conns https https-ok tls verify verify-why \
+		rate rate-ok timeout timeout-count busy busy-why; do skip_nginx "$c"; done
+fi
+
+# --- the built-in responder ---
+u=http://127.0.0.1:$hport
+clean "serve --http /1k" 1000 "$bp" http "$u/1k" -t 1 -c 8
+clean "serve --http --pipeline 16" 1000 "$bp" http "$u/1k" -t 1 -c 4 --pipeline 16
+clean "serve --http /chunked/64k" 100 "$bp" http "$u/chunked/64k" -t 1 -c 4 --pipeline 2
+clean "serve --http /eof/1k (body until the close)" 100 "$bp" http "$u/eof/1k" -t 1 -c 4
+clean "serve --http /close/1k (Connection: close)" 100 "$bp" http "$u/close/1k" -t 1 -c 4
+clean "serve --http --new-conn" 100 "$bp" http "$u/0" -t 1 -c 4 --new-conn
+clean "POST with a body" 100 "$bp" http "$u/1k" -m POST --body 'a=1&b=2' -H 'X-Test: 1' -t 0.5
+expect_exit 0 "HEAD /1m" "$bp" http "$u/1m" -m HEAD -t 0.5 -c 2 --json
+n=$(metric requests "$out")
+[ "$n" -gt 0 ] && [ "$(metric errors "$out")" = 0 ] && ! ge "$(metric bytes "$out")" "$((n * 300))"
+ok $? "HEAD answers are headers only ($(metric bytes "$out") bytes for $(metric requests "$out"))"
+expect_exit 0 "404s" "$bp" http "$u/nope" -t 0.5 -c 2 --json
+n=$(metric requests "$out")
+[ "$n" -gt 0 ] && [ "$(metric errors.non_2xx "$out")" = "$n" ] && [ "$(metric status.404 "$out")" = "$n" ] &&
+	jq -e '[.warnings[].code] | index("non-2xx")' <<<"$out" >/dev/null
+ok $? "every 404 counted as non-2xx and by status ($n)"
+expect_exit 0 "serve --http --rate 2000" "$bp" http "$u/1k" -t 3 -c 8 --rate 2000 --json
+r=$(metric requests.rate "$out")
+near "$r" 2000 1; ok $? "--rate 2000 delivers 2000 ± 1 % requests/s ($r)"
+[ "$(metric offered.rate "$out")" = 2000 ] && ge "$(metric requests.offered "$out")" 5999
+ok $? "offered rate and count recorded ($(metric requests.offered "$out"))"
+
+# A server that closes mid-response: each request fails as a read error, once.
+expect_exit 1 "/close-mid/64k: no answer is whole" "$bp" http "$u/close-mid/64k" -t 1 -c 4 --json
+e=$(metric errors.read "$out"); c=$(metric connections "$out")
+[ "$e" -gt 100 ] && [ "$e" -le "$c" ] && [ "$e" -ge $((c - 4)) ] && [ "$(metric requests "$out")" = 0 ]
+ok $? "one read error per cut answer ($e errors, $c connections, 4 may be cut by the end)"
+grep -q "middle of a response" <<<"$err"; ok $? "says why: $err"
+
+# --- a stop in the middle renders what was measured ---
+"$bp" http "$u/1k" -t 10 -c 2 --json >"$tap_tmp/int.json" 2>/dev/null &
+ipid=$!
+sleep 1; kill -INT "$ipid"; wait "$ipid"; rc=$?
+[ "$rc" = 0 ] && jq -e '([.warnings[].code] | index("interrupted")) and
+	([.metrics[] | select(.name == "requests")][0].value > 0)' "$tap_tmp/int.json" >/dev/null
+ok $? "SIGINT after 1 s of -t 10: partial result, warning interrupted (exit $rc)"
+
+# --- refusals ---
+expect_exit 1 "nothing listening" "$bp" http "http://127.0.0.1:$closed/" -t 1
+grep -q "Connection refused" <<<"$err"; ok $? "one line: $err"
+expect_exit 2 "not a URL" "$bp" http "127.0.0.1:$hport/1k"
+grep -q "expected http://HOST" <<<"$err"; ok $? "says what is expected: $err"
+expect_exit 2 "no URL" "$bp" http -t 1
+expect_exit 2 "a header without a colon" "$bp" http "$u/" -H "oops"
+expect_exit 2 "a lower-case method" "$bp" http "$u/" -m get
+expect_exit 2 "--verify on http://" "$bp" http "$u/" --verify
+expect_exit 2 "--pipeline with --new-conn" "$bp" http "$u/" --pipeline 4 --new-conn
+expect_exit 2 "--body @ a missing file" "$bp" http "$u/" --body @/nonexistent/x
+expect_exit 2 "-c 0" "$bp" http "$u/" -c 0
+expect_exit 2 "serve --http on the test port" "$bp" serve -p "$sport" --http "$sport"
+
+# --- across the namespace rig: HTTP goodput through a 100 Mbit/s link ---
+if rig_require jq 2>/dev/null && rig_up --rate 100mbit; then
+	rig_bg server "$bp" serve -p 5201 --http 8080 --idle-timeout 5
+	rig_wait_port server 8080 5
+	j=$(rig_exec client "$bp" http "http://$RIG_SERVER_IP:8080/64k" -t 2 -c 4 --json 2>/dev/null)
+	bits=$(jq '[.metrics[] | select(.name == "bytes.rate")][0].value * 8' <<<"$j")
+	# TCP goodput through tbf is at most 95.6 % of the rate; headers are ~0.2 % of 64 KiB
+	awk -v b="$bits" 'BEGIN { exit !(b >= 88e6 && b <= 97e6) }'
+	ok $? "across the rig at 100 Mbit/s: 64 KiB answers at $(awk -v b="$bits" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s (88-97)"
+	rig_down
+else
+	ok 0 "# SKIP across the rig: needs root"
+fi
+
+secs=$(( $(date +%s) - t0 ))
+[ "$secs" -le 60 ]; ok $? "whole test in $secs s (at most 60)"
+tap_done
