@@ -102,6 +102,8 @@ static int open_flows(void *arg)
 		struct bp_rr_flow_cfg cfg = {
 			.req_len = (size_t)np->rr_request, .resp_len = (size_t)np->rr_response,
 			.udp = np->rr_udp, .crr = !strcmp(np->test, "crr"),
+			/* least_loaded gives each worker one flow while there are enough */
+			.alone = !period && strcmp(np->test, "crr") && n <= c->nworkers,
 			.period_ns = period, .phase_ns = period * (uint64_t)i / (uint64_t)n,
 			.ramp_ns = o->ramp_ns, .timeout_ns = o->timeout_ns, .addr = c->ctl.addr,
 			.concurrent = o->concurrent ? &c->out->cc : NULL,

@@ -33,6 +33,7 @@ struct bp_rr_flow_cfg {
 	size_t req_len, resp_len;
 	bool udp;                     /* rr over UDP */
 	bool crr;                     /* a new connection per transaction */
+	bool alone;                   /* rr, closed loop, the only flow of its worker */
 	uint64_t period_ns;           /* open loop: ns between this flow's transactions; 0 closed */
 	uint64_t phase_ns;            /* open loop: the first one's offset from the start */
 	uint64_t ramp_ns;             /* open loop: the rate rises linearly from 0 over this */
