@@ -163,7 +163,7 @@ static void mark(struct client *c, uint64_t from, uint64_t now)
 	iv->start_s = (double)(from - c->start_ns) / 1e9;
 	iv->end_s = (double)(now - c->start_ns) / 1e9;
 	iv->c = counts;
-	bp_http_summarize(c->iv_h.latency, &iv->latency);
+	bp_histo_summarize(c->iv_h.latency, &iv->latency);
 }
 
 static void run_timed(struct client *c)
@@ -224,8 +224,8 @@ static void collect(struct client *c, const struct bp_cpu_times *cpu0, const uin
 				memcpy(out->first_error[e], c->stats[i].first_error[e],
 				       sizeof(out->first_error[e]));
 	}
-	bp_http_summarize(c->total_h.latency, &out->latency);
-	bp_http_summarize(c->total_h.connect, &out->connect);
+	bp_histo_summarize(c->total_h.latency, &out->latency);
+	bp_histo_summarize(c->total_h.connect, &out->connect);
 	out->threads = c->nworkers;
 }
 

@@ -32,13 +32,13 @@ struct bp_http_client_opts {
 struct bp_http_interval {
 	double start_s, end_s;
 	struct bp_http_counts c;
-	struct bp_http_summary latency;
+	struct bp_histo_summary latency;
 };
 
 struct bp_http_outcome {
 	struct bp_http_counts total;
 	uint64_t status[BP_HTTP_STATUS_MAX];
-	struct bp_http_summary latency, connect;
+	struct bp_histo_summary latency, connect;
 	struct bp_http_interval *iv;
 	int niv;
 	double duration_s;

@@ -7,22 +7,11 @@
 #include <string.h>
 
 #include "core/cpuacct.h"
+#include "result/result_latency.h"
 
 static double per_s(uint64_t n, double secs)
 {
 	return secs > 0 ? (double)n / secs : 0;
-}
-
-static void add_latency(struct bp_result *r, const char *what, const struct bp_http_summary *s)
-{
-	struct bp_latency l = {
-		.what = (char *)what, .unit = "ns", .count = s->count, .min = s->min,
-		.mean = s->mean, .p50 = s->p50, .p90 = s->p90, .p99 = s->p99, .p999 = s->p999,
-		.p9999 = s->p9999, .max = s->max,
-	};
-
-	if (s->count)
-		bp_result_add_latency(r, &l);
 }
 
 /* errors, errors.KIND for each kind seen, status.NNN for each status seen. */
@@ -60,14 +49,7 @@ static void add_intervals(struct bp_result *r, const struct bp_http_outcome *out
 				       BP_BETTER_HIGHER);
 		bp_interval_add_metric(iv, "bytes.rate", per_s(v->c.bytes, secs), "B/s",
 				       BP_BETTER_HIGHER);
-		if (v->latency.count) {
-			bp_interval_add_metric(iv, "latency.p50", v->latency.p50, "ns",
-					       BP_BETTER_LOWER);
-			bp_interval_add_metric(iv, "latency.p99", v->latency.p99, "ns",
-					       BP_BETTER_LOWER);
-			bp_interval_add_metric(iv, "latency.max", v->latency.max, "ns",
-					       BP_BETTER_LOWER);
-		}
+		bp_interval_add_latency(iv, &v->latency);
 		bp_interval_add_metric(iv, "errors", (double)bp_http_counts_errors(&v->c), "count",
 				       BP_BETTER_LOWER);
 	}
@@ -147,8 +129,8 @@ int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 		bp_result_add_metric(r, "late", (double)out->total.late, "count", BP_BETTER_LOWER);
 	}
 	add_counts(r, out);
-	add_latency(r, "request", &out->latency);
-	add_latency(r, "connect", &out->connect);
+	bp_result_add_latency_summary(r, "request", &out->latency);
+	bp_result_add_latency_summary(r, "connect", &out->connect);
 	add_intervals(r, out);
 	add_cpu(r, out);
 	add_warnings(r, o, out, rate);

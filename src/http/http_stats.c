@@ -132,15 +132,3 @@ void bp_http_stats_take(struct bp_http_stats *s, struct bp_http_counts *counts,
 	pthread_mutex_unlock(&s->lock);
 }
 
-void bp_http_summarize(const struct bp_histo *h, struct bp_http_summary *s)
-{
-	s->count = bp_histo_count(h);
-	s->min = (double)bp_histo_min(h);
-	s->mean = bp_histo_mean(h);
-	s->p50 = (double)bp_histo_percentile(h, 50);
-	s->p90 = (double)bp_histo_percentile(h, 90);
-	s->p99 = (double)bp_histo_percentile(h, 99);
-	s->p999 = (double)bp_histo_percentile(h, 99.9);
-	s->p9999 = (double)bp_histo_percentile(h, 99.99);
-	s->max = (double)bp_histo_max(h);
-}

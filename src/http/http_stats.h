@@ -80,10 +80,5 @@ void bp_http_stats_take(struct bp_http_stats *s, struct bp_http_counts *counts,
 			uint64_t *status, struct bp_http_hists *hists);
 
 /* Percentiles of a histogram, ns (count 0: none recorded). */
-struct bp_http_summary {
-	uint64_t count;
-	double min, mean, p50, p90, p99, p999, p9999, max;
-};
-void bp_http_summarize(const struct bp_histo *h, struct bp_http_summary *s);
 
 #endif

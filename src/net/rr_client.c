@@ -34,18 +34,6 @@ struct client {
 	size_t errlen;
 };
 
-void bp_rr_summarize(const struct bp_histo *h, struct bp_rr_summary *s)
-{
-	s->count = bp_histo_count(h);
-	s->min = (double)bp_histo_min(h);
-	s->mean = bp_histo_mean(h);
-	s->p50 = (double)bp_histo_percentile(h, 50);
-	s->p90 = (double)bp_histo_percentile(h, 90);
-	s->p99 = (double)bp_histo_percentile(h, 99);
-	s->p999 = (double)bp_histo_percentile(h, 99.9);
-	s->max = (double)bp_histo_max(h);
-}
-
 static int tcp_options(int fd, void *arg, char *err, size_t errlen)
 {
 	(void)arg;
@@ -153,8 +141,8 @@ static void mark(struct client *c, uint64_t from, uint64_t now, bool counted)
 	iv->end_s = (double)(now - c->side.start_ns) / 1e9;
 	iv->omitted = !counted;
 	iv->c = counts;
-	bp_rr_summarize(c->iv_h.latency, &iv->latency);
-	bp_rr_summarize(c->iv_h.connect, &iv->connect);
+	bp_histo_summarize(c->iv_h.latency, &iv->latency);
+	bp_histo_summarize(c->iv_h.connect, &iv->connect);
 }
 
 static bool all_flows_done(const struct client *c)
@@ -301,8 +289,8 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c);
-		bp_rr_summarize(c.total_h.latency, &out->latency);
-		bp_rr_summarize(c.total_h.connect, &out->connect);
+		bp_histo_summarize(c.total_h.latency, &out->latency);
+		bp_histo_summarize(c.total_h.connect, &out->connect);
 		out->time_wait = time_wait_sockets();
 		out->workers = c.nworkers;
 		if (!rc)

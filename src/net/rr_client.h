@@ -25,22 +25,16 @@ struct bp_rr_client_opts {
 	int64_t concurrent;        /* crr: connections to open and hold, 0 for none */
 };
 
-/* Percentiles of a distribution, ns (count 0: none recorded). */
-struct bp_rr_summary {
-	uint64_t count;
-	double min, mean, p50, p90, p99, p999, max;
-};
-
 struct bp_rr_interval {
 	double start_s, end_s;
 	bool omitted;              /* before the counted start (-O, --ramp) */
 	struct bp_rr_counts c;
-	struct bp_rr_summary latency, connect;
+	struct bp_histo_summary latency, connect;
 };
 
 struct bp_rr_outcome {
 	struct bp_rr_counts total;       /* the counted span */
-	struct bp_rr_summary latency, connect;
+	struct bp_histo_summary latency, connect;
 	struct bp_rr_interval *iv;
 	int niv;
 	double counted_s;                /* the counted span's length */
@@ -55,8 +49,6 @@ struct bp_rr_outcome {
 	/* crr: the client's own TCP sockets in TIME_WAIT at the end (/proc/net/sockstat) */
 	long time_wait;
 };
-
-void bp_rr_summarize(const struct bp_histo *h, struct bp_rr_summary *s);
 
 int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *out,
 		     char *err, size_t errlen);

@@ -1,28 +1,16 @@
 #include "net/rr_report.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/log.h"
 #include "net/tcp_report.h"
+#include "result/result_latency.h"
 
 static bool is_crr(const struct bp_rr_client_opts *o)
 {
 	return !strcmp(o->np.test, "crr");
-}
-
-static void add_latency(struct bp_result *r, const char *what, const struct bp_rr_summary *s)
-{
-	struct bp_latency l = {
-		.what = (char *)what, .unit = "ns", .count = s->count, .min = s->min,
-		.mean = s->mean, .p50 = s->p50, .p90 = s->p90, .p99 = s->p99, .p999 = s->p999,
-		.p9999 = NAN, .max = s->max,
-	};
-
-	if (s->count)
-		bp_result_add_latency(r, &l);
 }
 
 static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)
@@ -52,14 +40,7 @@ static void add_intervals(struct bp_result *r, const struct bp_rr_client_opts *o
 		bp_interval_add_metric(iv, is_crr(o) ? "connections.rate" : "transactions.rate",
 				       secs > 0 ? (double)v->c.transactions / secs : 0, "op/s",
 				       BP_BETTER_HIGHER);
-		if (v->latency.count) {
-			bp_interval_add_metric(iv, "latency.p50", v->latency.p50, "ns",
-					       BP_BETTER_LOWER);
-			bp_interval_add_metric(iv, "latency.p99", v->latency.p99, "ns",
-					       BP_BETTER_LOWER);
-			bp_interval_add_metric(iv, "latency.max", v->latency.max, "ns",
-					       BP_BETTER_LOWER);
-		}
+		bp_interval_add_latency(iv, &v->latency);
 		if (bp_rr_counts_failures(&v->c) || is_crr(o))
 			bp_interval_add_metric(iv, "failures", (double)bp_rr_counts_failures(&v->c),
 					       "count", BP_BETTER_LOWER);
@@ -157,9 +138,9 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	add_failures(r, &out->total);
 	if (o->concurrent)
 		concurrent_metrics(r, o, out);
-	add_latency(r, is_crr(o) ? "connect_request_response_close" : "transaction",
-		    &out->latency);
-	add_latency(r, "connect", &out->connect);
+	bp_result_add_latency_summary(r, is_crr(o) ? "connect_request_response_close" :
+				      "transaction", &out->latency);
+	bp_result_add_latency_summary(r, "connect", &out->connect);
 	add_intervals(r, o, out);
 	bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local", bp_net_side_cpu_json(out->local),
 				       "remote", bp_net_side_cpu_json(out->remote)));

@@ -240,3 +240,16 @@ uint64_t bp_histo_next_bucket(const struct bp_histo *h, unsigned *iter,
 	*iter = NBUCKETS;
 	return 0;
 }
+
+void bp_histo_summarize(const struct bp_histo *h, struct bp_histo_summary *s)
+{
+	s->count = bp_histo_count(h);
+	s->min = (double)bp_histo_min(h);
+	s->mean = bp_histo_mean(h);
+	s->p50 = (double)bp_histo_percentile(h, 50);
+	s->p90 = (double)bp_histo_percentile(h, 90);
+	s->p99 = (double)bp_histo_percentile(h, 99);
+	s->p999 = (double)bp_histo_percentile(h, 99.9);
+	s->p9999 = (double)bp_histo_percentile(h, 99.99);
+	s->max = (double)bp_histo_max(h);
+}

@@ -40,6 +40,13 @@ double bp_histo_mean(const struct bp_histo *h);  /* exact: kept as a running sum
  */
 uint64_t bp_histo_percentile(const struct bp_histo *h, double pct);
 
+/* The figures a latency report shows, read off a histogram (values as recorded). */
+struct bp_histo_summary {
+	uint64_t count;
+	double min, mean, p50, p90, p99, p999, p9999, max;
+};
+void bp_histo_summarize(const struct bp_histo *h, struct bp_histo_summary *s);
+
 /*
  * Walks the non-empty buckets in increasing order, for code that draws or exports the
  * whole distribution (SVG charts, OpenMetrics buckets) and for tests that compare two

@@ -463,8 +463,33 @@ static void test_reset(void)
 	bp_histo_free(h);
 }
 
+/* The summary is the histogram's own figures, field by field. */
+static void test_summary(void)
+{
+	struct bp_histo *h = bp_histo_new();
+	struct bp_histo_summary s;
+
+	bp_histo_summarize(h, &s);
+	CHECK_INT(s.count, 0);
+	for (uint64_t v = 1; v <= 10000; v++)
+		bp_histo_record(h, v * 1000);
+	bp_histo_summarize(h, &s);
+	CHECK_INT(s.count, 10000);
+	CHECK(s.min == 1000 && s.max == 10000000);
+	CHECK(s.mean == bp_histo_mean(h));
+	CHECK(s.p50 == (double)bp_histo_percentile(h, 50));
+	CHECK(s.p90 == (double)bp_histo_percentile(h, 90));
+	CHECK(s.p99 == (double)bp_histo_percentile(h, 99));
+	CHECK(s.p999 == (double)bp_histo_percentile(h, 99.9));
+	CHECK(s.p9999 == (double)bp_histo_percentile(h, 99.99));
+	CHECK(s.min <= s.p50 && s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.p999 &&
+	      s.p999 <= s.p9999 && s.p9999 <= s.max);
+	bp_histo_free(h);
+}
+
 int main(void)
 {
+	test_summary();
 	/* The bound the tests use in integers is the one the header states. */
 	CHECK(BP_HISTO_MAX_REL_ERROR == 1.0 / (double)((uint64_t)1 << (BP_HISTO_SUB_BITS + 1)));
 	test_empty();
