@@ -77,48 +77,12 @@ static void sweep(struct bp_timer *t, uint64_t now)
 	bp_timer_arm(w->loop, &w->sweep, now + SWEEP_NS);
 }
 
-static bool is_v6_wildcard(const struct bp_addr *a)
-{
-	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
-
-	return a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr);
-}
-
 static void set_port(struct bp_addr *a, unsigned port)
 {
 	if (a->ss.ss_family == AF_INET6)
 		((struct sockaddr_in6 *)&a->ss)->sin6_port = htons((uint16_t)port);
 	else
 		((struct sockaddr_in *)&a->ss)->sin_port = htons((uint16_t)port);
-}
-
-/* A listener on a that shares its port with the other workers' (SO_REUSEPORT). */
-static int listen_shared(const struct bp_addr *a, bool reuseport, int *fd_out, char *err,
-			 size_t errlen)
-{
-	char what[80];
-	int fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	int one = 1, zero = 0, rc;
-
-	bp_addr_str(a, what, sizeof(what));
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "listen %s: socket: %s", what, strerror(errno));
-		return rc;
-	}
-	if (is_v6_wildcard(a))
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if ((reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one))) ||
-	    bind(fd, (const struct sockaddr *)&a->ss, a->len) ||
-	    (reuseport && listen(fd, BACKLOG))) {
-		rc = -errno;
-		snprintf(err, errlen, "bind %s: %s", what, strerror(errno));
-		close(fd);
-		return rc;
-	}
-	*fd_out = fd;
-	return 0;
 }
 
 /*
@@ -132,7 +96,7 @@ static int probe_port(const struct bp_addr *a, char *err, size_t errlen)
 	if (a->ss.ss_family == AF_INET6 ? !((struct sockaddr_in6 *)&a->ss)->sin6_port :
 	    !((struct sockaddr_in *)&a->ss)->sin_port)
 		return 0;
-	rc = listen_shared(a, false, &fd, err, errlen);
+	rc = bp_tcp_listen(a, 1, &fd, err, errlen);
 	if (!rc)
 		close(fd);
 	return rc;
@@ -153,7 +117,7 @@ static int open_listeners(struct bp_http_server *s, const struct bp_http_server_
 	for (int i = 0; !rc && i < s->n; i++) {
 		int fd;
 
-		rc = listen_shared(&a, true, &fd, err, errlen);
+		rc = bp_tcp_listen_shared(&a, BACKLOG, &fd, err, errlen);
 		if (rc)
 			break;
 		s->w[i].listener = (struct bp_flow){ .fd = fd, .events = EPOLLIN,

@@ -232,7 +232,8 @@ static bool is_v6_wildcard(const struct bp_addr *a)
 	return a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&sin6->sin6_addr);
 }
 
-static int listen_on(const struct bp_addr *a, int backlog, int *fd_out, char *err, size_t errlen)
+static int listen_on(const struct bp_addr *a, int backlog, bool reuseport, int *fd_out, char *err,
+		     size_t errlen)
 {
 	char what[INET6_ADDRSTRLEN + 16];
 	int fd, one = 1, zero = 0, rc;
@@ -251,6 +252,12 @@ static int listen_on(const struct bp_addr *a, int backlog, int *fd_out, char *er
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one))) {
 		rc = -errno;
 		snprintf(err, errlen, "listen %s: SO_REUSEADDR: %s", what, strerror(errno));
+		goto error;
+	}
+	/* Listeners of one server on one port, one per worker (the kernel spreads the load). */
+	if (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one))) {
+		rc = -errno;
+		snprintf(err, errlen, "listen %s: SO_REUSEPORT: %s", what, strerror(errno));
 		goto error;
 	}
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len)) {
@@ -272,7 +279,7 @@ error:
 
 int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, size_t errlen)
 {
-	int rc = listen_on(a, backlog, fd_out, err, errlen);
+	int rc = listen_on(a, backlog, false, fd_out, err, errlen);
 
 	/* A kernel without IPv6 still serves IPv4 on the wildcard. */
 	if ((rc == -EAFNOSUPPORT || rc == -EADDRNOTAVAIL) && is_v6_wildcard(a)) {
@@ -280,9 +287,15 @@ int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, 
 		struct bp_addr v4;
 
 		wildcard(ntohs(sin6->sin6_port), BP_FAMILY_V4, &v4);
-		rc = listen_on(&v4, backlog, fd_out, err, errlen);
+		rc = listen_on(&v4, backlog, false, fd_out, err, errlen);
 	}
 	return rc;
+}
+
+int bp_tcp_listen_shared(const struct bp_addr *a, int backlog, int *fd_out, char *err,
+			 size_t errlen)
+{
+	return listen_on(a, backlog, true, fd_out, err, errlen);
 }
 
 int bp_sock_set_buffers(int fd, int bytes, char *err, size_t errlen)

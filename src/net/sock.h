@@ -55,6 +55,9 @@ int bp_tcp_connect(const struct bp_addr *a, uint64_t deadline_ns, bp_sock_pre_fn
  * allows, so one socket takes IPv4 and IPv6), SO_REUSEADDR, non-blocking.
  */
 int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, size_t errlen);
+/* The same on exactly a (no IPv4 fallback), with SO_REUSEPORT: one listener per worker. */
+int bp_tcp_listen_shared(const struct bp_addr *a, int backlog, int *fd_out, char *err,
+			 size_t errlen);
 
 /* Socket options; each 0 or -errno with a message naming the option and value. */
 int bp_sock_set_buffers(int fd, int bytes, char *err, size_t errlen); /* SO_SNDBUF+RCVBUF */
