@@ -12,6 +12,11 @@ ok() { # ok CONDITION-EXIT-STATUS DESCRIPTION
 	fi
 }
 
+skip() { # skip DESCRIPTION REASON: a check that could not run here, counted as skipped
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+
 # expect_exit WANT DESCRIPTION CMD...: runs CMD, stores stdout/stderr in $out/$err.
 expect_exit() {
 	local want=$1 what=$2 got

@@ -87,7 +87,7 @@ if command -v nginx >/dev/null && command -v openssl >/dev/null; then
 	pids+=($!)
 	wait_port "$nport" && wait_port "$tport" && have_nginx=1
 fi
-skip_nginx() { ok 0 "# SKIP $1: nginx (or openssl) not installed or not starting"; }
+skip_nginx() { skip "$1" "nginx (or openssl) not installed or not starting"; }
 
 if [ "$have_nginx" = 1 ]; then
 	u=http://127.0.0.1:$nport
@@ -192,7 +192,7 @@ if rig_require jq 2>/dev/null && rig_up --rate 100mbit; then
 	ok $? "across the rig at 100 Mbit/s: 64 KiB answers at $(awk -v b="$bits" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s (88-97)"
 	rig_down
 else
-	ok 0 "# SKIP across the rig: needs root"
+	skip "across the rig" "needs root"
 fi
 
 secs=$(( $(date +%s) - t0 ))
