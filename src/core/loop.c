@@ -25,6 +25,7 @@ struct bp_loop {
 	struct bp_flow wake;
 	struct bp_timer *timers;  /* sorted by due_ns, earliest first */
 	int stop;                 /* atomic: bp_loop_stop may come from another thread */
+	int nflows;               /* flows registered, the wake-up flow not counted */
 	/*
 	 * The batch being dispatched: bp_loop_del blanks the later events of a flow it removes,
 	 * because a handler may free another flow whose event is still waiting in this batch.
@@ -62,6 +63,7 @@ struct bp_loop *bp_loop_new(void)
 	l->wake.handler = on_wake;
 	if (bp_loop_add(l, &l->wake))
 		goto error;
+	l->nflows = 0;
 	return l;
 error:
 	bp_loop_free(l);
@@ -86,6 +88,7 @@ int bp_loop_add(struct bp_loop *l, struct bp_flow *f)
 	f->loop = l;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, f->fd, &ev))
 		return -errno;
+	l->nflows++;
 	return 0;
 }
 
@@ -110,6 +113,9 @@ int bp_loop_del(struct bp_flow *f)
 		return -EINVAL;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_DEL, f->fd, &ev))
 		rc = -errno;
+	/* EBADF: the fd was closed first, which took it out of the set as well. */
+	if (!rc || rc == -EBADF)
+		l->nflows--;
 	/* Even when DEL failed (fd already closed): its pending events must not be dispatched. */
 	for (int i = l->batch_next; i < l->batch_n; i++)
 		if (l->ev[i].data.ptr == f)
@@ -255,6 +261,12 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 		dispatch(l, n);
 	}
 	return 0;
+}
+
+bool bp_loop_sole_flow(const struct bp_loop *l)
+{
+	return l->nflows == 1 && !l->timers && !__atomic_load_n(&l->stop, __ATOMIC_ACQUIRE) &&
+	       !bp_stop_requested();
 }
 
 void bp_loop_stop(struct bp_loop *l)

@@ -59,6 +59,15 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns);
  */
 void bp_loop_stop(struct bp_loop *l);
 
+/*
+ * True while the calling handler's flow is all the loop has: one flow registered (besides
+ * the loop's own wake-up), no timer armed, no stop pending (bp_loop_stop, SIGINT/SIGTERM).
+ * A flow may then wait inside a blocking system call of its own instead of returning to
+ * epoll_wait, as long as each wait is short and it checks this again after each one: a
+ * command for the loop's thread arrives as a bp_loop_stop.
+ */
+bool bp_loop_sole_flow(const struct bp_loop *l);
+
 /* Wake a loop blocked in epoll_wait from another thread (an eventfd write). */
 void bp_loop_wake(struct bp_loop *l);
 

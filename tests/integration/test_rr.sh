@@ -85,6 +85,35 @@ else
 	skip "rr p50 within ±20 % of sockperf ping-pong's" "sockperf or taskset not installed"
 fi
 
+# --- a responder waiting alone in recv hands its worker back at once ---
+# A server with one data worker: a UDP rr flow has the worker to itself and waits for each
+# request inside recv (its fast path). A TCP rr test arriving meanwhile shares the worker
+# and must be answered as if the other were not waiting: its requests, 1000/s, wait
+# microseconds for their answers (a worker still blocked in the other's recv would answer
+# them between its 10 ms slices, ~5 ms late on average). The waiting test must not be held
+# up either, at its end or before.
+port1=$((port + 4)); slog1="$tap_tmp/serve1.log"
+"$bp" serve -p "$port1" --workers 1 2>"$slog1" &
+pids+=($!)
+wait_log "$slog1" listening; ok $? "a one-worker server listens on $port1"
+t0=$(date +%s%N)
+"$bp" rr -c 127.0.0.1 -p "$port1" -t 3 --udp -l 64 --json >"$tap_tmp/alone.json" 2>"$tap_tmp/alone.err" &
+alone_pid=$!
+sleep 1
+expect_exit 0 "rr TCP --rate 1000 beside it" "$bp" rr -c 127.0.0.1 -p "$port1" -t 1 -l 64 \
+	--rate 1000 --json
+p90=$(jq '.latency.transaction.p90' <<<"$out")
+ge 2000000 "$p90" && near "$(metric transactions.rate "$out")" 1000 2
+ok $? "the TCP test sharing the worker is answered at once (p90 $p90 ns, $(metric transactions.rate "$out")/s)"
+wait "$alone_pid"; rc=$?
+t1=$(date +%s%N)
+[ "$rc" = 0 ]; ok $? "the UDP test waiting alone finished (exit $rc: $(cat "$tap_tmp/alone.err"))"
+out=$(cat "$tap_tmp/alone.json")
+ge "$(metric transactions "$out")" 3000 && [ "$(metric failures "$out")" = 0 ]
+ok $? "it kept answering before, during and after ($(metric transactions "$out"), no failures)"
+ms=$(( (t1 - t0) / 1000000 ))
+[ "$ms" -ge 3000 ] && [ "$ms" -lt 4500 ]; ok $? "a 3 s test took $ms ms from start to result"
+
 # --- crr: a new connection per transaction ---
 expect_exit 0 "crr -P 4" "$bp" crr -c 127.0.0.1 -p "$port" -t 2 -P 4 --json
 cps=$(metric connections.rate "$out"); tx=$(metric transactions "$out")
