@@ -250,7 +250,12 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 			fire_timers(l, now);
 			if (__atomic_load_n(&l->stop, __ATOMIC_RELAXED))
 				continue;
-			timeout = wait_ns(l, now, until_ns);
+			/*
+			 * The clock again: a timer may have worked a while and re-armed itself (or
+			 * another) for a time after `now`; waiting from the stale reading would sleep
+			 * through that work's length once more.
+			 */
+			timeout = wait_ns(l, bp_now_ns(), until_ns);
 		}
 		n = wait_events(l, timeout);
 		if (n < 0) {

@@ -90,8 +90,9 @@ static int open_flows(void *arg)
 		struct bp_rr_flow_cfg cfg = {
 			.req_len = (size_t)np->rr_request, .resp_len = (size_t)np->rr_response,
 			.udp = np->rr_udp, .crr = !strcmp(np->test, "crr"),
+			.connect_only = o->connect_only,
 			/* least_loaded gives each worker one flow while there are enough */
-			.alone = !period && strcmp(np->test, "crr") && n <= c->nworkers,
+			.alone = !period && !o->concurrent && n <= c->nworkers,
 			.period_ns = period, .phase_ns = period * (uint64_t)i / (uint64_t)n,
 			.ramp_ns = o->ramp_ns, .timeout_ns = o->timeout_ns, .addr = c->ctl.addr,
 			.concurrent = o->concurrent ? &c->out->cc : NULL,
@@ -251,6 +252,25 @@ static long time_wait_sockets(void)
 	return tw;
 }
 
+/*
+ * crr --connect-only has no control connection: any TCP listener will do. One connection
+ * first, so that a wrong host or a closed port is one line at once, as for the other tests,
+ * rather than a run of refused connections.
+ */
+static int connect_only_start(struct client *c)
+{
+	const struct bp_rr_client_opts *o = c->o;
+	int rc = bp_resolve(o->host, o->port, o->family, false, &c->ctl.addr, c->err, c->errlen);
+	int fd = -1;
+
+	if (!rc)
+		rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + o->connect_timeout_ns, NULL, NULL,
+				    &fd, c->err, c->errlen);
+	if (fd >= 0)
+		close(fd);
+	return rc ? rc : open_flows(c);
+}
+
 static void cleanup(struct client *c)
 {
 	if (c->side_ready) {
@@ -284,8 +304,12 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		cleanup(&c);
 		return -ENOMEM;
 	}
-	rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np,
-			  open_flows, &c, err, errlen);
+	if (o->connect_only) {
+		rc = connect_only_start(&c);
+	} else {
+		rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns,
+				  &o->np, open_flows, &c, err, errlen);
+	}
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c);
@@ -293,7 +317,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		bp_histo_summarize(c.total_h.connect, &out->connect);
 		out->time_wait = time_wait_sockets();
 		out->workers = c.nworkers;
-		if (!rc)
+		if (!rc && !o->connect_only)
 			rc = exchange_results(&c);
 	}
 	if (rc == -ENOMEM && !err[0])

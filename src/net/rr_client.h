@@ -1,6 +1,7 @@
 /*
  * The client of `boardperf rr` and `boardperf crr`: the control exchange with
- * `boardperf serve`, the flows on per-core workers, interval and total statistics.
+ * `boardperf serve` (none for crr --connect-only, which any TCP listener answers), the
+ * flows on per-core workers, interval and total statistics.
  */
 #ifndef BP_NET_RR_CLIENT_H
 #define BP_NET_RR_CLIENT_H
@@ -23,6 +24,7 @@ struct bp_rr_client_opts {
 	uint64_t timeout_ns;       /* per transaction */
 	uint64_t ramp_ns;          /* crr --rate: the rate rises from 0 over this (not counted) */
 	int64_t concurrent;        /* crr: connections to open and hold, 0 for none */
+	bool connect_only;         /* crr: connect and close, to any listener (no control) */
 };
 
 struct bp_rr_interval {

@@ -4,6 +4,7 @@
  *   crr  a new TCP connection per transaction: connect, send the cookie and the request,
  *        read the answer and the server's FIN, close (the server closes first, so no
  *        TIME_WAIT piles up here); with hold (--concurrent) the connections stay open.
+ *        connect_only: connect and close at once (this side first, as iperf2 does).
  * Closed loop: the next transaction starts when the last one ends. Open loop (period_ns):
  * transactions are due every period_ns whatever happens, and latency counts from the due
  * time, so a slow answer delays the next one without hiding it (no coordinated omission).
@@ -33,7 +34,8 @@ struct bp_rr_flow_cfg {
 	size_t req_len, resp_len;
 	bool udp;                     /* rr over UDP */
 	bool crr;                     /* a new connection per transaction */
-	bool alone;                   /* rr, closed loop, the only flow of its worker */
+	bool connect_only;            /* crr: connect and close, nothing sent */
+	bool alone;                   /* closed loop, not --concurrent, alone on its worker */
 	uint64_t period_ns;           /* open loop: ns between this flow's transactions; 0 closed */
 	uint64_t phase_ns;            /* open loop: the first one's offset from the start */
 	uint64_t ramp_ns;             /* open loop: the rate rises linearly from 0 over this */

@@ -3,7 +3,8 @@
  * UDP_RR, sockperf's ping-pong), closed or open loop.
  * `boardperf crr -c HOST`: a new connection per transaction (netperf's TCP_CRR), RFC 9411's
  * connections per second with ramp-up, sustain and a failure-ratio verdict, or with
- * --concurrent the number of connections a path holds at once.
+ * --concurrent the number of connections a path holds at once; with --connect-only the
+ * handshake and close alone (iperf2's --connect-only), to any TCP listener.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -27,14 +28,15 @@ struct rr_params {
 	uint64_t timeout;
 	uint64_t ramp;
 	int64_t concurrent;
+	bool connect_only;
 	double max_failures;
 	size_t req, resp;   /* resolved by the check */
 };
 
 #define RR_COMMON_OPTS \
 	BP_NET_CLI_OPTS(struct rr_params), \
-	{ 'l', "length", BP_OPT_STRING, offsetof(struct rr_params, sizes), "REQ[,RESP]", "1", \
-	  0, 0, NULL, "request and response bytes (one size: both), e.g. 64,1K" }, \
+	{ 'l', "length", BP_OPT_STRING, offsetof(struct rr_params, sizes), "REQ[,RESP]", NULL, \
+	  0, 0, NULL, "request and response bytes (one size: both; default 1, over UDP 8), e.g. 64,1K" }, \
 	{ 0, "rate", BP_OPT_NUMBER, offsetof(struct rr_params, rate), "N", "0", 0, 1e8, NULL, \
 	  "open loop: N transactions/s over all flows, latency from each one's due time; " \
 	  "0: closed loop" }
@@ -57,6 +59,9 @@ static const struct bp_opt crr_opts[] = {
 	{ 0, "concurrent", BP_OPT_INT, offsetof(struct rr_params, concurrent), "N", "0", 0,
 	  1000000, NULL, "open N connections (-P at a time), hold them -t seconds, check each "
 	  "still answers" },
+	{ 0, "connect-only", BP_OPT_FLAG, offsetof(struct rr_params, connect_only), NULL, NULL,
+	  0, 0, NULL, "only connect and close (this side closes first), as iperf2 --connect-only: "
+	  "any TCP listener will do, no boardperf server needed" },
 	{ 0, "max-failure-ratio", BP_OPT_NUMBER, offsetof(struct rr_params, max_failures), "PCT",
 	  "0.001", 0, 100, NULL, "the verdict's threshold: failed attempts in percent "
 	  "(RFC 9411: 0.001)" },
@@ -67,20 +72,21 @@ static const struct bp_opt crr_opts[] = {
 static int parse_sizes(struct rr_params *p, char *err, size_t errlen)
 {
 	size_t min = p->udp ? BP_RR_SEQ_LEN : 1;
-	const char *comma = strchr(p->sizes, ',');
+	const char *sizes = p->sizes ? p->sizes : p->udp ? "8" : "1";
+	const char *comma = strchr(sizes, ',');
 	char first[64];
 	uint64_t a, b;
 
-	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - p->sizes) : 63, p->sizes);
+	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - sizes) : 63, sizes);
 	if (bp_parse_size(first, &a) || (comma && bp_parse_size(comma + 1, &b))) {
 		snprintf(err, errlen, "-l '%s': expected REQ[,RESP] sizes such as 64 or 64,1K",
-			 p->sizes);
+			 sizes);
 		return -EINVAL;
 	}
 	if (!comma)
 		b = a;
 	if (a < min || b < min || a > BP_RR_MAX_LEN || b > BP_RR_MAX_LEN) {
-		snprintf(err, errlen, "-l '%s': sizes must be %zu B .. 1 MiB%s", p->sizes, min,
+		snprintf(err, errlen, "-l '%s': sizes must be %zu B .. 1 MiB%s", sizes, min,
 			 p->udp ? " over UDP (8 bytes carry the sequence number)" : "");
 		return -EINVAL;
 	}
@@ -109,6 +115,12 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 		snprintf(err, errlen, "--concurrent opens at --rate; --ramp does not apply");
 		return -EINVAL;
 	}
+	if (p->connect_only && (p->sizes || p->concurrent)) {
+		snprintf(err, errlen, "%s does not apply to --connect-only: no request is sent%s",
+			 p->sizes ? "-l" : "--concurrent",
+			 p->sizes ? "" : ", so nothing could check that a held connection answers");
+		return -EINVAL;
+	}
 	return parse_sizes(p, err, errlen);
 }
 
@@ -134,8 +146,11 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_res
 	o.timeout_ns = p->timeout;
 	o.ramp_ns = p->ramp;
 	o.concurrent = p->concurrent;
-	json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
-	json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
+	o.connect_only = p->connect_only;
+	if (!p->connect_only) {  /* the option itself is in params as connect-only */
+		json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
+		json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
+	}
 	return bp_rr_run_and_report(&o, &ro, r, err, errlen);
 }
 
@@ -167,7 +182,7 @@ const struct bp_test bp_cmd_rr = {
 const struct bp_test bp_cmd_crr = {
 	.name = "crr",
 	.summary = "connections/s (connect, request, response, close) and concurrent connections",
-	.synopsis = "-c HOST [-l REQ[,RESP]] [-P N] [-t S] [--rate N [--ramp S]] "
+	.synopsis = "-c HOST [-l REQ[,RESP] | --connect-only] [-P N] [-t S] [--rate N [--ramp S]] "
 		    "[--concurrent N] [--max-failure-ratio PCT]",
 	.opts = crr_opts,
 	.params_size = sizeof(struct rr_params),

@@ -187,6 +187,11 @@ static int open_udp_listener(struct srv *s, const struct bp_addr *a, char *err, 
 	return rc;
 }
 
+/*
+ * The longest accept queue the kernel allows (net.core.somaxconn caps it, 4096 by default):
+ * crr offers tens of thousands of connections a second, and a queue that overflows while
+ * this thread is off its core drops a SYN, which costs the client its 1 s retransmission.
+ */
 static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen)
 {
 	struct bp_addr a;
@@ -194,7 +199,7 @@ static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen
 
 	rc = bp_resolve(s->o->bind, s->o->port, s->o->family, true, &a, err, errlen);
 	if (!rc)
-		rc = bp_tcp_listen(&a, 128, &fd, err, errlen);
+		rc = bp_tcp_listen(&a, SOMAXCONN, &fd, err, errlen);
 	if (rc)
 		return rc;
 	s->listener = (struct bp_flow){ .fd = fd, .events = EPOLLIN,

@@ -8,7 +8,9 @@
 #       (= offered - admitted and = the reject rule's own counter, within 3 %) and say FAIL;
 #   (c) the same limit, the rest dropped: the excess shows up as failures.timeout instead;
 #   (d) a client namespace with 100 ephemeral ports asked to hold 150 connections: the rest
-#       are failures.no_port with a warning that names the port range.
+#       are failures.no_port with a warning that names the port range;
+#   (e) crr --connect-only: each counted connection is one the DUT forwarded (its counter),
+#       and under the reject limit it measures N/s and counts the refusals as in (b).
 # The nft counters in the DUT are the ground truth for (b) and (c).
 # Needs root, nft (with nf_tables + conntrack) and jq; otherwise the whole script is skipped.
 # Usage: test_crr_rig.sh BOARDPERF
@@ -125,6 +127,40 @@ else
 	for d in "drop: crr measures the admitted rate" "drop: failures.timeout" "drop: FAIL verdict"; do
 		ok 1 "$d (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
 	done
+fi
+
+# ---- (e) --connect-only: the handshake and the close only (iperf2's connect-only) ----------
+# Without limits every connection the client counts is one NEW connection the DUT forwarded;
+# the DUT also sees the probe connect-only makes first and the at most -P connections the end
+# cut short. With the reject limit, the admitted rate and the refusals as in (b).
+rig_exec dut nft delete table inet crr 2>/dev/null
+if rig_nft "table inet crr { chain forward { type filter hook forward priority 0; policy accept; tcp dport $port ct state new counter accept comment \"new\"; }; }" 2>"$tap_tmp/nft.err"; then
+	out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t 2 -P 2 \
+		--json 2>"$tap_tmp/err")
+	tx=$(metric transactions "$out") new=$(nft_count new)
+	extra=$((${new:-0} - tx))
+	[ "$tx" -gt 500 ] && [ "$(metric failures "$out")" = 0 ] && [ "$extra" -ge 1 ] && [ "$extra" -le 3 ]
+	ok $? "connect-only across the DUT: $tx connections counted, the DUT forwarded ${new:-?} new ones (the probe and $((extra - 1)) cut short by the end)"
+	jq -e '.latency.connect.count > 0 and (.metrics | map(.name) | index("server.transactions") | not)' \
+		<<<"$out" >/dev/null
+	ok $? "connect-only reports connect latency, and no server counts (there is no control connection)"
+else
+	ok 1 "connect-only across the DUT (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
+	ok 1 "connect-only reports connect latency"
+fi
+if limited reject 2>"$tap_tmp/nft.err"; then
+	out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t "$T" -P 32 \
+		--rate $((2 * N)) -i 0 --json 2>"$tap_tmp/err")
+	cps=$(metric connections.rate "$out") refused=$(metric failures.refused "$out")
+	excess=$(nft_count excess)
+	echo "# connect-only, reject: connections/s $cps, failures.refused $refused; nft rejected $excess"
+	within "$cps" "$N" 5
+	ok $? "connect-only, reject: measures the admitted rate $N/s within ±5 % ($cps/s)"
+	within "$refused" "${excess:-0}" 3 && [ "$(metric pass "$out")" = 0 ]
+	ok $? "connect-only, reject: failures.refused $refused = the DUT's reject counter ${excess:-?} within 3 %, FAIL"
+else
+	ok 1 "connect-only, reject: admitted rate (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
+	ok 1 "connect-only, reject: refusals"
 fi
 
 # ---- (d) the client runs out of ephemeral ports: counted and explained -----------------
