@@ -268,10 +268,14 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 	return 0;
 }
 
+bool bp_loop_stopping(const struct bp_loop *l)
+{
+	return __atomic_load_n(&l->stop, __ATOMIC_ACQUIRE) || bp_stop_requested();
+}
+
 bool bp_loop_sole_flow(const struct bp_loop *l)
 {
-	return l->nflows == 1 && !l->timers && !__atomic_load_n(&l->stop, __ATOMIC_ACQUIRE) &&
-	       !bp_stop_requested();
+	return l->nflows == 1 && !l->timers && !bp_loop_stopping(l);
 }
 
 void bp_loop_stop(struct bp_loop *l)

@@ -60,6 +60,13 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns);
 void bp_loop_stop(struct bp_loop *l);
 
 /*
+ * True when the current run is to end: bp_loop_stop was called (how a worker is told that a
+ * command waits for it) or SIGINT/SIGTERM came. A handler that keeps its thread for a while
+ * (waiting alone in a blocking call) checks this between waits.
+ */
+bool bp_loop_stopping(const struct bp_loop *l);
+
+/*
  * True while the calling handler's flow is all the loop has: one flow registered (besides
  * the loop's own wake-up), no timer armed, no stop pending (bp_loop_stop, SIGINT/SIGTERM).
  * A flow may then wait inside a blocking system call of its own instead of returning to

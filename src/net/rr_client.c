@@ -176,7 +176,11 @@ static int run_timed(struct client *c)
 		end = counted_from + np->time_ns +
 		      o->timeout_ns * (uint64_t)(o->concurrent / np->parallel + 2) +
 		      60 * BP_NS_PER_SEC;
+	/* --concurrent ends when its flows are done; the others at a time known now. */
+	for (int w = 0; w < c->nworkers && !o->concurrent; w++)
+		bp_rr_stats_end_at(&c->stats[w], end);
 	bp_tcp_side_start(&c->side, start);
+	now = bp_now_ns();  /* starting the flows took a while: wait from here */
 	while (now < end && !all_flows_done(c)) {
 		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
 		uint64_t next = np->interval_ns ?
@@ -212,6 +216,8 @@ static int run_timed(struct client *c)
 	now = bp_now_ns();
 	if (now > end)
 		now = end;
+	for (int w = 0; w < c->nworkers; w++)  /* earlier than planned after a stop */
+		bp_rr_stats_end_at(&c->stats[w], now);
 	bp_tcp_side_stop(&c->side, now);
 	mark(c, last, now, last >= counted_from);
 	c->out->duration_s = (double)(now - start) / 1e9;

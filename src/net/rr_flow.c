@@ -154,7 +154,7 @@ static void finish_ok(struct bp_rr_flow *f, uint64_t now)
 		schedule(f, now);
 		return;
 	}
-	bp_rr_stats_transaction(f->cfg.stats, now - f->t0, f->late);
+	bp_rr_stats_transaction(f->cfg.stats, now, now - f->t0, f->late);
 	if (f->cfg.crr && f->cfg.concurrent)
 		hold_conn(f);
 	else if (f->cfg.crr)
@@ -169,7 +169,7 @@ static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, u
 	if (f->phase == PH_VERIFY)
 		__atomic_add_fetch(&f->cfg.concurrent->dropped, 1, __ATOMIC_RELAXED);
 	else
-		bp_rr_stats_fail(f->cfg.stats, kind);
+		bp_rr_stats_fail(f->cfg.stats, now, kind);
 	if (f->cfg.crr) {
 		close_conn(f);
 	} else if (!f->cfg.udp) {
@@ -215,7 +215,7 @@ static void send_udp(struct bp_rr_flow *f, uint64_t now)
 static void connected(struct bp_rr_flow *f, uint64_t now)
 {
 	f->connecting = false;
-	bp_rr_stats_connect(f->cfg.stats, now - f->connect_t0);
+	bp_rr_stats_connect(f->cfg.stats, now, now - f->connect_t0);
 	if (f->cfg.connect_only) {
 		finish_ok(f, now);  /* closes: this side first, as iperf2 --connect-only */
 		return;
@@ -259,7 +259,7 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 		n = send(fd, f->buf, f->out_len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n >= 0) {
 			f->connecting = false;
-			bp_rr_stats_connect(f->cfg.stats, t - f->connect_t0);
+			bp_rr_stats_connect(f->cfg.stats, t, t - f->connect_t0);
 			f->sent = (size_t)n;
 			write_request(f, t);  /* the rest, if any; then waits for the answer */
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -296,6 +296,8 @@ static void arm_timeout(struct bp_rr_flow *f, uint64_t now)
 
 static void begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 {
+	if (bp_rr_stats_ended(f->cfg.stats, now))
+		return;  /* the run is over: it would not count, and the server would */
 	f->busy = true;
 	f->t0 = intended;
 	f->late = now > intended + LATE_SLACK_NS;
@@ -475,9 +477,9 @@ static void udp_readable(struct bp_rr_flow *f, uint64_t now)
  * A closed-loop rr flow alone on its worker waits for each answer inside recv itself (the
  * socket is blocking, SO_RCVTIMEO bounds each wait): one system call per wake-up instead of
  * epoll_wait and then recv, which is what a round trip of a few microseconds notices (the
- * way sockperf waits). Back to the loop at least every ALONE_SLICE_NS, and whenever a wait
- * times out or something else happened, so stops, signals and the timeout are seen as
- * always.
+ * way sockperf waits). Back to the loop at least every ALONE_SLICE_NS, whenever a wait
+ * times out or something else happened, and as soon as a stop is pending, so stops, signals
+ * and the timeout are seen as always.
  */
 #define ALONE_SLICE_NS (10 * BP_NS_PER_MS)
 
@@ -485,7 +487,8 @@ static void wait_alone(struct bp_rr_flow *f)
 {
 	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
 
-	while (f->running && f->busy && f->sent == f->out_len && bp_now_ns() < until) {
+	while (f->running && f->busy && f->sent == f->out_len && !bp_loop_stopping(f->loop) &&
+	       bp_now_ns() < until) {
 		uint64_t seq = 0;
 		ssize_t n = f->cfg.udp ? recv(f->flow.fd, &seq, sizeof(seq), MSG_TRUNC) :
 				recv(f->flow.fd, NULL, 1 << 20, MSG_TRUNC);
@@ -508,8 +511,8 @@ static void wait_alone(struct bp_rr_flow *f)
  * waiting in poll() on its own socket instead of in the loop's epoll, which would cost an
  * epoll_ctl to add every new connection and another to remove it, besides the wait (iperf2's
  * connect-only threads block in connect):
- *   - a flow alone on its worker waits up to 1 ms per poll, and goes back to the loop at
- *     least every ALONE_SLICE_NS (through the due timer), so stops are seen as always;
+ *   - a flow alone on its worker waits up to 1 ms per poll, and goes back to the loop when
+ *     a stop is pending and at least every ALONE_SLICE_NS (through the due timer);
  *   - a flow sharing its worker does not wait at all (poll with timeout 0: on a path as
  *     short as loopback the handshake is over when connect returns) and hands over after
  *     INLINE_BURST transactions, so that its neighbours get their turns.
@@ -542,7 +545,7 @@ static void crr_inline(struct bp_rr_flow *f)
 			/* poll's POLLIN/POLLOUT/POLLERR/POLLHUP are epoll's bits on Linux. */
 			on_event(&f->flow, (uint32_t)p.revents);
 		}
-	} while (f->again && --budget > 0 && bp_now_ns() < until);
+	} while (f->again && --budget > 0 && !bp_loop_stopping(f->loop) && bp_now_ns() < until);
 	f->in_inline = false;
 	if (f->again)  /* the slice is over: the loop starts the next one */
 		bp_timer_arm(f->loop, &f->due, bp_now_ns());
@@ -608,7 +611,10 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 	f->running = true;
 	if (!f->cfg.crr)
 		set_events(f, EPOLLIN);
-	schedule(f, f->start_ns);
+	if (f->inline_ok)  /* from the loop: crr_inline here would hold up the start command */
+		bp_timer_arm(loop, &f->due, f->start_ns);
+	else
+		schedule(f, f->start_ns);
 	return 0;
 }
 

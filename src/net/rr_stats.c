@@ -95,28 +95,46 @@ void bp_rr_stats_free(struct bp_rr_stats *s)
 	pthread_mutex_destroy(&s->lock);
 }
 
-void bp_rr_stats_transaction(struct bp_rr_stats *s, uint64_t latency_ns, bool late)
+bool bp_rr_stats_ended(const struct bp_rr_stats *s, uint64_t now)
+{
+	uint64_t end = __atomic_load_n(&s->end_ns, __ATOMIC_RELAXED);
+
+	return end && now > end;
+}
+
+void bp_rr_stats_transaction(struct bp_rr_stats *s, uint64_t now, uint64_t latency_ns,
+			     bool late)
 {
 	pthread_mutex_lock(&s->lock);
-	s->iv.transactions++;
-	s->iv.late += late;
-	bp_histo_record(s->iv_h.latency, latency_ns);
+	if (!bp_rr_stats_ended(s, now)) {
+		s->iv.transactions++;
+		s->iv.late += late;
+		bp_histo_record(s->iv_h.latency, latency_ns);
+	}
 	pthread_mutex_unlock(&s->lock);
 }
 
-void bp_rr_stats_connect(struct bp_rr_stats *s, uint64_t latency_ns)
+void bp_rr_stats_connect(struct bp_rr_stats *s, uint64_t now, uint64_t latency_ns)
 {
 	pthread_mutex_lock(&s->lock);
-	s->iv.connects++;
-	bp_histo_record(s->iv_h.connect, latency_ns);
+	if (!bp_rr_stats_ended(s, now)) {
+		s->iv.connects++;
+		bp_histo_record(s->iv_h.connect, latency_ns);
+	}
 	pthread_mutex_unlock(&s->lock);
 }
 
-void bp_rr_stats_fail(struct bp_rr_stats *s, enum bp_rr_fail kind)
+void bp_rr_stats_fail(struct bp_rr_stats *s, uint64_t now, enum bp_rr_fail kind)
 {
 	pthread_mutex_lock(&s->lock);
-	s->iv.fails[kind < BP_RR_NFAIL ? kind : BP_RR_FAIL_OTHER]++;
+	if (!bp_rr_stats_ended(s, now))
+		s->iv.fails[kind < BP_RR_NFAIL ? kind : BP_RR_FAIL_OTHER]++;
 	pthread_mutex_unlock(&s->lock);
+}
+
+void bp_rr_stats_end_at(struct bp_rr_stats *s, uint64_t end_ns)
+{
+	__atomic_store_n(&s->end_ns, end_ns, __ATOMIC_RELAXED);
 }
 
 void bp_rr_stats_take(struct bp_rr_stats *s, struct bp_rr_counts *counts,

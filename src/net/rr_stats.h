@@ -45,6 +45,7 @@ struct bp_rr_stats {
 	pthread_mutex_t lock;
 	struct bp_rr_counts iv;
 	struct bp_rr_hists iv_h;
+	uint64_t end_ns;              /* 0, or when the run ends: later events do not count (atomic) */
 };
 
 int bp_rr_hists_init(struct bp_rr_hists *h);
@@ -59,10 +60,22 @@ uint64_t bp_rr_counts_failures(const struct bp_rr_counts *c);
 int bp_rr_stats_init(struct bp_rr_stats *s);
 void bp_rr_stats_free(struct bp_rr_stats *s);
 
-/* Worker side, one call per event. */
-void bp_rr_stats_transaction(struct bp_rr_stats *s, uint64_t latency_ns, bool late);
-void bp_rr_stats_connect(struct bp_rr_stats *s, uint64_t latency_ns);
-void bp_rr_stats_fail(struct bp_rr_stats *s, enum bp_rr_fail kind);
+/* Worker side, one call per event; now is when it happened (bp_now_ns). */
+void bp_rr_stats_transaction(struct bp_rr_stats *s, uint64_t now, uint64_t latency_ns,
+			     bool late);
+void bp_rr_stats_connect(struct bp_rr_stats *s, uint64_t now, uint64_t latency_ns);
+void bp_rr_stats_fail(struct bp_rr_stats *s, uint64_t now, enum bp_rr_fail kind);
+
+/*
+ * The run ends at end_ns (set before it starts when the end is known, again when it ends
+ * early): events after it are not recorded, and flows begin no transaction after it. The
+ * workers are stopped only after the end, and what their flows finish meanwhile lies
+ * outside the counted span; a transaction begun before the end and answered after it is
+ * not counted either (the server's count may exceed the client's by those in flight).
+ */
+void bp_rr_stats_end_at(struct bp_rr_stats *s, uint64_t end_ns);
+/* True when now is after the end (from any thread). */
+bool bp_rr_stats_ended(const struct bp_rr_stats *s, uint64_t now);
 
 /* Reporter side: move the running interval into counts and hists (added), then reset it. */
 void bp_rr_stats_take(struct bp_rr_stats *s, struct bp_rr_counts *counts,

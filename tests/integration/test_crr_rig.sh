@@ -132,9 +132,11 @@ fi
 # ---- (e) --connect-only: the handshake and the close only (iperf2's connect-only) ----------
 # Without limits every connection the client counts is one NEW connection the DUT forwarded;
 # the DUT also sees the probe connect-only makes first and the at most -P connections the end
-# cut short. With the reject limit, the admitted rate and the refusals as in (b).
+# cut short. A connection is counted once: its conntrack entry is marked at its first SYN, so
+# a retransmitted SYN (a full accept queue on the server) is not counted again. With the
+# reject limit, the admitted rate and the refusals as in (b).
 rig_exec dut nft delete table inet crr 2>/dev/null
-if rig_nft "table inet crr { chain forward { type filter hook forward priority 0; policy accept; tcp dport $port ct state new counter accept comment \"new\"; }; }" 2>"$tap_tmp/nft.err"; then
+if rig_nft "table inet crr { chain forward { type filter hook forward priority 0; policy accept; tcp dport $port ct state new ct mark 0 ct mark set 1 counter accept comment \"new\"; }; }" 2>"$tap_tmp/nft.err"; then
 	out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t 2 -P 2 \
 		--json 2>"$tap_tmp/err")
 	tx=$(metric transactions "$out") new=$(nft_count new)

@@ -37,10 +37,18 @@ static void test_stats_take(void)
 	CHECK_INT(bp_rr_stats_init(&s), 0);
 	CHECK_INT(bp_rr_hists_init(&h), 0);
 	for (int i = 1; i <= 100; i++)
-		bp_rr_stats_transaction(&s, (uint64_t)i * 1000, i > 90);
-	bp_rr_stats_connect(&s, 5000);
-	bp_rr_stats_fail(&s, BP_RR_FAIL_TIMEOUT);
-	bp_rr_stats_fail(&s, BP_RR_FAIL_REFUSED);
+		bp_rr_stats_transaction(&s, 1000 + (uint64_t)i, (uint64_t)i * 1000, i > 90);
+	bp_rr_stats_connect(&s, 2000, 5000);
+	bp_rr_stats_fail(&s, 2000, BP_RR_FAIL_TIMEOUT);
+	bp_rr_stats_fail(&s, 2000, BP_RR_FAIL_REFUSED);
+	/* After the end (what workers finish while they are being stopped): not counted. */
+	CHECK(!bp_rr_stats_ended(&s, UINT64_MAX));  /* no end set: never */
+	bp_rr_stats_end_at(&s, 2000);
+	CHECK(!bp_rr_stats_ended(&s, 2000));
+	CHECK(bp_rr_stats_ended(&s, 2001));
+	bp_rr_stats_transaction(&s, 2001, 1, false);
+	bp_rr_stats_connect(&s, 2001, 1);
+	bp_rr_stats_fail(&s, 2001, BP_RR_FAIL_RESET);
 	bp_rr_stats_take(&s, &c, &h);
 	CHECK_INT(c.transactions, 100);
 	CHECK_INT(c.late, 10);
