@@ -197,9 +197,6 @@ static void tcp_ready(struct bp_flow *f, uint32_t events)
 		bp_loop_mod(f, want);
 }
 
-/* Forward: udp_ready ends with it. */
-static void udp_serve_alone(struct bp_rr_responder *r);
-
 /* The answer to the datagram of len bytes at req: its sequence number, then zeros. */
 static void udp_answer_iov(const struct bp_rr_responder *r, void *req, size_t len,
 			   struct iovec iov[2])
@@ -208,6 +205,23 @@ static void udp_answer_iov(const struct bp_rr_responder *r, void *req, size_t le
 
 	iov[0] = (struct iovec){ req, head };
 	iov[1] = (struct iovec){ (void *)zeros, resp > head ? resp - head : 0 };
+}
+
+static void udp_serve_alone(struct bp_rr_responder *r)
+{
+	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
+
+	while (alone(r, until)) {
+		struct iovec iov[2];
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
+		ssize_t n = recv(r->flow.fd, r->udp_buf, r->cfg.req_len + 1, 0);
+
+		if (n < 0)
+			return;
+		udp_answer_iov(r, r->udp_buf, (size_t)n, iov);
+		sendmsg(r->flow.fd, &msg, MSG_DONTWAIT);
+		count(r, 1, (uint64_t)n);
+	}
 }
 
 /* UDP: a batch of requests in, a batch of answers out, each echoing its sequence number. */
@@ -241,23 +255,6 @@ static void udp_ready(struct bp_flow *f, uint32_t events)
 	sendmmsg(f->fd, out, (unsigned)n, MSG_DONTWAIT);
 	count(r, (uint64_t)n, bytes);
 	udp_serve_alone(r);
-}
-
-static void udp_serve_alone(struct bp_rr_responder *r)
-{
-	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
-
-	while (alone(r, until)) {
-		struct iovec iov[2];
-		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
-		ssize_t n = recv(r->flow.fd, r->udp_buf, r->cfg.req_len + 1, 0);
-
-		if (n < 0)
-			return;
-		udp_answer_iov(r, r->udp_buf, (size_t)n, iov);
-		sendmsg(r->flow.fd, &msg, MSG_DONTWAIT);
-		count(r, 1, (uint64_t)n);
-	}
 }
 
 /*

@@ -39,7 +39,9 @@ struct bp_rr_responder *bp_rr_responder_new(const struct bp_rr_responder_cfg *cf
 void bp_rr_responder_free(struct bp_rr_responder *r);
 
 /*
- * Serve fd on loop (non-blocking from now on). 0 or a negative errno. A crr responder
+ * Serve fd on loop. 0 or a negative errno. The responder's calls on fd do not block
+ * (MSG_DONTWAIT), except the bounded waits of an rr responder that has its worker to itself:
+ * an rr socket is left blocking with a 1 ms SO_RCVTIMEO for them. A crr responder
  * (close_after_one, owns_fd) answers a request that is already there before it returns:
  * then the socket is closed and the done callback has run (r may be freed) by the time
  * attach returns 0.

@@ -1,10 +1,13 @@
 /* The per-thread event loop: timers in order and on time, flows on a socketpair, a wake
- * from another thread, flows deleted (and freed) by handlers in the same batch, until_ns. */
+ * from another thread, flows deleted (and freed) by handlers in the same batch, until_ns,
+ * and bp_loop_sole_flow's count of registered flows. */
 #include <pthread.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -241,10 +244,77 @@ static void test_signal(struct bp_loop *l)
 	bp_timer_cancel(l, &t);
 }
 
+static void sole_ignore(struct bp_flow *f, uint32_t events)
+{
+	(void)f;
+	(void)events;
+}
+
+static void sole_timer(struct bp_timer *t, uint64_t now)
+{
+	(void)t;
+	(void)now;
+}
+
+/*
+ * bp_loop_sole_flow: what a flow checks before it waits inside a blocking call of its own
+ * (the rr responder's fast path). It must say "sole" only while exactly one flow is
+ * registered and nothing else may need the loop (a timer, a stop); a wrong "yes" would
+ * stall the other flows of a worker.
+ */
+static void test_sole_flow(void)
+{
+	struct bp_loop *l = bp_loop_new();
+	struct bp_flow a = { .fd = eventfd(0, EFD_NONBLOCK), .events = EPOLLIN,
+			     .handler = sole_ignore };
+	struct bp_flow b = a;
+	struct bp_timer t = { .fn = sole_timer };
+
+	b.fd = eventfd(0, EFD_NONBLOCK);
+	CHECK(l != NULL);
+	if (!l)
+		return;
+	/* The loop's own wake-up flow does not count: an empty loop has no sole flow. */
+	CHECK(!bp_loop_sole_flow(l));
+	CHECK_INT(bp_loop_add(l, &a), 0);
+	CHECK(bp_loop_sole_flow(l));
+	CHECK_INT(bp_loop_add(l, &b), 0);
+	CHECK(!bp_loop_sole_flow(l));
+	CHECK_INT(bp_loop_del(&b), 0);
+	CHECK(bp_loop_sole_flow(l));
+	/* Deleting it again is refused (ENOENT) and must not count it out twice. */
+	CHECK_INT(bp_loop_del(&b), -ENOENT);
+	CHECK(bp_loop_sole_flow(l));
+	/* A timer is another flow's business: no waiting while one is armed. */
+	bp_timer_arm(l, &t, 1);
+	CHECK(!bp_loop_sole_flow(l));
+	bp_timer_cancel(l, &t);
+	CHECK(bp_loop_sole_flow(l));
+	/* A stop (how a worker is told that a command waits) ends the waiting. */
+	bp_loop_stop(l);
+	CHECK(bp_loop_stopping(l));
+	CHECK(!bp_loop_sole_flow(l));
+	CHECK_INT(bp_loop_run(l, 0), 0);  /* consumes the stop */
+	CHECK(!bp_loop_stopping(l));
+	CHECK(bp_loop_sole_flow(l));
+	/* A flow whose fd was closed before its delete is gone from the set all the same. */
+	CHECK_INT(bp_loop_add(l, &b), 0);
+	CHECK(!bp_loop_sole_flow(l));
+	close(b.fd);
+	CHECK_INT(bp_loop_del(&b), -EBADF);
+	CHECK(bp_loop_sole_flow(l));
+	CHECK_INT(bp_loop_del(&a), 0);
+	CHECK(!bp_loop_sole_flow(l));
+	close(a.fd);
+	bp_loop_free(l);
+}
+
 int main(void)
 {
 	struct bp_loop *l = bp_loop_new();
 
+	/* First: test_signal leaves a stop requested for the whole process. */
+	test_sole_flow();
 	CHECK(l != NULL);
 	if (!l)
 		return tap_done();
