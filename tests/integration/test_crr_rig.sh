@@ -10,7 +10,10 @@
 #   (d) a client namespace with 100 ephemeral ports asked to hold 150 connections: the rest
 #       are failures.no_port with a warning that names the port range;
 #   (e) crr --connect-only: each counted connection is one the DUT forwarded (its counter),
-#       and under the reject limit it measures N/s and counts the refusals as in (b).
+#       and under the reject limit it measures N/s and counts the refusals as in (b); in the
+#       100-port namespace its own TIME_WAIT sockets are said (time-wait-bound) and, once
+#       they hold every port, explained (port-exhaustion) (f, run before the others leave
+#       TIME_WAIT sockets in the client's namespace).
 # The nft counters in the DUT are the ground truth for (b) and (c).
 # Needs root, nft (with nf_tables + conntrack) and jq; otherwise the whole script is skipped.
 # Usage: test_crr_rig.sh BOARDPERF
@@ -64,6 +67,26 @@ tx=$(metric transactions "$out")
 [ "$tx" -gt 500 ] && [ "$(metric failures "$out")" = 0 ] && [ "$(metric pass "$out")" = 1 ] &&
 	[ "$(metric server.transactions "$out")" -ge "$tx" ]
 ok $? "crr across the DUT: $tx connections ($(metric connections.rate "$out")/s), 0 failures, PASS"
+
+# ---- (f) --connect-only's own TIME_WAIT: said, and explained once it holds every port ------
+# Before anything else leaves TIME_WAIT sockets in the client's namespace (whole crr
+# transactions leave them on the server). --connect-only closes first, so its sockets stay
+# here; with 100 ports, 60 connections hold more than half of them: time-wait-bound. A closed
+# loop then runs out of them: failures.no_port, and the warning says it is this side's.
+range=$(rig_exec client sysctl -n net.ipv4.ip_local_port_range)
+rig_exec client sysctl -qw net.ipv4.ip_local_port_range="40000 40099"
+out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t 1 --rate 60 \
+	--json 2>"$tap_tmp/err")
+[ "$(metric transactions "$out")" -ge 55 ] && [ "$(metric failures "$out")" = 0 ] &&
+	jq -e '[.warnings[] | select(.code == "time-wait-bound")] | length == 1' <<<"$out" >/dev/null
+ok $? "connect-only: $(metric transactions "$out") connections, their TIME_WAIT sockets over half the 100 ports: time-wait-bound ($(cat "$tap_tmp/err"))"
+out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t 1 \
+	--json 2>"$tap_tmp/err")
+noport=$(metric failures.no_port "$out")
+[ "$noport" -gt 0 ] && jq -e '[.warnings[] | select(.code == "port-exhaustion" and
+		(.message | test("--connect-only closes first")))] | length == 1' <<<"$out" >/dev/null
+ok $? "connect-only out of ports: $(metric transactions "$out") connections, $noport failures.no_port, explained ($(cat "$tap_tmp/err"))"
+rig_exec client sysctl -qw net.ipv4.ip_local_port_range="$range"
 
 # ---- (b) N new connections/s admitted, the rest rejected with a TCP reset ---------------
 # nft 1.0 one-line syntax: `;` before every `}`. Established packets (the answers, the FINs)
@@ -129,6 +152,21 @@ else
 	done
 fi
 
+# ---- (d) the client runs out of ephemeral ports: counted and explained -----------------
+# The port range is per network namespace: 100 ports in the client's (others than (f)'s,
+# which its TIME_WAIT sockets still hold), and --concurrent asks for 150 connections held at
+# once. The DUT's rules go first (a flush of the table).
+rig_exec dut nft delete table inet crr 2>/dev/null
+rig_exec client sysctl -qw net.ipv4.ip_local_port_range="41000 41099"
+out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t 1 -P 8 --concurrent 150 \
+	--json 2>"$tap_tmp/err")
+held=$(metric concurrent.established "$out") noport=$(metric failures.no_port "$out")
+[ "$held" -le 100 ] && [ "$noport" -ge 50 ] &&
+	jq -e '[.warnings[] | select(.code == "port-exhaustion" and
+		(.message | test("ip_local_port_range 41000\\s+41099")))] | length == 1' <<<"$out" >/dev/null
+ok $? "port exhaustion: $held held, $noport failures.no_port, explained by a port-exhaustion warning"
+rig_exec client sysctl -qw net.ipv4.ip_local_port_range="$range"
+
 # ---- (e) --connect-only: the handshake and the close only (iperf2's connect-only) ----------
 # Without limits every connection the client counts is one NEW connection the DUT forwarded;
 # the DUT also sees the probe connect-only makes first and the at most -P connections the end
@@ -164,19 +202,6 @@ else
 	ok 1 "connect-only, reject: admitted rate (the nft ruleset did not load: $(cat "$tap_tmp/nft.err"))"
 	ok 1 "connect-only, reject: refusals"
 fi
-
-# ---- (d) the client runs out of ephemeral ports: counted and explained -----------------
-# The port range is per network namespace: 100 ports in the client's, and --concurrent asks
-# for 150 connections held at once. The DUT's rules go first (a flush of the table).
-rig_exec dut nft delete table inet crr 2>/dev/null
-rig_exec client sysctl -qw net.ipv4.ip_local_port_range="40000 40099"
-out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t 1 -P 8 --concurrent 150 \
-	--json 2>"$tap_tmp/err")
-held=$(metric concurrent.established "$out") noport=$(metric failures.no_port "$out")
-[ "$held" -le 100 ] && [ "$noport" -ge 50 ] &&
-	jq -e '[.warnings[] | select(.code == "port-exhaustion" and
-		(.message | test("ip_local_port_range 40000\\s+40099")))] | length == 1' <<<"$out" >/dev/null
-ok $? "port exhaustion: $held held, $noport failures.no_port, explained by a port-exhaustion warning"
 
 rig_down
 [ "$SECONDS" -lt 60 ]

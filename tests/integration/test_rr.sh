@@ -48,6 +48,10 @@ ok $? "flows spread over per-core workers"
 expect_exit 0 "rr UDP" "$bp" rr -c 127.0.0.1 -p "$port" -t 1 --udp -l 64,512 --json
 ge "$(metric transactions "$out")" 1000; ok $? "rr UDP: transactions counted"
 [ "$(metric failures "$out")" = 0 ]; ok $? "rr UDP on loopback: none lost"
+expect_exit 0 "rr UDP without -l (8 bytes, the sequence number)" "$bp" rr -c 127.0.0.1 \
+	-p "$port" -t 0.2 --udp --json
+jq -e '.params.request == 8 and .params.response == 8' <<<"$out" >/dev/null
+ok $? "rr --udp takes 8-byte requests and answers by default"
 expect_exit 2 "rr UDP with a 4-byte request" "$bp" rr -c 127.0.0.1 -p "$port" --udp -l 4
 grep -q "8 bytes carry the sequence number" <<<"$err"; ok $? "says why: $err"
 
