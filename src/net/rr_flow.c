@@ -431,6 +431,13 @@ static void timeout_fired(struct bp_flow *w, uint32_t events)
 /* TCP (rr and crr): the answer arrives; crr also waits for the server's FIN. */
 static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
 {
+	/*
+	 * crr ends with the server's FIN after a whole answer, except while holding: there the
+	 * server closes after its second answer (the check after the hold), so that TIME_WAIT
+	 * stays on its side for these connections too.
+	 */
+	bool until_fin = f->cfg.crr && (!f->cfg.concurrent || f->phase == PH_VERIFY);
+
 	for (;;) {
 		ssize_t n = recv(f->flow.fd, NULL, 1 << 20, MSG_DONTWAIT | MSG_TRUNC);
 
@@ -440,16 +447,14 @@ static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
 			return;
 		}
 		if (n == 0) {
-			/* crr without hold: the server's FIN after a whole answer ends it. */
-			if (f->cfg.crr && !f->cfg.concurrent && f->got >= f->cfg.resp_len)
+			if (until_fin && f->got >= f->cfg.resp_len)
 				finish_ok(f, now);
 			else
 				finish_failed(f, BP_RR_FAIL_RESET, ECONNRESET, now);
 			return;
 		}
 		f->got += (size_t)n;
-		if (f->got >= f->cfg.resp_len && (!f->cfg.crr || f->cfg.concurrent ||
-						   f->phase == PH_VERIFY)) {
+		if (f->got >= f->cfg.resp_len && !until_fin) {
 			finish_ok(f, now);
 			return;
 		}

@@ -144,7 +144,8 @@ static bool tcp_serve(struct bp_rr_responder *r, uint32_t events)
 	}
 	if (!broken)
 		broken = !write_owed(r);
-	if (broken || eof || (r->cfg.close_after_one && r->served && !r->owed)) {
+	if (broken || eof ||
+	    (r->cfg.close_after && r->served >= r->cfg.close_after && !r->owed)) {
 		finish(r);
 		return true;
 	}
@@ -258,7 +259,7 @@ static void udp_ready(struct bp_flow *f, uint32_t events)
 }
 
 /*
- * crr (close_after_one over TCP, the responder owns the socket) differs in two ways, each
+ * crr (close_after over TCP, the responder owns the socket) differs in two ways, each
  * saving system calls on every connection:
  *   - O_NONBLOCK is not set: every recv and send here passes MSG_DONTWAIT, and no one else
  *     uses the socket (the server's accept4 makes it non-blocking anyway);
@@ -270,14 +271,14 @@ static void udp_ready(struct bp_flow *f, uint32_t events)
  */
 int bp_rr_responder_attach(struct bp_rr_responder *r, struct bp_loop *loop, int fd)
 {
-	bool crr = r->cfg.close_after_one && r->cfg.owns_fd && !r->cfg.udp;
+	bool crr = r->cfg.close_after && r->cfg.owns_fd && !r->cfg.udp;
 	int rc = 0;
 
 	/*
 	 * rr: the socket blocks, for the waits of serve_alone; every other call passes
 	 * MSG_DONTWAIT. Where that cannot be set up, it is non-blocking and never waits alone.
 	 */
-	if (!r->cfg.close_after_one) {
+	if (!r->cfg.close_after) {
 		struct timeval tv = { .tv_usec = 1000 };
 
 		r->can_block = !bp_sock_set_nonblocking(fd, false) &&

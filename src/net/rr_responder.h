@@ -29,7 +29,11 @@ typedef void (*bp_rr_done_fn)(struct bp_rr_responder *r, void *arg);
 struct bp_rr_responder_cfg {
 	size_t req_len, resp_len;
 	bool udp;
-	bool close_after_one;   /* crr: answer once, then close (the server closes first) */
+	/*
+	 * crr: close after this many answers (the server closes first, so TIME_WAIT stays on
+	 * its side): 1, or 2 with --concurrent (the open and the check after the hold); 0 never.
+	 */
+	unsigned close_after;
 	bool owns_fd;           /* close the socket when the connection ends (crr) */
 	bp_rr_done_fn done;     /* crr: the connection ended (may be NULL) */
 	void *done_arg;
@@ -42,7 +46,7 @@ void bp_rr_responder_free(struct bp_rr_responder *r);
  * Serve fd on loop. 0 or a negative errno. The responder's calls on fd do not block
  * (MSG_DONTWAIT), except the bounded waits of an rr responder that has its worker to itself:
  * an rr socket is left blocking with a 1 ms SO_RCVTIMEO for them. A crr responder
- * (close_after_one, owns_fd) answers a request that is already there before it returns:
+ * (close_after, owns_fd) answers a request that is already there before it returns:
  * then the socket is closed and the done callback has run (r may be freed) by the time
  * attach returns 0.
  */

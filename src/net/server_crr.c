@@ -3,8 +3,8 @@
  * answer, after which the server closes first (its TIME_WAIT stays here, where 4-tuples
  * differ by the client's port, instead of exhausting the client's ports). The work is a
  * read, a write and a close per connection: done on the server's own loop, without a hop
- * to the stream pool. With --concurrent (crr_hold) connections stay open and are answered
- * until the client closes them.
+ * to the stream pool. With --concurrent (crr_hold) connections stay open after the first
+ * answer; the server closes them after the second (the client's check after the hold).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +49,7 @@ void srv_crr_take(struct srv_session *ss, int fd)
 	struct crr_conn *c = calloc(1, sizeof(*c));
 	struct bp_rr_responder_cfg cfg = {
 		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
-		.close_after_one = !ss->np.crr_hold, .owns_fd = true, .done = conn_done,
+		.close_after = ss->np.crr_hold ? 2 : 1, .owns_fd = true, .done = conn_done,
 		.done_arg = c,
 	};
 	int rc;

@@ -151,6 +151,10 @@ expect_exit 0 "crr --concurrent 500" "$bp" crr -c 127.0.0.1 -p "$port" -t 1 -P 8
 [ "$(metric concurrent.established "$out")" = 500 ] &&
 	[ "$(metric concurrent.alive "$out")" = 500 ] && [ "$(metric pass "$out")" = 1 ]
 ok $? "500 connections held and still answering after the hold"
+# The last request on a held connection carries the client's FIN: the server closes first
+# there too, and its 500 connections leave no TIME_WAIT socket on the client's side.
+client_tw=$(ss -Htan state time-wait "dport = :$port" | wc -l)
+[ "$client_tw" -le 4 ]; ok $? "after --concurrent 500: at most the 4 cut short earlier in TIME_WAIT on the client's side ($client_tw)"
 
 # --- crr --connect-only: handshake and close, to any TCP listener (here iperf2's server) ---
 # Short runs: this side closes first, so each connection leaves a TIME_WAIT socket here for
