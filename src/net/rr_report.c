@@ -49,19 +49,26 @@ static void add_intervals(struct bp_result *r, const struct bp_rr_client_opts *o
 	}
 }
 
+/* net.ipv4.ip_local_port_range: false when it cannot be read. */
+static bool port_range(long *lo, long *hi)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	bool ok = f && fscanf(f, "%ld %ld", lo, hi) == 2 && *hi >= *lo;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
 /* The client ran out of ephemeral ports: say why and what helps. */
 static void port_warning(struct bp_result *r, const struct bp_rr_client_opts *o,
 			 const struct bp_rr_outcome *out)
 {
 	char range[64] = "?";
-	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	long lo, hi;
 
-	if (f) {
-		if (!fgets(range, sizeof(range), f))
-			range[0] = '\0';
-		range[strcspn(range, "\n")] = '\0';
-		fclose(f);
-	}
+	if (port_range(&lo, &hi))
+		snprintf(range, sizeof(range), "%ld %ld", lo, hi);
 	bp_result_add_warning(r, "port-exhaustion",
 			      "%" PRIu64 " connects failed with EADDRNOTAVAIL: the client ran out "
 			      "of ephemeral ports (net.ipv4.ip_local_port_range %s; %ld TCP sockets "
@@ -84,15 +91,9 @@ static void port_warning(struct bp_result *r, const struct bp_rr_client_opts *o,
  */
 static void time_wait_warning(struct bp_result *r, const struct bp_rr_outcome *out)
 {
-	long lo = 0, hi = 0;
-	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	long lo, hi;
 
-	if (f) {
-		if (fscanf(f, "%ld %ld", &lo, &hi) != 2)
-			lo = hi = 0;
-		fclose(f);
-	}
-	if (hi <= lo || out->time_wait < (hi - lo + 1) / 2)
+	if (!port_range(&lo, &hi) || out->time_wait < (hi - lo + 1) / 2)
 		return;
 	bp_result_add_warning(r, "time-wait-bound",
 			      "%ld TCP sockets in TIME_WAIT on this host, the ephemeral port range "

@@ -36,7 +36,8 @@ struct rr_params {
 #define RR_COMMON_OPTS \
 	BP_NET_CLI_OPTS(struct rr_params), \
 	{ 'l', "length", BP_OPT_STRING, offsetof(struct rr_params, sizes), "REQ[,RESP]", NULL, \
-	  0, 0, NULL, "request and response bytes (one size: both; default 1, over UDP 8), e.g. 64,1K" }, \
+	  0, 0, NULL, "request and response bytes (one size: both; default 1, over UDP 8), " \
+	  "e.g. 64,1K" }, \
 	{ 0, "rate", BP_OPT_NUMBER, offsetof(struct rr_params, rate), "N", "0", 0, 1e8, NULL, \
 	  "open loop: N transactions/s over all flows, latency from each one's due time; " \
 	  "0: closed loop" }
