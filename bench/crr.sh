@@ -64,11 +64,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# SECONDS is bash's own clock; take it only if the caller put it in the environment.
-env_secs=$(printenv SECONDS || true)
-bp=${1:-$here/../build/boardperf}
-rounds=${2:-${ROUNDS:-5}}
-secs=${3:-${env_secs:-3}}
+bench_args 5 "$@"
 concurrency=${CONCURRENCY:-1 8}
 ip2_connects=${IPERF_CONNECTS:-6000}
 ip2_burst=${IPERF_BURST:-2500}
@@ -82,61 +78,18 @@ bpc_port=$((ip2_port + ip2_nports))
 clk=$(getconf CLK_TCK)
 settle=0.3
 
-die() { echo "bench/crr.sh: $*" >&2; exit 1; }
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
-[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
 [[ $ip2_connects =~ ^[1-9][0-9]*$ && $ip2_burst =~ ^[1-9][0-9]*$ ]] ||
 	die "IPERF_CONNECTS and IPERF_BURST must be positive integers"
 for p in $concurrency; do [[ $p =~ ^[1-9][0-9]*$ && $p -le 128 ]] || die "CONCURRENCY: 1..128, not '$p'"; done
-[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
-command -v jq >/dev/null || die "jq is needed"
-[[ -x /usr/bin/time ]] || apt-get install -y -qq time >/dev/null
-command -v iperf >/dev/null || apt-get install -y -qq iperf >/dev/null
+need /usr/bin/time time
+need iperf
 ip2_version=$(dpkg-query -W -f '${Version}' iperf 2>/dev/null || echo unknown)
 
 tmp=$(mktemp -d)
-declare -A srv_pid=()
-stop_servers() { # TERM to all, up to 3 s to go, then KILL
-	local p i alive
-	for p in "${srv_pid[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-	for ((i = 0; i < 30; i++)); do
-		alive=0
-		for p in "${srv_pid[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-		((alive)) || break
-		sleep 0.1
-	done
-	for p in "${srv_pid[@]}"; do
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-}
 trap 'stop_servers; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-listening() { [[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]; }
-start_server() { # start_server TOOL PORT CMD...
-	local tool=$1 port=$2 i
-	shift 2
-	listening "$port" && die "port $port (for $tool) is already in use; set BP_PORT / IPERF2_PORT"
-	"$@" >"$tmp/$tool.server.log" 2>&1 &
-	srv_pid[$tool]=$!
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "${srv_pid[$tool]}" 2>/dev/null ||
-			die "$tool server exited: $(tail -n 3 "$tmp/$tool.server.log")"
-		listening "$port" && return 0
-		sleep 0.1
-	done
-	die "$tool server does not listen on $host:$port after 5 s"
-}
-cpu_ticks() { # utime + stime of PID, in clock ticks
-	local s
-	s=$(<"/proc/$1/stat")
-	s=${s##*) }
-	# shellcheck disable=SC2086
-	set -- $s
-	echo $((${12} + ${13}))
-}
 listen_overflows() { nstat -asz TcpExtListenOverflows 2>/dev/null | awk '$1 == "TcpExtListenOverflows" { print $2 }'; }
 
 start_server boardperf "$bp_port" "$bp" serve -p "$bp_port" -B "$host"

@@ -24,21 +24,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-env_secs=$(printenv SECONDS || true)
-bp=${1:-$here/../build/boardperf}
-rounds=${2:-${ROUNDS:-5}}
-secs=${3:-${env_secs:-3}}
+bench_args 5 "$@"
 port=${NGINX_PORT:-25221}
 clk=$(getconf CLK_TCK)
 
-die() { echo "bench/http.sh: $*" >&2; exit 1; }
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
-[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
-[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
-command -v jq >/dev/null || die "jq is needed"
-[[ -x /usr/bin/time ]] || apt-get install -y time >/dev/null
-command -v nginx >/dev/null || apt-get install -y nginx >/dev/null
-command -v wrk >/dev/null || apt-get install -y wrk >/dev/null
+need /usr/bin/time time
+need nginx
+need wrk
 command -v h2load >/dev/null || apt-get install -y nghttp2-client >/dev/null 2>&1 || true
 tools=(boardperf wrk)
 command -v h2load >/dev/null && tools+=(h2load)
@@ -56,7 +48,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-listening() { [[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]; }
 listening "$port" && die "port $port is already in use; set another with NGINX_PORT"
 
 mkdir -p "$tmp/html" "$tmp/tmp"
@@ -83,16 +74,6 @@ for ((i = 0; i < 50; i++)); do listening "$port" && break; sleep 0.1; done
 listening "$port" || die "nginx does not listen on 127.0.0.1:$port: $(tail -n 3 "$tmp/error.log")"
 worker=$(pgrep -P "$ngx_pid" | head -n 1)
 [[ -n $worker ]] || die "no nginx worker process under PID $ngx_pid"
-
-# CPU ticks (utime + stime) of PID; the name in field 2 may hold spaces.
-cpu_ticks() {
-	local s
-	s=$(<"/proc/$1/stat")
-	s=${s##*) }
-	# shellcheck disable=SC2086
-	set -- $s
-	echo $((${12} + ${13}))
-}
 
 # client_cmd TOOL PATH CONNS THREADS
 client_cmd() {

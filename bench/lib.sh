@@ -28,3 +28,77 @@ bench_rounds() {
 	echo "median ratio: $(median <"$ratios")"
 	rm -f "$ratios"
 }
+
+# die MESSAGE...: "bench/NAME.sh: MESSAGE" on stderr, exit 1.
+die() { echo "bench/$(basename "$0"): $*" >&2; exit 1; }
+
+# need CMD [PACKAGE]: installs the Debian package (default: CMD) when CMD is missing, and dies
+# if it still is.
+need() {
+	command -v "$1" >/dev/null && return 0
+	apt-get install -y -qq "${2:-$1}" >/dev/null 2>&1 || true
+	command -v "$1" >/dev/null || die "$1 is needed (apt-get install ${2:-$1})"
+}
+
+# bench_args DEFAULT_ROUNDS [BOARDPERF] [ROUNDS] [SECONDS]: sets bp, rounds and secs from the
+# arguments, else from ROUNDS and SECONDS in the environment (SECONDS is also bash's own
+# clock: taken only when the caller exported it), else DEFAULT_ROUNDS rounds of 3 s; checks
+# them, the boardperf binary and jq. Needs `here` (the bench folder).
+bench_args() {
+	local def=$1 env_secs
+	env_secs=$(printenv SECONDS || true)
+	bp=${2:-$here/../build/boardperf}
+	rounds=${3:-${ROUNDS:-$def}}
+	secs=${4:-${env_secs:-3}}
+	[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
+	[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
+	[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
+	need jq
+}
+
+# listening PORT: something listens on TCP PORT.
+listening() { [[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]; }
+
+# cpu_ticks PID: CPU ticks (utime + stime, fields 14 and 15) of the process; the name in
+# field 2 may hold spaces, so count from the closing parenthesis.
+cpu_ticks() {
+	local s
+	s=$(<"/proc/$1/stat")
+	s=${s##*) }
+	# shellcheck disable=SC2086
+	set -- $s
+	echo $((${12} + ${13}))
+}
+
+# Servers by name: start_server NAME PORT CMD... starts CMD in the background (its output in
+# $tmp/NAME.server.log; the caller made tmp) and waits at most 5 s until it listens on PORT;
+# srv_pid[NAME] is its PID. stop_servers stops only those PIDs: TERM, up to 5 s, then KILL.
+declare -A srv_pid=()
+start_server() {
+	local name=$1 port=$2 i
+	shift 2
+	listening "$port" && die "port $port (for $name) is already in use; set another (see Usage)"
+	"$@" >"$tmp/$name.server.log" 2>&1 &
+	srv_pid[$name]=$!
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "${srv_pid[$name]}" 2>/dev/null ||
+			die "$name server exited: $(tail -n 3 "$tmp/$name.server.log")"
+		listening "$port" && return 0
+		sleep 0.1
+	done
+	die "$name server does not listen on port $port after 5 s"
+}
+stop_servers() {
+	local p i alive
+	for p in "${srv_pid[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	for ((i = 0; i < 50; i++)); do
+		alive=0
+		for p in "${srv_pid[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		((alive)) || break
+		sleep 0.1
+	done
+	for p in "${srv_pid[@]}"; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+}

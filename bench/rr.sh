@@ -29,11 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# SECONDS is bash's own clock; take it only if the caller put it in the environment.
-env_secs=$(printenv SECONDS || true)
-bp=${1:-$here/../build/boardperf}
-rounds=${2:-${ROUNDS:-5}}
-secs=${3:-${env_secs:-3}}
+bench_args 5 "$@"
 size=${SIZE:-64}
 host=127.0.0.1
 bp_port=${BP_PORT:-25241}
@@ -41,14 +37,8 @@ sp_tcp_port=${SOCKPERF_TCP_PORT:-25242}
 sp_udp_port=${SOCKPERF_UDP_PORT:-25243}
 pin=${PIN:-}
 
-die() { echo "bench/rr.sh: $*" >&2; exit 1; }
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
-[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
 [[ $size =~ ^[0-9]+$ && $size -ge 16 ]] || die "SIZE must be at least 16 bytes (sockperf's minimum is 14)"
-[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
-command -v jq >/dev/null || die "jq is needed"
-command -v sockperf >/dev/null || apt-get install -y -qq sockperf >/dev/null
-command -v sockperf >/dev/null || die "sockperf is needed (apt-get install sockperf)"
+need sockperf
 run_on=()
 if [[ -n $pin ]]; then
 	command -v taskset >/dev/null || die "PIN needs taskset (util-linux)"
@@ -57,31 +47,15 @@ fi
 sp_version=$(sockperf --version 2>&1 | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1)
 
 tmp=$(mktemp -d)
-pids=()
-stop_servers() {
-	local p i
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null || continue
-		for ((i = 0; i < 30; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-}
 trap 'stop_servers; rm -rf "$tmp"' EXIT
 
-# Start the servers (exec: the PID is the server itself, not a subshell).
-"${run_on[@]}" "$bp" serve -p "$bp_port" -B "$host" >"$tmp/bp-serve.log" 2>&1 &
-pids+=($!)
-"${run_on[@]}" sockperf server --tcp -i "$host" -p "$sp_tcp_port" >"$tmp/sp-tcp.log" 2>&1 &
-pids+=($!)
-"${run_on[@]}" sockperf server -i "$host" -p "$sp_udp_port" >"$tmp/sp-udp.log" 2>&1 &
-pids+=($!)
-for ((i = 0; i < 50; i++)); do
-	ss -Hltn "sport = :$bp_port" | grep -q . && ss -Hltn "sport = :$sp_tcp_port" | grep -q . &&
-		ss -Hlun "sport = :$sp_udp_port" | grep -q . && break
-	sleep 0.1
-done
-((i < 50)) || die "the servers did not come up ($(cat "$tmp"/*.log))"
+start_server boardperf "$bp_port" "${run_on[@]}" "$bp" serve -p "$bp_port" -B "$host"
+start_server sockperf-tcp "$sp_tcp_port" "${run_on[@]}" sockperf server --tcp -i "$host" -p "$sp_tcp_port"
+# The UDP server has no listening TCP socket to wait for: its bound UDP port instead.
+"${run_on[@]}" sockperf server -i "$host" -p "$sp_udp_port" >"$tmp/sockperf-udp.server.log" 2>&1 &
+srv_pid[sockperf-udp]=$!
+for ((i = 0; i < 50; i++)); do ss -Hlun "sport = :$sp_udp_port" | grep -q . && break; sleep 0.1; done
+((i < 50)) || die "sockperf's UDP server did not come up: $(cat "$tmp/sockperf-udp.server.log")"
 
 # run TOOL PROTO: prints "transactions.rate p50_us"
 run() {

@@ -36,11 +36,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# SECONDS is bash's own clock; take it only if the caller put it in the environment.
-env_secs=$(printenv SECONDS || true)
-bp=${1:-$here/../build/boardperf}
-rounds=${2:-${ROUNDS:-3}}
-secs=${3:-${env_secs:-3}}
+bench_args 3 "$@"
 host=127.0.0.1
 bp_port=${BP_PORT:-25211}
 ip3_port=${IPERF3_PORT:-25212}
@@ -48,14 +44,9 @@ ip2_port=${IPERF2_PORT:-25213}
 clk=$(getconf CLK_TCK)
 settle=0.3 # seconds after a client exits before the server's CPU is read (tear-down)
 
-die() { echo "bench/tcp.sh: $*" >&2; exit 1; }
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$rounds'"
-[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
-[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
-command -v jq >/dev/null || die "jq is needed"
-[[ -x /usr/bin/time ]] || apt-get install -y time >/dev/null
-command -v iperf3 >/dev/null || apt-get install -y iperf3 >/dev/null
-command -v iperf >/dev/null || apt-get install -y iperf >/dev/null
+need /usr/bin/time time
+need iperf3
+need iperf
 
 ip3_version=$(dpkg-query -W -f '${Version}' iperf3 2>/dev/null || echo unknown)
 ip2_version=$(dpkg-query -W -f '${Version}' iperf 2>/dev/null || echo unknown)
@@ -65,53 +56,11 @@ ip2_help=$(iperf --help 2>&1 || true)
 if grep -q -- '--reverse' <<<"$ip2_help"; then ip2_reverse=1; else ip2_reverse=0; fi
 
 tmp=$(mktemp -d)
-declare -A srv_pid=()
-
-stop_servers() {
-	local t p i
-	for t in "${!srv_pid[@]}"; do
-		p=${srv_pid[$t]}
-		kill -TERM "$p" 2>/dev/null || continue
-		for ((i = 0; i < 50; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-}
 cleanup() { stop_servers; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-listening() { [[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]; }
-
-# start_server TOOL PORT CMD...: starts the server in the background and waits (at most 5 s)
-# until it listens.
-start_server() {
-	local tool=$1 port=$2 i
-	shift 2
-	listening "$port" && die "port $port (for $tool) is already in use; set another" \
-		"with BP_PORT / IPERF3_PORT / IPERF2_PORT"
-	"$@" >"$tmp/$tool.server.log" 2>&1 &
-	srv_pid[$tool]=$!
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "${srv_pid[$tool]}" 2>/dev/null ||
-			die "$tool server exited: $(tail -n 3 "$tmp/$tool.server.log")"
-		listening "$port" && return 0
-		sleep 0.1
-	done
-	die "$tool server does not listen on $host:$port after 5 s"
-}
-
-# CPU ticks (utime + stime, fields 14 and 15) of process PID; the name in field 2 may hold
-# spaces, so count from the closing parenthesis.
-cpu_ticks() {
-	local s
-	s=$(<"/proc/$1/stat")
-	s=${s##*) }
-	# shellcheck disable=SC2086
-	set -- $s
-	echo $((${12} + ${13}))
-}
 # CPU ticks of the kernel's softirq threads (ksoftirqd/N): network work they do is charged to
 # neither tool's process; shown beside the figures, not counted in CPU/GB.
 sirq_pids=$(pgrep -x 'ksoftirqd/[0-9]+' || true)
