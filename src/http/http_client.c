@@ -29,7 +29,7 @@ struct client {
 	struct bp_http_stats *stats;
 	struct bp_http_worker **workers;
 	struct bp_stream **streams;
-	struct bp_http_hists iv_h, total_h;
+	struct bp_conn_hists iv_h, total_h;
 	uint64_t start_ns;
 	char *err;
 	size_t errlen;
@@ -152,11 +152,11 @@ static void mark(struct client *c, uint64_t from, uint64_t now)
 	struct bp_http_counts counts = { 0 };
 	struct bp_http_interval *iv;
 
-	bp_http_hists_reset(&c->iv_h);
+	bp_conn_hists_reset(&c->iv_h);
 	for (int w = 0; w < c->nworkers; w++)
 		bp_http_stats_take(&c->stats[w], &counts, out->status, &c->iv_h);
 	bp_http_counts_add(&out->total, &counts);
-	bp_http_hists_merge(&c->total_h, &c->iv_h);
+	bp_conn_hists_merge(&c->total_h, &c->iv_h);
 	if (now <= from || out->niv == BP_HTTP_MAX_INTERVALS || !c->o->interval_ns)
 		return;
 	iv = &out->iv[out->niv++];
@@ -240,8 +240,8 @@ static void cleanup(struct client *c)
 	free(c->stats);
 	free(c->workers);
 	free(c->streams);
-	bp_http_hists_free(&c->iv_h);
-	bp_http_hists_free(&c->total_h);
+	bp_conn_hists_free(&c->iv_h);
+	bp_conn_hists_free(&c->total_h);
 	free(c->req);
 }
 
@@ -256,7 +256,7 @@ int bp_http_client_run(const struct bp_http_client_opts *o, struct bp_http_outco
 	memset(out, 0, sizeof(*out));
 	err[0] = '\0';
 	out->iv = calloc(BP_HTTP_MAX_INTERVALS, sizeof(*out->iv));
-	if (!out->iv || bp_http_hists_init(&c.iv_h) || bp_http_hists_init(&c.total_h)) {
+	if (!out->iv || bp_conn_hists_init(&c.iv_h) || bp_conn_hists_init(&c.total_h)) {
 		rc = -ENOMEM;
 		goto out;
 	}

@@ -13,35 +13,6 @@ const char *bp_http_err_name(enum bp_http_err e)
 	return e < BP_HTTP_NERR ? names[e] : "other";
 }
 
-int bp_http_hists_init(struct bp_http_hists *h)
-{
-	h->latency = bp_histo_new();
-	h->connect = bp_histo_new();
-	if (h->latency && h->connect)
-		return 0;
-	bp_http_hists_free(h);
-	return -ENOMEM;
-}
-
-void bp_http_hists_free(struct bp_http_hists *h)
-{
-	bp_histo_free(h->latency);
-	bp_histo_free(h->connect);
-	h->latency = h->connect = NULL;
-}
-
-void bp_http_hists_reset(struct bp_http_hists *h)
-{
-	bp_histo_reset(h->latency);
-	bp_histo_reset(h->connect);
-}
-
-void bp_http_hists_merge(struct bp_http_hists *dst, const struct bp_http_hists *src)
-{
-	bp_histo_merge(dst->latency, src->latency);
-	bp_histo_merge(dst->connect, src->connect);
-}
-
 void bp_http_counts_add(struct bp_http_counts *dst, const struct bp_http_counts *src)
 {
 	dst->requests += src->requests;
@@ -64,7 +35,7 @@ uint64_t bp_http_counts_errors(const struct bp_http_counts *c)
 int bp_http_stats_init(struct bp_http_stats *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (bp_http_hists_init(&s->h))
+	if (bp_conn_hists_init(&s->h))
 		return -ENOMEM;
 	pthread_mutex_init(&s->lock, NULL);
 	return 0;
@@ -74,7 +45,7 @@ void bp_http_stats_free(struct bp_http_stats *s)
 {
 	if (!s->h.latency)
 		return;
-	bp_http_hists_free(&s->h);
+	bp_conn_hists_free(&s->h);
 	pthread_mutex_destroy(&s->lock);
 }
 
@@ -119,16 +90,16 @@ void bp_http_stats_error(struct bp_http_stats *s, enum bp_http_err e, uint64_t c
 }
 
 void bp_http_stats_take(struct bp_http_stats *s, struct bp_http_counts *counts,
-			uint64_t *status, struct bp_http_hists *hists)
+			uint64_t *status, struct bp_conn_hists *hists)
 {
 	pthread_mutex_lock(&s->lock);
 	bp_http_counts_add(counts, &s->iv);
 	for (int i = 0; i < BP_HTTP_STATUS_MAX; i++)
 		status[i] += s->status[i];
-	bp_http_hists_merge(hists, &s->h);
+	bp_conn_hists_merge(hists, &s->h);
 	memset(&s->iv, 0, sizeof(s->iv));
 	memset(s->status, 0, sizeof(s->status));
-	bp_http_hists_reset(&s->h);
+	bp_conn_hists_reset(&s->h);
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stats/histogram.h"
+#include "stats/conn_hists.h"
 
 /* Why a request (or a connection attempt) failed. */
 enum bp_http_err {
@@ -38,23 +38,13 @@ struct bp_http_counts {
 	uint64_t errors[BP_HTTP_NERR];
 };
 
-struct bp_http_hists {
-	struct bp_histo *latency;  /* request: due or send time to the whole response, ns */
-	struct bp_histo *connect;  /* connect (and TLS handshake), ns */
-};
-
 struct bp_http_stats {
 	pthread_mutex_t lock;
 	struct bp_http_counts iv;
 	uint64_t status[BP_HTTP_STATUS_MAX];   /* since the last take */
-	struct bp_http_hists h;
+	struct bp_conn_hists h;
 	char first_error[BP_HTTP_NERR][160];   /* the first message of each kind, kept */
 };
-
-int bp_http_hists_init(struct bp_http_hists *h);   /* 0 or -ENOMEM */
-void bp_http_hists_free(struct bp_http_hists *h);
-void bp_http_hists_reset(struct bp_http_hists *h);
-void bp_http_hists_merge(struct bp_http_hists *dst, const struct bp_http_hists *src);
 
 void bp_http_counts_add(struct bp_http_counts *dst, const struct bp_http_counts *src);
 /* Every kind, non-2xx included. */
@@ -77,7 +67,7 @@ void bp_http_stats_error(struct bp_http_stats *s, enum bp_http_err e, uint64_t c
  * and hists, then start a new one.
  */
 void bp_http_stats_take(struct bp_http_stats *s, struct bp_http_counts *counts,
-			uint64_t *status, struct bp_http_hists *hists);
+			uint64_t *status, struct bp_conn_hists *hists);
 
 /* Percentiles of a histogram, ns (count 0: none recorded). */
 

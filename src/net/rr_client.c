@@ -29,7 +29,7 @@ struct client {
 	int nworkers;
 	struct bp_rr_flow *flows[BP_NET_MAX_STREAMS];
 	int nflows;
-	struct bp_rr_hists iv_h, total_h;
+	struct bp_conn_hists iv_h, total_h;
 	char *err;
 	size_t errlen;
 };
@@ -128,12 +128,12 @@ static void mark(struct client *c, uint64_t from, uint64_t now, bool counted)
 	struct bp_rr_interval *iv;
 	struct bp_rr_counts counts = { 0 };
 
-	bp_rr_hists_reset(&c->iv_h);
+	bp_conn_hists_reset(&c->iv_h);
 	for (int w = 0; w < c->nworkers; w++)
 		bp_rr_stats_take(&c->stats[w], &counts, &c->iv_h);
 	if (counted) {
 		bp_rr_counts_add(&out->total, &counts);
-		bp_rr_hists_merge(&c->total_h, &c->iv_h);
+		bp_conn_hists_merge(&c->total_h, &c->iv_h);
 	}
 	if (now <= from || out->niv == BP_NET_MAX_INTERVALS)
 		return;
@@ -289,8 +289,8 @@ static void cleanup(struct client *c)
 	for (int w = 0; c->stats && w < c->nworkers; w++)
 		bp_rr_stats_free(&c->stats[w]);
 	free(c->stats);
-	bp_rr_hists_free(&c->iv_h);
-	bp_rr_hists_free(&c->total_h);
+	bp_conn_hists_free(&c->iv_h);
+	bp_conn_hists_free(&c->total_h);
 	bp_ctl_close(&c->ctl);
 }
 
@@ -306,7 +306,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	out->cc.hold_ns = o->np.time_ns;
 	out->remote = calloc(1, sizeof(*out->remote));
 	out->iv = calloc(BP_NET_MAX_INTERVALS, sizeof(*out->iv));
-	if (!out->remote || !out->iv || bp_rr_hists_init(&c.iv_h) || bp_rr_hists_init(&c.total_h)) {
+	if (!out->remote || !out->iv || bp_conn_hists_init(&c.iv_h) || bp_conn_hists_init(&c.total_h)) {
 		cleanup(&c);
 		return -ENOMEM;
 	}

@@ -31,35 +31,6 @@ enum bp_rr_fail bp_rr_fail_of(int err)
 	}
 }
 
-int bp_rr_hists_init(struct bp_rr_hists *h)
-{
-	h->latency = bp_histo_new();
-	h->connect = bp_histo_new();
-	if (h->latency && h->connect)
-		return 0;
-	bp_rr_hists_free(h);
-	return -ENOMEM;
-}
-
-void bp_rr_hists_free(struct bp_rr_hists *h)
-{
-	bp_histo_free(h->latency);
-	bp_histo_free(h->connect);
-	h->latency = h->connect = NULL;
-}
-
-void bp_rr_hists_reset(struct bp_rr_hists *h)
-{
-	bp_histo_reset(h->latency);
-	bp_histo_reset(h->connect);
-}
-
-void bp_rr_hists_merge(struct bp_rr_hists *dst, const struct bp_rr_hists *src)
-{
-	bp_histo_merge(dst->latency, src->latency);
-	bp_histo_merge(dst->connect, src->connect);
-}
-
 void bp_rr_counts_add(struct bp_rr_counts *dst, const struct bp_rr_counts *src)
 {
 	dst->transactions += src->transactions;
@@ -81,7 +52,7 @@ uint64_t bp_rr_counts_failures(const struct bp_rr_counts *c)
 int bp_rr_stats_init(struct bp_rr_stats *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (bp_rr_hists_init(&s->iv_h))
+	if (bp_conn_hists_init(&s->iv_h))
 		return -ENOMEM;
 	pthread_mutex_init(&s->lock, NULL);
 	return 0;
@@ -91,7 +62,7 @@ void bp_rr_stats_free(struct bp_rr_stats *s)
 {
 	if (!s->iv_h.latency)
 		return;
-	bp_rr_hists_free(&s->iv_h);
+	bp_conn_hists_free(&s->iv_h);
 	pthread_mutex_destroy(&s->lock);
 }
 
@@ -138,12 +109,12 @@ void bp_rr_stats_end_at(struct bp_rr_stats *s, uint64_t end_ns)
 }
 
 void bp_rr_stats_take(struct bp_rr_stats *s, struct bp_rr_counts *counts,
-		      struct bp_rr_hists *hists)
+		      struct bp_conn_hists *hists)
 {
 	pthread_mutex_lock(&s->lock);
 	bp_rr_counts_add(counts, &s->iv);
-	bp_rr_hists_merge(hists, &s->iv_h);
+	bp_conn_hists_merge(hists, &s->iv_h);
 	memset(&s->iv, 0, sizeof(s->iv));
-	bp_rr_hists_reset(&s->iv_h);
+	bp_conn_hists_reset(&s->iv_h);
 	pthread_mutex_unlock(&s->lock);
 }

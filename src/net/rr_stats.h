@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stats/histogram.h"
+#include "stats/conn_hists.h"
 
 /* Why a transaction failed (crr: also why a connection failed). */
 enum bp_rr_fail {
@@ -36,22 +36,12 @@ struct bp_rr_counts {
 	uint64_t late;                /* open loop: sends that left after their due time */
 };
 
-struct bp_rr_hists {
-	struct bp_histo *latency;     /* transaction latency, ns */
-	struct bp_histo *connect;     /* crr: connect latency, ns */
-};
-
 struct bp_rr_stats {
 	pthread_mutex_t lock;
 	struct bp_rr_counts iv;
-	struct bp_rr_hists iv_h;
+	struct bp_conn_hists iv_h;
 	uint64_t end_ns;              /* 0, or when the run ends: later events do not count (atomic) */
 };
-
-int bp_rr_hists_init(struct bp_rr_hists *h);
-void bp_rr_hists_free(struct bp_rr_hists *h);
-void bp_rr_hists_reset(struct bp_rr_hists *h);
-void bp_rr_hists_merge(struct bp_rr_hists *dst, const struct bp_rr_hists *src);
 
 void bp_rr_counts_add(struct bp_rr_counts *dst, const struct bp_rr_counts *src);
 uint64_t bp_rr_counts_failures(const struct bp_rr_counts *c);
@@ -79,6 +69,6 @@ bool bp_rr_stats_ended(const struct bp_rr_stats *s, uint64_t now);
 
 /* Reporter side: move the running interval into counts and hists (added), then reset it. */
 void bp_rr_stats_take(struct bp_rr_stats *s, struct bp_rr_counts *counts,
-		      struct bp_rr_hists *hists);
+		      struct bp_conn_hists *hists);
 
 #endif

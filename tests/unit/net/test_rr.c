@@ -32,10 +32,10 @@ static void test_stats_take(void)
 {
 	struct bp_rr_stats s;
 	struct bp_rr_counts c = { 0 };
-	struct bp_rr_hists h;
+	struct bp_conn_hists h;
 
 	CHECK_INT(bp_rr_stats_init(&s), 0);
-	CHECK_INT(bp_rr_hists_init(&h), 0);
+	CHECK_INT(bp_conn_hists_init(&h), 0);
 	for (int i = 1; i <= 100; i++)
 		bp_rr_stats_transaction(&s, 1000 + (uint64_t)i, (uint64_t)i * 1000, i > 90);
 	bp_rr_stats_connect(&s, 2000, 5000);
@@ -61,7 +61,7 @@ static void test_stats_take(void)
 	bp_rr_stats_take(&s, &c, &h);
 	CHECK_INT(c.transactions, 100);
 	CHECK_INT(bp_histo_count(h.latency), 100);
-	bp_rr_hists_free(&h);
+	bp_conn_hists_free(&h);
 	bp_rr_stats_free(&s);
 }
 
@@ -106,7 +106,7 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	struct bp_loop *loop = bp_loop_new();
 	struct bp_rr_stats stats;
 	struct bp_rr_counts c = { 0 };
-	struct bp_rr_hists h;
+	struct bp_conn_hists h;
 	struct bp_rr_responder_cfg rc = { .req_len = req, .resp_len = resp, .udp = udp };
 	struct bp_rr_flow_cfg fc = { .req_len = req, .resp_len = resp, .udp = udp,
 				     .timeout_ns = BP_NS_PER_SEC };
@@ -116,7 +116,7 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 
 	CHECK_INT(loopback_pair(type, sv), 0);
 	CHECK_INT(bp_rr_stats_init(&stats), 0);
-	CHECK_INT(bp_rr_hists_init(&h), 0);
+	CHECK_INT(bp_conn_hists_init(&h), 0);
 	fc.stats = &stats;
 	f = bp_rr_flow_new(&fc);
 	CHECK(loop && r && f);
@@ -136,7 +136,7 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	bp_rr_responder_free(r);
 	close(sv[0]);
 	close(sv[1]);
-	bp_rr_hists_free(&h);
+	bp_conn_hists_free(&h);
 	bp_rr_stats_free(&stats);
 	bp_loop_free(loop);
 }
@@ -147,7 +147,7 @@ static void test_udp_timeout(void)
 	struct bp_loop *loop = bp_loop_new();
 	struct bp_rr_stats stats;
 	struct bp_rr_counts c = { 0 };
-	struct bp_rr_hists h;
+	struct bp_conn_hists h;
 	struct bp_rr_flow_cfg fc = { .req_len = 16, .resp_len = 16, .udp = true,
 				     .timeout_ns = 50 * BP_NS_PER_MS };
 	struct bp_rr_flow *f;
@@ -155,7 +155,7 @@ static void test_udp_timeout(void)
 
 	CHECK_INT(loopback_pair(SOCK_DGRAM, sv), 0);
 	CHECK_INT(bp_rr_stats_init(&stats), 0);
-	CHECK_INT(bp_rr_hists_init(&h), 0);
+	CHECK_INT(bp_conn_hists_init(&h), 0);
 	fc.stats = &stats;
 	f = bp_rr_flow_new(&fc);
 	CHECK_INT(bp_rr_flow_ops.start(f, loop, sv[0]), 0);
@@ -167,7 +167,7 @@ static void test_udp_timeout(void)
 	bp_rr_flow_ops.release(f);
 	close(sv[0]);
 	close(sv[1]);
-	bp_rr_hists_free(&h);
+	bp_conn_hists_free(&h);
 	bp_rr_stats_free(&stats);
 	bp_loop_free(loop);
 }
