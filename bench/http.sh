@@ -23,6 +23,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/../tests/integration/nginx.sh"
 
 bench_args 5 "$@"
 port=${NGINX_PORT:-25221}
@@ -50,25 +51,11 @@ trap 'exit 143' TERM
 
 listening "$port" && die "port $port is already in use; set another with NGINX_PORT"
 
-mkdir -p "$tmp/html" "$tmp/tmp"
+mkdir -p "$tmp/html"
 head -c 100 /dev/zero >"$tmp/html/tiny"
 head -c 65536 /dev/urandom >"$tmp/html/64k"
-user=; [[ $(id -u) == 0 ]] && user="user root;"   # workers must read this private folder
-cat >"$tmp/nginx.conf" <<CONF
-$user
-worker_processes 1;
-error_log $tmp/error.log;
-pid $tmp/nginx.pid;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $tmp/tmp; proxy_temp_path $tmp/tmp; fastcgi_temp_path $tmp/tmp;
-  uwsgi_temp_path $tmp/tmp; scgi_temp_path $tmp/tmp;
-  keepalive_requests 100000000;
-  server { listen 127.0.0.1:$port; root $tmp/html; }
-}
-CONF
-nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/error.log" -g 'daemon off;' &
+nginx_conf "$tmp" "    listen 127.0.0.1:$port; root $tmp/html;"
+nginx_start "$tmp"
 ngx_pid=$!
 for ((i = 0; i < 50; i++)); do listening "$port" && break; sleep 0.1; done
 listening "$port" || die "nginx does not listen on 127.0.0.1:$port: $(tail -n 3 "$tmp/error.log")"

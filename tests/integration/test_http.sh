@@ -9,6 +9,7 @@ set -u
 bp=$1
 here=$(dirname "$0")
 . "$here/tap.sh"
+. "$here/nginx.sh"
 . "$here/../rig/rig.sh"
 
 base=$((10000 + ($$ + 9000) % 22000))  # below the ephemeral range (32768-60999)
@@ -51,27 +52,13 @@ wait_port "$hport"; ok $? "serve --http $hport listens (beside the test port $sp
 ngx=$tap_tmp/nginx
 have_nginx=0
 if command -v nginx >/dev/null && command -v openssl >/dev/null; then
-	mkdir -p "$ngx/html/gz" "$ngx/html/slow" "$ngx/tmp"
+	mkdir -p "$ngx/html/gz" "$ngx/html/slow"
 	head -c 100 /dev/zero >"$ngx/html/tiny"
 	head -c 65536 /dev/urandom >"$ngx/html/64k"
 	head -c 20000 /dev/zero >"$ngx/html/gz/text"
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
 		-subj /CN=localhost -keyout "$ngx/key.pem" -out "$ngx/cert.pem" 2>/dev/null
-	# As root the workers would switch to nobody, who may not read this private folder.
-	user=; [ "$(id -u)" = 0 ] && user="user root;"
-	cat >"$ngx/nginx.conf" <<-CONF
-	$user
-	worker_processes 1;
-	error_log $ngx/error.log;
-	pid $ngx/nginx.pid;
-	events { worker_connections 4096; }
-	http {
-	  access_log off;
-	  client_body_temp_path $ngx/tmp; proxy_temp_path $ngx/tmp; fastcgi_temp_path $ngx/tmp;
-	  uwsgi_temp_path $ngx/tmp; scgi_temp_path $ngx/tmp;
-	  keepalive_requests 1000000;
-	  default_type application/octet-stream;
-	  server {
+	nginx_conf "$ngx" "
 	    listen 127.0.0.1:$nport;
 	    listen 127.0.0.1:$tport ssl;
 	    ssl_certificate $ngx/cert.pem; ssl_certificate_key $ngx/key.pem;
@@ -79,11 +66,8 @@ if command -v nginx >/dev/null && command -v openssl >/dev/null; then
 	    # gzip makes nginx answer in chunked encoding (the length is not known in advance)
 	    location /gz/ { gzip on; gzip_types *; gzip_min_length 1; }
 	    # 100 bytes/s: a 64 KiB answer never completes within a short --timeout
-	    location /slow/ { alias $ngx/html/; limit_rate 100; }
-	  }
-	}
-	CONF
-	nginx -p "$ngx" -c "$ngx/nginx.conf" -e "$ngx/error.log" -g 'daemon off;' &
+	    location /slow/ { alias $ngx/html/; limit_rate 100; }"
+	nginx_start "$ngx"
 	pids+=($!)
 	wait_port "$nport" && wait_port "$tport" && have_nginx=1
 fi
