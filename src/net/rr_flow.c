@@ -34,7 +34,6 @@ struct bp_rr_flow {
 	uint64_t k;                   /* open loop: transactions begun */
 	bool busy;                    /* a transaction is under way */
 	bool connecting;              /* crr: waiting for the handshake */
-	bool inline_ok;               /* crr: transactions may run in crr_inline (see there) */
 	bool in_inline;               /* inside crr_inline, which polls the socket itself */
 	bool again;                   /* crr_inline: the next transaction is due now */
 	bool late;
@@ -377,7 +376,7 @@ static void schedule(struct bp_rr_flow *f, uint64_t now)
 		 * answer was received, counted and (crr) its connection closed; starting from it
 		 * would add that work to this transaction's latency.
 		 */
-		if (f->inline_ok) {
+		if (f->cfg.connect_only) {  /* closed loop here; never with --concurrent */
 			if (f->in_inline)
 				f->again = true;  /* crr_inline's loop starts it: no recursion */
 			else
@@ -611,12 +610,12 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 		f->cfg.alone = !bp_sock_set_nonblocking(fd, false) &&
 			       !setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	}
-	f->inline_ok = f->cfg.connect_only && !f->cfg.period_ns;  /* (no --concurrent either) */
 	f->start_ns = bp_now_ns();
 	f->running = true;
 	if (!f->cfg.crr)
 		set_events(f, EPOLLIN);
-	if (f->inline_ok)  /* from the loop: crr_inline here would hold up the start command */
+	/* From the loop: crr_inline here would hold up the start command. */
+	if (f->cfg.connect_only && !f->cfg.period_ns)
 		bp_timer_arm(loop, &f->due, f->start_ns);
 	else
 		schedule(f, f->start_ns);
