@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/dispatch.h"
+#include "cli/registry.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "board/env.h"
+#include "cli/registry.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -104,7 +105,8 @@ int bp_cli_run_command(const struct bp_test *t, int argc, char **argv, const cha
 {
 	struct bp_common_opts common;
 	struct bp_parsed parsed;
-	struct bp_test_ctx ctx = { .common = &common, .parsed = &parsed, .argv0 = argv0 };
+	struct bp_test_ctx ctx = { .common = &common, .parsed = &parsed, .argv0 = argv0,
+				   .find = bp_test_find };
 	char prefix[64];
 	void *params = calloc(1, t->params_size ? t->params_size : 1);
 	int status;

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "core/test.h"
+#include "cli/registry.h"
 
 extern const struct bp_test bp_cmd_run;
 extern const struct bp_test bp_cmd_info;

@@ -1,6 +1,6 @@
 /*
- * One interface per test kind (DESIGN.md §2). A test kind is a const struct bp_test in
- * its own file plus one line in the registry (src/cli/registry.c). A test never prints:
+ * One interface per test kind (docs/ARCHITECTURE.md, "The bp_test interface"). A test kind
+ * is a const struct bp_test in its own file plus one line in the registry (src/cli/registry.c). A test never prints:
  * it fills the result it is handed, and the CLI renders it.
  */
 #ifndef BP_CORE_TEST_H
@@ -18,6 +18,11 @@ struct bp_test_ctx {
 	const struct bp_common_opts *common;
 	const struct bp_parsed *parsed; /* positional arguments */
 	const char *argv0;              /* path of this binary, for tests that start a peer */
+	/*
+	 * The command of that name, for suites that run other commands (run, together); the
+	 * registry lives above the tests (src/cli), so it is handed down rather than called up.
+	 */
+	const struct bp_test *(*find)(const char *name);
 };
 
 struct bp_test {
@@ -26,7 +31,6 @@ struct bp_test {
 	const char *synopsis;  /* "[-c HOST] [-t S]" for the usage line */
 	const struct bp_opt *opts;
 	size_t params_size;    /* bytes of the parameter struct the option table fills */
-	bool needs_peer;
 	bool no_result;        /* a service (serve): nothing to render when it ends */
 
 	/*
@@ -43,10 +47,5 @@ struct bp_test {
 	int (*run)(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen);
 };
-
-/* The registry: NULL-terminated, in the order `boardperf --help` lists them. */
-extern const struct bp_test *const bp_tests[];
-
-const struct bp_test *bp_test_find(const char *name);
 
 #endif

@@ -15,7 +15,7 @@
 enum bp_disk_engine_kind { BP_DISK_ENGINE_SYNC, BP_DISK_ENGINE_URING };
 enum bp_disk_sync_call { BP_DISK_CALL_FSYNC, BP_DISK_CALL_FDATASYNC };
 
-/* Filled by the option table (disk_test.c); the choice fields hold the enums above. */
+/* Filled by the option table (cmd_disk.c); the choice fields hold the enums above. */
 struct bp_disk_params {
 	const char *dir;
 	int mode;             /* enum bp_disk_mode */

@@ -14,7 +14,7 @@
 #include "core/workers.h"
 #include "http/http_io.h"
 #include "http/http_worker.h"
-#include "net/stream_pool.h"
+#include "io/stream_pool.h"
 
 /* The reporter wakes at interval marks, and at least this often to notice a stop. */
 #define TICK_NS (100 * BP_NS_PER_MS)

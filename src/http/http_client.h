@@ -12,7 +12,7 @@
 #include "http/http_request.h"
 #include "http/http_stats.h"
 #include "http/http_url.h"
-#include "net/sock.h"
+#include "io/sock.h"
 
 #define BP_HTTP_MAX_INTERVALS 4096
 

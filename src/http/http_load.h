@@ -18,11 +18,11 @@
 
 #include <openssl/ssl.h>
 
-#include "core/loop.h"
+#include "io/loop.h"
 #include "http/http_io.h"
 #include "http/http_response.h"
 #include "http/http_stats.h"
-#include "net/sock.h"
+#include "io/sock.h"
 
 /* What every worker reads and nobody writes during the run. */
 struct bp_http_load_cfg {

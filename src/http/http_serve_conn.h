@@ -12,7 +12,7 @@
 
 #include <http_parser.h>
 
-#include "core/loop.h"
+#include "io/loop.h"
 #include "http/http_reply.h"
 
 /* Answers queued per connection; a client pipelining deeper waits (its bytes are kept). */

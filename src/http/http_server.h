@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "net/sock.h"
+#include "io/sock.h"
 
 struct bp_http_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */

@@ -6,7 +6,7 @@
 #define BP_HTTP_HTTP_WORKER_H
 
 #include "http/http_load.h"
-#include "net/stream_pool.h"
+#include "io/stream_pool.h"
 
 /*
  * Connections first .. first+n-1 of cfg->total_conns, recording into stats. NULL when out

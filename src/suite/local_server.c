@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/loop.h"
-#include "net/server.h"
+#include "io/loop.h"
+#include "server/server.h"
 
 struct bp_local_server {
 	pthread_t tid;

@@ -30,7 +30,7 @@ static int child_params(const struct bp_test *t, const char *const *argv, void *
 int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 		       const struct bp_test_ctx *ctx, char *err, size_t errlen)
 {
-	const struct bp_test *t = bp_test_find(argv[0]);
+	const struct bp_test *t = ctx->find ? ctx->find(argv[0]) : NULL;
 	struct bp_common_opts common;
 	struct bp_parsed parsed;
 	struct bp_test_ctx cctx = *ctx;

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the control-protocol decoder (src/net/proto.c), the first code that
+ * Fuzz target for the control-protocol decoder (src/proto/control.c), the first code that
  * reads a stranger's bytes on port 5201.
  *
  * Each input is decoded as a stream of items under four expect sequences (only cookies,
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "net/proto.h"
+#include "proto/control.h"
 
 enum { SEQ_COOKIE, SEQ_STATE, SEQ_JSON, SEQ_SERVER, SEQ_COUNT };
 enum { SPLIT_WHOLE, SPLIT_BYTES, SPLIT_RANDOM, SPLIT_COUNT };

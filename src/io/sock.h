@@ -1,0 +1,90 @@
+/*
+ * Sockets for the network tests: name resolution, connecting with a deadline, listening on
+ * IPv4 and IPv6, the socket options the tests set, and TCP_INFO read safely.
+ * Every failure returns a negative errno and a one-line message naming the address
+ * ("connect 198.18.0.2:5201: Connection refused").
+ */
+#ifndef BP_IO_SOCK_H
+#define BP_IO_SOCK_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+enum bp_family { BP_FAMILY_ANY = 0, BP_FAMILY_V4 = 4, BP_FAMILY_V6 = 6 };
+
+struct bp_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+};
+
+/* True for 127.0.0.0/8, ::1 and ::ffff:127.x: traffic that never reaches a qdisc or NIC. */
+bool bp_addr_is_loopback(const struct bp_addr *a);
+
+/*
+ * The link speed (bit/s) of the interface this host would use to reach a, from the kernel's
+ * route choice (a connected UDP socket's source address) and /sys/class/net/IF/speed.
+ * Returns 0 with *bps and the interface name, or -ENOENT when the kernel does not know the
+ * speed (loopback, most virtual NICs).
+ */
+int bp_link_speed_toward(const struct bp_addr *a, double *bps, char *ifname, size_t iflen);
+
+/* "198.18.0.2:5201" or "[::1]:5201". */
+char *bp_addr_str(const struct bp_addr *a, char *buf, size_t len);
+
+/*
+ * Resolve host (name or literal; NULL for the wildcard, with passive) and port.
+ * family restricts to -4/-6. Returns 0 or -EINVAL/-ENOENT with a message.
+ */
+int bp_resolve(const char *host, unsigned port, enum bp_family family, bool passive,
+	       struct bp_addr *out, char *err, size_t errlen);
+
+/*
+ * A TCP connection to a, blocking, established before deadline_ns (-ETIMEDOUT after).
+ * The socket is returned blocking with close-on-exec. Options to set before connect
+ * (buffer sizes, MSS) go through pre (may be NULL) with its argument.
+ */
+typedef int (*bp_sock_pre_fn)(int fd, void *arg, char *err, size_t errlen);
+int bp_tcp_connect(const struct bp_addr *a, uint64_t deadline_ns, bp_sock_pre_fn pre,
+		   void *arg, int *fd_out, char *err, size_t errlen);
+
+/*
+ * A listening TCP socket on bind address a (wildcard: IPv6 dual-stack where the kernel
+ * allows, so one socket takes IPv4 and IPv6), SO_REUSEADDR, non-blocking.
+ */
+int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, size_t errlen);
+/* The same on exactly a (no IPv4 fallback), with SO_REUSEPORT: one listener per worker. */
+int bp_tcp_listen_shared(const struct bp_addr *a, int backlog, int *fd_out, char *err,
+			 size_t errlen);
+
+/* Socket options; each 0 or -errno with a message naming the option and value. */
+int bp_sock_set_buffers(int fd, int bytes, char *err, size_t errlen); /* SO_SNDBUF+RCVBUF */
+int bp_sock_set_nodelay(int fd, char *err, size_t errlen);
+int bp_sock_set_mss(int fd, int mss, char *err, size_t errlen);
+int bp_sock_set_congestion(int fd, const char *algo, char *err, size_t errlen);
+int bp_sock_set_nonblocking(int fd, bool on);
+/* sock_qos.c: IP TOS / IPv6 traffic class, kernel pacing (SO_MAX_PACING_RATE), DF. */
+int bp_sock_set_tos(int fd, int tos, char *err, size_t errlen);
+int bp_sock_set_pacing(int fd, double bits_per_s, char *err, size_t errlen);
+int bp_sock_set_dont_fragment(int fd, char *err, size_t errlen);
+
+/*
+ * What TCP_INFO says about a connection. The kernel (or qemu-user, which fills only 4
+ * bytes) may return fewer bytes than the structure: fields it did not fill are marked
+ * unknown rather than read as zero.
+ */
+struct bp_tcp_info {
+	bool valid;            /* tcpi_total_retrans and the fields below were filled */
+	uint32_t total_retrans;
+	uint32_t snd_cwnd;     /* segments */
+	uint32_t snd_mss;      /* bytes */
+	uint32_t rtt_us, rttvar_us;
+	uint64_t bytes_acked;  /* 0 when the kernel is too old to report it */
+	uint64_t delivery_rate; /* bytes/s, 0 when unknown */
+};
+
+int bp_tcp_info_read(int fd, struct bp_tcp_info *ti);
+
+#endif

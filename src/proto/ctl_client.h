@@ -1,0 +1,63 @@
+/*
+ * The client's side of the control connection, shared by every network test (tcp, udp,
+ * rr, crr): connect and name the test with a cookie, exchange the parameters, follow the
+ * server's states, and exchange results at the end. A refusal in either dialect (a
+ * boardperf server's line, a stock iperf3's error numbers) becomes one line in err.
+ */
+#ifndef BP_PROTO_CTL_CLIENT_H
+#define BP_PROTO_CTL_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "proto/params.h"
+#include "proto/control.h"
+#include "io/sock.h"
+
+/* How long the server may take to answer a control step before the client gives up. */
+#define BP_CTL_STEP_TIMEOUT_NS (10 * BP_NS_PER_SEC)
+
+struct bp_ctl {
+	struct bp_addr addr;           /* the server's, as resolved */
+	int fd;                        /* the control connection, -1 when closed */
+	char cookie[BP_COOKIE_LEN];    /* names the test on every data connection */
+	char *err;
+	size_t errlen;
+};
+
+/* A deadline BP_CTL_STEP_TIMEOUT_NS from now. */
+uint64_t bp_ctl_deadline(void);
+
+/*
+ * Connect to host:port, send the cookie, wait for PARAM_EXCHANGE and send np. 0 or a
+ * negative errno with the message in err (c->fd is then -1 or open; bp_ctl_close it).
+ */
+int bp_ctl_open(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
+		uint64_t connect_timeout_ns, const struct bp_net_params *np, char *err,
+		size_t errlen);
+
+/*
+ * The whole set-up: bp_ctl_open, CREATE_STREAMS, open_streams(arg) (the test's own data
+ * connections), then TEST_START and TEST_RUNNING: the test runs when this returns 0.
+ */
+int bp_ctl_start(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
+		 uint64_t connect_timeout_ns, const struct bp_net_params *np,
+		 int (*open_streams)(void *arg), void *arg, char *err, size_t errlen);
+
+/* Wait for the next state and insist that it is want (refusals become err). */
+int bp_ctl_expect(struct bp_ctl *c, int want);
+
+/* A state byte arriving mid-test: the server ends the test (error, its own limits). */
+int bp_ctl_event(struct bp_ctl *c);
+
+/*
+ * The end: TEST_END, then the results both ways (mine sent, *theirs received, a new
+ * reference), DISPLAY_RESULTS and IPERF_DONE.
+ */
+int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs);
+
+void bp_ctl_close(struct bp_ctl *c);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * The parameters a client sends in PARAM_EXCHANGE, as iperf3 names them ("tcp", "time",
+ * "parallel", "reverse", "bidirectional", "window", "len", "MSS", "nodelay", "congestion",
+ * "omit", "bandwidth", "TOS", "fqrate", "dont_fragment", "zerocopy", "client_version")
+ * plus boardperf's own keys ("bp_version",
+ * "bp_test", "bp_time_ns", "bp_omit_ns", "bp_interval_ns", "bp_zerocopy"), which iperf3
+ * ignores. iperf3 counts time in whole seconds; the bp_ keys carry the exact values.
+ */
+#ifndef BP_PROTO_PARAMS_H
+#define BP_PROTO_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct bp_net_params {
+	char test[16];          /* "tcp" (later "udp", "rr", ...) */
+	int bp_version;         /* 0: the peer is a stock iperf3 */
+	uint64_t time_ns;
+	uint64_t omit_ns;
+	uint64_t interval_ns;   /* 0: no interval series */
+	int parallel;           /* streams per direction */
+	bool reverse;           /* server sends */
+	bool bidir;             /* both send */
+	int window;             /* socket buffer bytes, 0: kernel default */
+	int len;                /* bytes per write */
+	int mss;                /* 0: kernel default */
+	bool nodelay;
+	bool zerocopy;
+	double bandwidth;       /* bit/s target, 0: as fast as possible */
+	char congestion[32];    /* "" for the default */
+	char client_version[32];
+	bool get_server_output;
+	bool udp64;             /* 64-bit datagram sequence numbers ("udp_counters_64bit") */
+	int tos;                /* IP TOS / IPv6 traffic class of the data streams ("TOS") */
+	double fq_rate;         /* bit/s per stream paced by the kernel ("fqrate"), 0: none */
+	bool dont_fragment;     /* UDP datagrams with DF set ("dont_fragment") */
+	bool iperf3;            /* client: the server is a stock iperf3, send iperf3's keys only */
+	/* rr and crr ("bp_rr_request", "bp_rr_response", "bp_rr_udp", "bp_crr_hold") */
+	int rr_request, rr_response;  /* bytes per request and per answer */
+	bool rr_udp;            /* rr over UDP */
+	bool crr_hold;          /* crr --concurrent: the server keeps connections open */
+};
+
+/* True for a UDP test. */
+bool bp_net_params_udp(const struct bp_net_params *p);
+/* True for the request/response tests ("rr", "crr"). */
+bool bp_net_params_rr(const struct bp_net_params *p);
+/* True when the data streams greet the server over UDP (udp, rr --udp). */
+bool bp_net_params_datagram(const struct bp_net_params *p);
+
+/* Streams in each direction: client->server ("up") and server->client ("down"). */
+int bp_net_params_up_streams(const struct bp_net_params *p);
+int bp_net_params_down_streams(const struct bp_net_params *p);
+
+json_t *bp_net_params_to_json(const struct bp_net_params *p);
+
+/*
+ * Read what a client sent. Refuses (-EINVAL, one line in err, iperf3's error number for it
+ * in *ie) what cannot be run: no known transport, a bp_version newer than this one,
+ * out-of-range counts or sizes, and the iperf3 options this server does not implement
+ * (-n, -k, SCTP, MPTCP, UDP bursts, flow labels, -A), which it never ignores silently.
+ */
+int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, char *err,
+			    size_t errlen);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * The results each side sends in EXCHANGE_RESULTS, in iperf3's shape ("cpu_util_total",
+ * "sender_has_retransmits", "streams": [{"id", "bytes", "retransmits", "jitter", "errors",
+ * "packets", "start_time", "end_time"}]) plus boardperf's "bp_intervals" (what this side
+ * moved per interval) and "bp_busy_max" (the busiest data worker's share of its core).
+ */
+#ifndef BP_PROTO_RESULTS_H
+#define BP_PROTO_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define BP_NET_MAX_STREAMS 256
+#define BP_NET_MAX_INTERVALS 4096
+
+struct bp_net_stream_result {
+	int id;                 /* iperf3 numbering: 1, 3, 4, 5, ... */
+	bool sender;            /* this side sent on it */
+	uint64_t bytes;         /* after the omitted start */
+	int64_t retransmits;    /* -1 when unknown (receivers, qemu) */
+	double start_s, end_s;  /* counted span, seconds since the test started */
+	/* UDP (0 for TCP): datagrams sent or received, and the receiver's classification */
+	uint64_t packets;
+	int64_t lost;
+	uint64_t out_of_order, duplicates, kernel_drops, stalls;
+	double jitter_ns;
+};
+
+struct bp_net_interval {
+	double start_s, end_s;
+	uint64_t sent, received; /* bytes this side moved in the interval */
+	int64_t retransmits;     /* of this side's senders in the interval; -1 unknown */
+	uint32_t cwnd;           /* bytes, first sender at the interval's end; 0 unknown */
+	uint32_t rtt_us;         /* smoothed RTT, mean over this side's senders; 0 unknown */
+	uint64_t packets_sent, packets_received; /* UDP */
+	int64_t lost;            /* UDP: in this interval (negative when late ones fill gaps) */
+	double jitter_ns;        /* UDP: the receiver's smoothed jitter at the interval's end */
+	bool omitted;
+};
+
+struct bp_net_results {
+	double cpu_total, cpu_user, cpu_system; /* percent of one core, as iperf3 */
+	double busy_max;                        /* 0..1, NAN when unknown */
+	int nstreams;
+	struct bp_net_stream_result streams[BP_NET_MAX_STREAMS];
+	int nintervals;
+	struct bp_net_interval intervals[BP_NET_MAX_INTERVALS];
+	char congestion[32];
+	bool from_iperf3;   /* read from a stock iperf3: no bp_ keys, stream roles unknown */
+};
+
+json_t *bp_net_results_to_json(const struct bp_net_results *r);
+/* Tolerant of a stock iperf3's results (no bp_ keys). -EBADMSG when "streams" is missing. */
+int bp_net_results_from_json(const json_t *j, struct bp_net_results *r);
+
+/*
+ * A stock iperf3 does not say which of its streams sent: each is the mirror of the stream
+ * with the same id on the other side (peer), as iperf3 itself pairs them.
+ */
+void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_results *peer);
+
+/* Sums over the streams this side sent (sender=true) or received on. */
+uint64_t bp_net_results_bytes(const struct bp_net_results *r, bool sender);
+double bp_net_results_seconds(const struct bp_net_results *r, bool sender);
+int64_t bp_net_results_retransmits(const struct bp_net_results *r);
+/* UDP sums over the streams this side sent (sender) or received on. */
+uint64_t bp_net_results_packets(const struct bp_net_results *r, bool sender);
+int64_t bp_net_results_lost(const struct bp_net_results *r);
+uint64_t bp_net_results_kernel_drops(const struct bp_net_results *r);
+uint64_t bp_net_results_stalls(const struct bp_net_results *r);
+/* Receiving streams: datagrams that came late (filled a gap) and that came twice. */
+uint64_t bp_net_results_out_of_order(const struct bp_net_results *r);
+uint64_t bp_net_results_duplicates(const struct bp_net_results *r);
+/* The receiving streams' mean jitter. */
+double bp_net_results_jitter_ns(const struct bp_net_results *r);
+
+#endif

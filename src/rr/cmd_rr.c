@@ -1,0 +1,191 @@
+/*
+ * `boardperf rr -c HOST`: request/response latency and transactions/s (netperf's TCP_RR and
+ * UDP_RR, sockperf's ping-pong), closed or open loop.
+ * `boardperf crr -c HOST`: a new connection per transaction (netperf's TCP_CRR), RFC 9411's
+ * connections per second with ramp-up, sustain and a failure-ratio verdict, or with
+ * --concurrent the number of connections a path holds at once; with --connect-only the
+ * handshake and close alone (iperf2's --connect-only), to any TCP listener.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buildinfo.h"
+#include "core/clock.h"
+#include "core/test.h"
+#include "core/units.h"
+#include "stream/net_cli.h"
+#include "rr/rr_report.h"
+#include "rr/rr_responder.h"
+
+struct rr_params {
+	struct bp_net_cli net;
+	const char *sizes;
+	bool udp;
+	double rate;
+	uint64_t timeout;
+	uint64_t ramp;
+	int64_t concurrent;
+	bool connect_only;
+	double max_failures;
+	size_t req, resp;   /* resolved by the check */
+};
+
+#define RR_COMMON_OPTS \
+	BP_NET_CLI_OPTS(struct rr_params), \
+	{ 'l', "length", BP_OPT_STRING, offsetof(struct rr_params, sizes), "REQ[,RESP]", NULL, \
+	  0, 0, NULL, "request and response bytes (one size: both; default 1, over UDP 8), " \
+	  "e.g. 64,1K" }, \
+	{ 0, "rate", BP_OPT_NUMBER, offsetof(struct rr_params, rate), "N", "0", 0, 1e8, NULL, \
+	  "open loop: N transactions/s over all flows, latency from each one's due time; " \
+	  "0: closed loop" }
+
+static const struct bp_opt rr_opts[] = {
+	RR_COMMON_OPTS,
+	{ 'u', "udp", BP_OPT_FLAG, offsetof(struct rr_params, udp), NULL, NULL, 0, 0, NULL,
+	  "over UDP (a lost request or answer counts as a timeout)" },
+	{ 0, "timeout", BP_OPT_DURATION, offsetof(struct rr_params, timeout), "S", "1", 0.001,
+	  60, NULL, "a transaction not answered within S fails" },
+	BP_OPT_END,
+};
+
+static const struct bp_opt crr_opts[] = {
+	RR_COMMON_OPTS,
+	{ 0, "timeout", BP_OPT_DURATION, offsetof(struct rr_params, timeout), "S", "2", 0.001,
+	  60, NULL, "a connection not done within S fails (a dropped SYN is retried after 1 s)" },
+	{ 0, "ramp", BP_OPT_DURATION, offsetof(struct rr_params, ramp), "S", "0", 0, 3600, NULL,
+	  "with --rate: rise from 0 to the rate over S seconds first (not counted)" },
+	{ 0, "concurrent", BP_OPT_INT, offsetof(struct rr_params, concurrent), "N", "0", 0,
+	  1000000, NULL, "open N connections (-P at a time), hold them -t seconds, check each "
+	  "still answers" },
+	{ 0, "connect-only", BP_OPT_FLAG, offsetof(struct rr_params, connect_only), NULL, NULL,
+	  0, 0, NULL, "only connect and close (this side closes first), as iperf2 --connect-only: "
+	  "any TCP listener will do, no boardperf server needed" },
+	{ 0, "max-failure-ratio", BP_OPT_NUMBER, offsetof(struct rr_params, max_failures), "PCT",
+	  "0.001", 0, 100, NULL, "the verdict's threshold: failed attempts in percent "
+	  "(RFC 9411: 0.001)" },
+	BP_OPT_END,
+};
+
+/* "64" or "64,1K": sizes within 1 byte (8 over UDP: the sequence number) and 1 MiB. */
+static int parse_sizes(struct rr_params *p, char *err, size_t errlen)
+{
+	size_t min = p->udp ? BP_RR_SEQ_LEN : 1;
+	const char *sizes = p->sizes ? p->sizes : p->udp ? "8" : "1";
+	const char *comma = strchr(sizes, ',');
+	char first[64];
+	uint64_t a, b;
+
+	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - sizes) : 63, sizes);
+	if (bp_parse_size(first, &a) || (comma && bp_parse_size(comma + 1, &b))) {
+		snprintf(err, errlen, "-l '%s': expected REQ[,RESP] sizes such as 64 or 64,1K",
+			 sizes);
+		return -EINVAL;
+	}
+	if (!comma)
+		b = a;
+	if (a < min || b < min || a > BP_RR_MAX_LEN || b > BP_RR_MAX_LEN) {
+		snprintf(err, errlen, "-l '%s': sizes must be %zu B .. 1 MiB%s", sizes, min,
+			 p->udp ? " over UDP (8 bytes carry the sequence number)" : "");
+		return -EINVAL;
+	}
+	p->req = (size_t)a;
+	p->resp = (size_t)b;
+	return 0;
+}
+
+static int rr_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
+{
+	struct rr_params *p = params;
+
+	if (bp_net_cli_check(&p->net, parsed, err, errlen))
+		return -EINVAL;
+	if (p->net.reverse || p->net.bidir || p->net.iperf3) {
+		snprintf(err, errlen, "%s does not apply to request/response tests (both directions "
+			 "are in every transaction; a stock iperf3 has no such test)",
+			 p->net.reverse ? "-R" : p->net.bidir ? "--bidir" : "--iperf3");
+		return -EINVAL;
+	}
+	if (p->ramp && p->rate <= 0) {
+		snprintf(err, errlen, "--ramp needs --rate: a ramp rises to an offered rate");
+		return -EINVAL;
+	}
+	if (p->concurrent && p->rate > 0 && p->ramp) {
+		snprintf(err, errlen, "--concurrent opens at --rate; --ramp does not apply");
+		return -EINVAL;
+	}
+	if (p->connect_only && (p->sizes || p->concurrent)) {
+		snprintf(err, errlen, "%s does not apply to --connect-only: no request is sent%s",
+			 p->sizes ? "-l" : "--concurrent",
+			 p->sizes ? "" : ", so nothing could check that a held connection answers");
+		return -EINVAL;
+	}
+	return parse_sizes(p, err, errlen);
+}
+
+static int run_common(const struct rr_params *p, const char *test, struct bp_result *r,
+		      char *err, size_t errlen)
+{
+	struct bp_stream_client_opts base;
+	struct bp_rr_client_opts o = { 0 };
+	struct bp_rr_report_opts ro = { .max_failure_pct = p->max_failures };
+
+	bp_net_cli_fill(&p->net, test, &base);
+	o.host = base.host;
+	o.port = base.port;
+	o.family = base.family;
+	o.connect_timeout_ns = base.connect_timeout_ns;
+	o.np = base.np;
+	o.np.len = (int)p->req;  /* iperf3's block size key; the rr keys carry the real sizes */
+	o.np.rr_request = (int)p->req;
+	o.np.rr_response = (int)p->resp;
+	o.np.rr_udp = p->udp;
+	o.np.crr_hold = p->concurrent > 0;
+	o.rate = p->rate;
+	o.timeout_ns = p->timeout;
+	o.ramp_ns = p->ramp;
+	o.concurrent = p->concurrent;
+	o.connect_only = p->connect_only;
+	if (!p->connect_only) {  /* the option itself is in params as connect-only */
+		json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
+		json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
+	}
+	return bp_rr_run_and_report(&o, &ro, r, err, errlen);
+}
+
+static int rr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
+		  char *err, size_t errlen)
+{
+	(void)ctx;
+	return run_common(params, "rr", r, err, errlen);
+}
+
+static int crr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
+		   char *err, size_t errlen)
+{
+	(void)ctx;
+	return run_common(params, "crr", r, err, errlen);
+}
+
+const struct bp_test bp_cmd_rr = {
+	.name = "rr",
+	.summary = "request/response latency percentiles and transactions/s to `boardperf serve`",
+	.synopsis = "-c HOST [-l REQ[,RESP]] [-P N] [-t S] [-i S] [--udp] [--rate N]",
+	.opts = rr_opts,
+	.params_size = sizeof(struct rr_params),
+	.check = rr_check,
+	.run = rr_run,
+};
+
+const struct bp_test bp_cmd_crr = {
+	.name = "crr",
+	.summary = "connections/s (connect, request, response, close) and concurrent connections",
+	.synopsis = "-c HOST [-l REQ[,RESP] | --connect-only] [-P N] [-t S] [--rate N [--ramp S]] "
+		    "[--concurrent N] [--max-failure-ratio PCT]",
+	.opts = crr_opts,
+	.params_size = sizeof(struct rr_params),
+	.check = rr_check,
+	.run = crr_run,
+};

@@ -1,0 +1,342 @@
+#include "rr/rr_client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/signals.h"
+#include "core/workers.h"
+#include "proto/ctl_client.h"
+#include "io/stream_pool.h"
+#include "stream/stream_side.h"
+#include "io/udp_connect.h"
+
+/* The reporter's wake-ups: interval marks, and at least this often for the end checks. */
+#define TICK_NS (100 * BP_NS_PER_MS)
+
+struct client {
+	const struct bp_rr_client_opts *o;
+	struct bp_rr_outcome *out;
+	struct bp_ctl ctl;
+	struct bp_stream_pool *pool;
+	struct bp_stream_side side;
+	bool side_ready;
+	struct bp_rr_stats *stats;       /* one per pool worker */
+	int nworkers;
+	struct bp_rr_flow *flows[BP_NET_MAX_STREAMS];
+	int nflows;
+	struct bp_conn_hists iv_h, total_h;
+	char *err;
+	size_t errlen;
+};
+
+static int tcp_options(int fd, void *arg, char *err, size_t errlen)
+{
+	(void)arg;
+	/* One small request at a time: Nagle would hold it for the peer's delayed ACK. */
+	return bp_sock_set_nodelay(fd, err, errlen);
+}
+
+/* rr: the flow's connection (TCP with the cookie, or a greeted UDP socket); crr: none. */
+static int flow_socket(struct client *c, int *fd)
+{
+	const struct bp_net_params *np = &c->o->np;
+	int rc;
+
+	*fd = -1;
+	if (!strcmp(np->test, "crr"))
+		return 0;
+	if (np->rr_udp)
+		return bp_udp_connect(&c->ctl.addr, c->ctl.cookie, 1 << 20, bp_ctl_deadline(), fd,
+				      c->err, c->errlen);
+	rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + c->o->connect_timeout_ns, tcp_options,
+			    NULL, fd, c->err, c->errlen);
+	if (!rc)
+		rc = bp_proto_write_all(*fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());
+	if (rc && *fd >= 0) {
+		if (!c->err[0])
+			snprintf(c->err, c->errlen, "data connection: %s", strerror(-rc));
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+static int open_flows(void *arg)
+{
+	struct client *c = arg;
+	const struct bp_rr_client_opts *o = c->o;
+	const struct bp_net_params *np = &o->np;
+	int n = np->parallel, rc, id = 1;
+	uint64_t period = o->rate > 0 ? (uint64_t)((double)n * 1e9 / o->rate) : 0;
+
+	c->nworkers = bp_workers_available_cpus() < n ? bp_workers_available_cpus() : n;
+	c->pool = bp_stream_pool_new(c->nworkers, c->err, c->errlen);
+	c->stats = calloc((size_t)c->nworkers, sizeof(*c->stats));
+	if (!c->pool || !c->stats)
+		return -ENOMEM;
+	for (int w = 0; w < c->nworkers; w++)
+		if (bp_rr_stats_init(&c->stats[w]))
+			return -ENOMEM;
+	rc = bp_stream_side_init(&c->side, c->pool, 0);
+	if (rc)
+		return rc;
+	c->side_ready = true;
+	for (int i = 0; i < n; i++, id += id == 1 ? 2 : 1) {
+		struct bp_rr_flow_cfg cfg = {
+			.req_len = (size_t)np->rr_request, .resp_len = (size_t)np->rr_response,
+			.udp = np->rr_udp, .crr = !strcmp(np->test, "crr"),
+			.connect_only = o->connect_only,
+			/* least_loaded gives each worker one flow while there are enough */
+			.alone = !period && !o->concurrent && n <= c->nworkers,
+			.period_ns = period, .phase_ns = period * (uint64_t)i / (uint64_t)n,
+			.ramp_ns = o->ramp_ns, .timeout_ns = o->timeout_ns, .addr = c->ctl.addr,
+			.concurrent = o->concurrent ? &c->out->cc : NULL,
+		};
+		struct bp_stream *st;
+		struct bp_rr_flow *f;
+		int fd;
+
+		memcpy(cfg.cookie, c->ctl.cookie, BP_COOKIE_LEN);
+		rc = flow_socket(c, &fd);
+		if (rc)
+			return rc;
+		f = bp_rr_flow_new(&cfg);
+		if (!f) {
+			if (fd >= 0)
+				close(fd);
+			return -ENOMEM;
+		}
+		rc = bp_stream_side_add_custom(&c->side, fd, &bp_rr_flow_ops, f, true, id, &st,
+					    c->err, c->errlen);
+		if (rc)
+			return rc;
+		bp_rr_flow_set_stats(f, &c->stats[bp_stream_worker(st)]);
+		c->flows[c->nflows++] = f;
+	}
+	return 0;
+}
+
+/* Close the interval that ends at now: every worker's counts and latencies since the last. */
+static void mark(struct client *c, uint64_t from, uint64_t now, bool counted)
+{
+	struct bp_rr_outcome *out = c->out;
+	struct bp_rr_interval *iv;
+	struct bp_rr_counts counts = { 0 };
+
+	bp_conn_hists_reset(&c->iv_h);
+	for (int w = 0; w < c->nworkers; w++)
+		bp_rr_stats_take(&c->stats[w], &counts, &c->iv_h);
+	if (counted) {
+		bp_rr_counts_add(&out->total, &counts);
+		bp_conn_hists_merge(&c->total_h, &c->iv_h);
+	}
+	if (now <= from || out->niv == BP_NET_MAX_INTERVALS)
+		return;
+	iv = &out->iv[out->niv++];
+	iv->start_s = (double)(from - c->side.start_ns) / 1e9;
+	iv->end_s = (double)(now - c->side.start_ns) / 1e9;
+	iv->omitted = !counted;
+	iv->c = counts;
+	bp_histo_summarize(c->iv_h.latency, &iv->latency);
+	bp_histo_summarize(c->iv_h.connect, &iv->connect);
+}
+
+static bool all_flows_done(const struct client *c)
+{
+	return c->o->concurrent &&
+	       __atomic_load_n(&c->out->cc.flows_done, __ATOMIC_RELAXED) >= c->nflows;
+}
+
+static int first_flow_error(const struct client *c)
+{
+	for (int i = 0; i < c->nflows; i++)
+		if (bp_rr_flow_error(c->flows[i]))
+			return bp_rr_flow_error(c->flows[i]);
+	return 0;
+}
+
+/*
+ * The run: flows go, the reporter marks intervals. The counted span starts after -O (and
+ * --ramp); --concurrent runs until every flow has opened, held and checked its connections.
+ */
+static int run_timed(struct client *c)
+{
+	const struct bp_rr_client_opts *o = c->o;
+	const struct bp_net_params *np = &o->np;
+	uint64_t now = bp_now_ns(), start = now, counted_from = now + np->omit_ns + o->ramp_ns;
+	uint64_t end = counted_from + np->time_ns, last = now;
+	int rc = 0;
+
+	if (o->concurrent)  /* -t is the hold; opening and checking take what they take */
+		end = counted_from + np->time_ns +
+		      o->timeout_ns * (uint64_t)(o->concurrent / np->parallel + 2) +
+		      60 * BP_NS_PER_SEC;
+	/* --concurrent ends when its flows are done; the others at a time known now. */
+	for (int w = 0; w < c->nworkers && !o->concurrent; w++)
+		bp_rr_stats_end_at(&c->stats[w], end);
+	bp_stream_side_start(&c->side, start);
+	now = bp_now_ns();  /* starting the flows took a while: wait from here */
+	while (now < end && !all_flows_done(c)) {
+		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
+		uint64_t next = np->interval_ns ?
+				start + ((last - start) / np->interval_ns + 1) * np->interval_ns : end;
+		uint64_t due = next < end ? next : end;
+
+		if (last < counted_from && counted_from < due)
+			due = counted_from;
+		if (due > now + TICK_NS)
+			due = now + TICK_NS;
+		if (poll(&pfd, 1, (int)((due - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS)) > 0) {
+			rc = bp_ctl_event(&c->ctl);
+			break;
+		}
+		if (bp_stop_requested()) {
+			c->out->interrupted = true;
+			break;
+		}
+		now = bp_now_ns();
+		if ((np->interval_ns && now >= next && next < end) ||
+		    (last < counted_from && now >= counted_from)) {
+			mark(c, last, now, last >= counted_from);
+			last = now;
+		}
+		c->out->flow_error = first_flow_error(c);
+		if (c->out->flow_error && !np->rr_udp && strcmp(np->test, "crr")) {
+			rc = c->out->flow_error;
+			snprintf(c->err, c->errlen, "a request/response connection broke: %s",
+				 strerror(-rc));
+			break;
+		}
+	}
+	now = bp_now_ns();
+	if (now > end)
+		now = end;
+	for (int w = 0; w < c->nworkers; w++)  /* earlier than planned after a stop */
+		bp_rr_stats_end_at(&c->stats[w], now);
+	bp_stream_side_stop(&c->side, now);
+	mark(c, last, now, last >= counted_from);
+	c->out->duration_s = (double)(now - start) / 1e9;
+	c->out->counted_s = now > counted_from ? (double)(now - counted_from) / 1e9 : 0;
+	return rc;
+}
+
+static int exchange_results(struct client *c)
+{
+	json_t *mine = bp_net_results_to_json(c->side.res), *theirs = NULL;
+	int rc = bp_ctl_finish(&c->ctl, mine, &theirs);
+
+	if (!rc && bp_net_results_from_json(theirs, c->out->remote)) {
+		snprintf(c->err, c->errlen, "the server's results are unreadable");
+		rc = -EBADMSG;
+	}
+	json_decref(mine);
+	json_decref(theirs);
+	return rc;
+}
+
+/* The "tw" figure of /proc/net/sockstat: TCP sockets in TIME_WAIT on this host. */
+static long time_wait_sockets(void)
+{
+	FILE *f = fopen("/proc/net/sockstat", "r");
+	char line[256];
+	long tw = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "TCP:", 4)) {
+			const char *p = strstr(line, " tw ");
+
+			if (p)
+				tw = strtol(p + 4, NULL, 10);
+		}
+	if (f)
+		fclose(f);
+	return tw;
+}
+
+/*
+ * crr --connect-only has no control connection: any TCP listener will do. One connection
+ * first, so that a wrong host or a closed port is one line at once, as for the other tests,
+ * rather than a run of refused connections.
+ */
+static int connect_only_start(struct client *c)
+{
+	const struct bp_rr_client_opts *o = c->o;
+	int rc = bp_resolve(o->host, o->port, o->family, false, &c->ctl.addr, c->err, c->errlen);
+	int fd = -1;
+
+	if (!rc)
+		rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + o->connect_timeout_ns, NULL, NULL,
+				    &fd, c->err, c->errlen);
+	if (fd >= 0)
+		close(fd);
+	return rc ? rc : open_flows(c);
+}
+
+static void cleanup(struct client *c)
+{
+	if (c->side_ready) {
+		c->out->local = c->side.res;  /* the CPU figures, also after a failure */
+		c->side.res = NULL;
+		bp_stream_side_free(&c->side);
+	}
+	if (c->pool)
+		bp_stream_pool_free(c->pool);
+	for (int w = 0; c->stats && w < c->nworkers; w++)
+		bp_rr_stats_free(&c->stats[w]);
+	free(c->stats);
+	bp_conn_hists_free(&c->iv_h);
+	bp_conn_hists_free(&c->total_h);
+	bp_ctl_close(&c->ctl);
+}
+
+int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *out,
+		     char *err, size_t errlen)
+{
+	struct client c = { .o = o, .out = out, .ctl.fd = -1, .err = err, .errlen = errlen };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	err[0] = '\0';
+	out->cc.to_open = o->concurrent;
+	out->cc.hold_ns = o->np.time_ns;
+	out->remote = calloc(1, sizeof(*out->remote));
+	out->iv = calloc(BP_NET_MAX_INTERVALS, sizeof(*out->iv));
+	if (!out->remote || !out->iv || bp_conn_hists_init(&c.iv_h) || bp_conn_hists_init(&c.total_h)) {
+		cleanup(&c);
+		return -ENOMEM;
+	}
+	if (o->connect_only) {
+		rc = connect_only_start(&c);
+	} else {
+		rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns,
+				  &o->np, open_flows, &c, err, errlen);
+	}
+	if (!rc) {
+		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
+		rc = run_timed(&c);
+		bp_histo_summarize(c.total_h.latency, &out->latency);
+		bp_histo_summarize(c.total_h.connect, &out->connect);
+		out->time_wait = time_wait_sockets();
+		out->workers = c.nworkers;
+		if (!rc && !o->connect_only)
+			rc = exchange_results(&c);
+	}
+	if (rc == -ENOMEM && !err[0])
+		snprintf(err, errlen, "out of memory");
+	cleanup(&c);
+	return rc;
+}
+
+void bp_rr_outcome_free(struct bp_rr_outcome *out)
+{
+	free(out->local);
+	free(out->remote);
+	free(out->iv);
+	out->local = out->remote = NULL;
+	out->iv = NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * The client of `boardperf rr` and `boardperf crr`: the control exchange with
+ * `boardperf serve` (none for crr --connect-only, which any TCP listener answers), the
+ * flows on per-core workers, interval and total statistics.
+ */
+#ifndef BP_RR_RR_CLIENT_H
+#define BP_RR_RR_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "proto/params.h"
+#include "proto/results.h"
+#include "rr/rr_flow.h"
+#include "rr/rr_stats.h"
+
+struct bp_rr_client_opts {
+	const char *host;
+	unsigned port;
+	enum bp_family family;
+	uint64_t connect_timeout_ns;
+	struct bp_net_params np;   /* test "rr" or "crr", parallel flows, time, omit, sizes */
+	double rate;               /* open loop: transactions/s over all flows; 0 closed loop */
+	uint64_t timeout_ns;       /* per transaction */
+	uint64_t ramp_ns;          /* crr --rate: the rate rises from 0 over this (not counted) */
+	int64_t concurrent;        /* crr: connections to open and hold, 0 for none */
+	bool connect_only;         /* crr: connect and close, to any listener (no control) */
+};
+
+struct bp_rr_interval {
+	double start_s, end_s;
+	bool omitted;              /* before the counted start (-O, --ramp) */
+	struct bp_rr_counts c;
+	struct bp_histo_summary latency, connect;
+};
+
+struct bp_rr_outcome {
+	struct bp_rr_counts total;       /* the counted span */
+	struct bp_histo_summary latency, connect;
+	struct bp_rr_interval *iv;
+	int niv;
+	double counted_s;                /* the counted span's length */
+	double duration_s;               /* the whole run */
+	struct bp_net_results *local;    /* CPU and flows of this side */
+	struct bp_net_results *remote;   /* the server's: transactions answered, CPU */
+	struct bp_rr_concurrent cc;      /* --concurrent */
+	char server_addr[64];
+	int workers;
+	bool interrupted;
+	int flow_error;                  /* the first broken rr flow's errno (negative) */
+	/* crr: the client's own TCP sockets in TIME_WAIT at the end (/proc/net/sockstat) */
+	long time_wait;
+};
+
+int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *out,
+		     char *err, size_t errlen);
+void bp_rr_outcome_free(struct bp_rr_outcome *out);
+
+#endif

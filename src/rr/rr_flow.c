@@ -1,0 +1,663 @@
+#include "rr/rr_flow.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "io/loop.h"
+#include "rr/rr_responder.h"
+
+/* An open-loop transaction that starts this much after its due time counts as late. */
+#define LATE_SLACK_NS (1 * BP_NS_PER_MS)
+
+enum phase { PH_RUN, PH_HOLD, PH_VERIFY, PH_DONE };
+
+struct bp_rr_flow {
+	struct bp_rr_flow_cfg cfg;
+	struct bp_loop *loop;
+	struct bp_flow flow;          /* the current socket */
+	bool registered;
+	bool running;
+	struct bp_timer due;          /* open loop: the next transaction; hold: its end */
+	struct bp_flow watchdog;      /* a timerfd: the current transaction's deadline */
+	bool watchdog_armed;
+	uint64_t start_ns;
+	uint64_t k;                   /* open loop: transactions begun */
+	bool busy;                    /* a transaction is under way */
+	bool connecting;              /* crr: waiting for the handshake */
+	bool in_inline;               /* inside crr_inline, which polls the socket itself */
+	bool again;                   /* crr_inline: the next transaction is due now */
+	bool late;
+	uint64_t t0;                  /* the latency's start: due time (open) or send time */
+	uint64_t t_begun;             /* when it really began, for the timeout */
+	uint64_t connect_t0;
+	size_t sent, got;             /* bytes of the request written, of the answer read */
+	size_t out_len;               /* bytes to write for this request */
+	uint64_t seq;                 /* UDP: the current request's number */
+	int error;                    /* relaxed atomic */
+	char *buf;                    /* crr: cookie + request; rr: request */
+	int *held;                    /* --concurrent: connections held open */
+	size_t nheld, cap, verify_i;
+	enum phase phase;
+};
+
+static void schedule(struct bp_rr_flow *f, uint64_t now);
+static void crr_inline(struct bp_rr_flow *f);
+static void on_event(struct bp_flow *fl, uint32_t events);
+
+struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
+{
+	struct bp_rr_flow *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->cfg = *cfg;
+	f->flow.fd = -1;
+	f->watchdog.fd = -1;
+	f->buf = calloc(1, BP_COOKIE_LEN + cfg->req_len);
+	if (!f->buf) {
+		free(f);
+		return NULL;
+	}
+	if (cfg->crr)
+		memcpy(f->buf, cfg->cookie, BP_COOKIE_LEN);
+	return f;
+}
+
+void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_rr_stats *stats)
+{
+	f->cfg.stats = stats;
+}
+
+int bp_rr_flow_error(const struct bp_rr_flow *f)
+{
+	return __atomic_load_n(&f->error, __ATOMIC_RELAXED);
+}
+
+static void set_events(struct bp_rr_flow *f, uint32_t events)
+{
+	/* crr_inline polls for them itself; an epoll registration would cost two calls more. */
+	if (f->in_inline && !f->registered) {
+		f->flow.events = events;
+		return;
+	}
+	if (!f->registered) {
+		f->flow.events = events;
+		f->registered = !bp_loop_add(f->loop, &f->flow);
+	} else if (f->flow.events != events) {
+		bp_loop_mod(&f->flow, events);
+	}
+}
+
+static void unregister(struct bp_rr_flow *f)
+{
+	if (f->registered)
+		bp_loop_del(&f->flow);
+	f->registered = false;
+}
+
+/* crr: the connection of this transaction is over. */
+static void close_conn(struct bp_rr_flow *f)
+{
+	unregister(f);
+	if (f->flow.fd >= 0)
+		close(f->flow.fd);
+	f->flow.fd = -1;
+}
+
+static void atomic_max(int64_t *p, int64_t v)
+{
+	int64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+static void hold_conn(struct bp_rr_flow *f)
+{
+	struct bp_rr_concurrent *cc = f->cfg.concurrent;
+
+	unregister(f);
+	if (f->nheld == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		int *grown = realloc(f->held, cap * sizeof(*grown));
+
+		if (!grown) {
+			close_conn(f);
+			return;
+		}
+		f->held = grown;
+		f->cap = cap;
+	}
+	f->held[f->nheld++] = f->flow.fd;
+	f->flow.fd = -1;
+	atomic_max(&cc->peak, __atomic_add_fetch(&cc->open_now, 1, __ATOMIC_RELAXED));
+}
+
+static void finish_ok(struct bp_rr_flow *f, uint64_t now)
+{
+	f->busy = false;
+	if (f->phase == PH_VERIFY) {
+		__atomic_add_fetch(&f->cfg.concurrent->alive, 1, __ATOMIC_RELAXED);
+		close_conn(f);
+		schedule(f, now);
+		return;
+	}
+	bp_rr_stats_transaction(f->cfg.stats, now, now - f->t0, f->late);
+	if (f->cfg.crr && f->cfg.concurrent)
+		hold_conn(f);
+	else if (f->cfg.crr)
+		close_conn(f);
+	schedule(f, now);
+}
+
+static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, uint64_t now)
+{
+	f->busy = false;
+	f->connecting = false;
+	if (f->phase == PH_VERIFY)
+		__atomic_add_fetch(&f->cfg.concurrent->dropped, 1, __ATOMIC_RELAXED);
+	else
+		bp_rr_stats_fail(f->cfg.stats, now, kind);
+	if (f->cfg.crr) {
+		close_conn(f);
+	} else if (!f->cfg.udp) {
+		/* A broken rr connection cannot carry another request: the flow ends. */
+		unregister(f);
+		__atomic_store_n(&f->error, -err, __ATOMIC_RELAXED);
+		return;
+	}
+	schedule(f, now);
+}
+
+/* Write the rest of the request; false when the connection broke (failure recorded). */
+static bool write_request(struct bp_rr_flow *f, uint64_t now)
+{
+	const char *p = f->cfg.crr && f->phase != PH_VERIFY ? f->buf : f->buf + BP_COOKIE_LEN;
+
+	while (f->sent < f->out_len) {
+		ssize_t n = send(f->flow.fd, p + f->sent, f->out_len - f->sent,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+				break;
+			finish_failed(f, bp_rr_fail_of(errno), errno, now);
+			return false;
+		}
+		f->sent += (size_t)n;
+	}
+	set_events(f, f->sent < f->out_len ? EPOLLIN | EPOLLOUT : EPOLLIN);
+	return true;
+}
+
+static void send_udp(struct bp_rr_flow *f, uint64_t now)
+{
+	f->seq++;
+	memcpy(f->buf + BP_COOKIE_LEN, &f->seq, sizeof(f->seq));
+	/* A refused send (full buffer) is a lost request: the timeout counts it. */
+	if (send(f->flow.fd, f->buf + BP_COOKIE_LEN, f->cfg.req_len, MSG_DONTWAIT) < 0 &&
+	    errno != EAGAIN && errno != ENOBUFS && errno != EWOULDBLOCK)
+		finish_failed(f, bp_rr_fail_of(errno), errno, now);
+}
+
+static void connected(struct bp_rr_flow *f, uint64_t now)
+{
+	f->connecting = false;
+	bp_rr_stats_connect(f->cfg.stats, now, now - f->connect_t0);
+	if (f->cfg.connect_only) {
+		finish_ok(f, now);  /* closes: this side first, as iperf2 --connect-only */
+		return;
+	}
+	f->sent = 0;
+	f->out_len = BP_COOKIE_LEN + f->cfg.req_len;
+	write_request(f, now);
+}
+
+static void start_connect(struct bp_rr_flow *f, uint64_t now)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&f->cfg.addr.ss;
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		finish_failed(f, errno == EMFILE || errno == ENFILE ? BP_RR_FAIL_NO_PORT :
+			      BP_RR_FAIL_OTHER, errno, now);
+		return;
+	}
+	f->flow.fd = fd;
+	f->connecting = true;
+	f->connect_t0 = now;
+	if (connect(fd, sa, f->cfg.addr.len) == 0) {
+		connected(f, bp_now_ns());
+	} else if (errno == EINPROGRESS && f->cfg.connect_only) {
+		set_events(f, EPOLLOUT);  /* writable: the handshake is done */
+	} else if (errno == EINPROGRESS) {
+		uint64_t t = bp_now_ns();
+		ssize_t n;
+
+		/*
+		 * Send the cookie and the request at once. Where the handshake completed inside
+		 * connect() (loopback, a server on this host: the SYN-ACK is processed before the
+		 * call returns) this goes through and saves a wait for EPOLLOUT, the SO_ERROR read
+		 * and an epoll_ctl per connection, and the connect took until t. While the SYN is
+		 * still out TCP refuses a non-blocking send with EAGAIN and the flow waits for the
+		 * handshake as before; a refusal already back shows as ECONNREFUSED, as SO_ERROR
+		 * would.
+		 */
+		f->out_len = BP_COOKIE_LEN + f->cfg.req_len;
+		n = send(fd, f->buf, f->out_len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n >= 0) {
+			f->connecting = false;
+			bp_rr_stats_connect(f->cfg.stats, t, t - f->connect_t0);
+			f->sent = (size_t)n;
+			write_request(f, t);  /* the rest, if any; then waits for the answer */
+		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			set_events(f, EPOLLOUT);
+		} else {
+			finish_failed(f, bp_rr_fail_of(errno), errno, now);
+		}
+	} else {
+		finish_failed(f, bp_rr_fail_of(errno), errno, now);
+	}
+}
+
+/*
+ * The timeout is a timerfd checked lazily: it stays armed across transactions and, when it
+ * fires, compares with the current one's start. A loop timer instead would make every
+ * epoll wait carry a timeout (an hrtimer set and cancelled per round trip of a few
+ * microseconds); re-arming per transaction would cost a system call each.
+ */
+static void set_watchdog(struct bp_rr_flow *f, uint64_t due_ns)
+{
+	struct itimerspec its = {
+		.it_value = { (time_t)(due_ns / BP_NS_PER_SEC), (long)(due_ns % BP_NS_PER_SEC) },
+	};
+
+	f->watchdog_armed = !timerfd_settime(f->watchdog.fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void arm_timeout(struct bp_rr_flow *f, uint64_t now)
+{
+	f->t_begun = now;
+	if (!f->watchdog_armed)
+		set_watchdog(f, now + f->cfg.timeout_ns);
+}
+
+static void begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
+{
+	if (bp_rr_stats_ended(f->cfg.stats, now))
+		return;  /* the run is over: it would not count, and the server would */
+	f->busy = true;
+	f->t0 = intended;
+	f->late = now > intended + LATE_SLACK_NS;
+	f->got = 0;
+	f->sent = 0;
+	arm_timeout(f, now);
+	if (f->cfg.crr) {
+		start_connect(f, now);
+	} else if (f->cfg.udp) {
+		send_udp(f, now);
+	} else {
+		f->out_len = f->cfg.req_len;
+		write_request(f, now);
+	}
+}
+
+/* --concurrent: verify the next held connection still answers, or end the flow. */
+static void verify_next(struct bp_rr_flow *f, uint64_t now)
+{
+	struct bp_rr_concurrent *cc = f->cfg.concurrent;
+
+	if (f->verify_i == f->nheld) {
+		f->phase = PH_DONE;
+		__atomic_add_fetch(&cc->flows_done, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_sub_fetch(&cc->open_now, 1, __ATOMIC_RELAXED);
+	f->flow.fd = f->held[f->verify_i];
+	f->held[f->verify_i++] = -1;
+	f->busy = true;
+	f->got = 0;
+	f->sent = 0;
+	f->out_len = f->cfg.req_len;
+	arm_timeout(f, now);
+	write_request(f, now);
+}
+
+/*
+ * When open-loop transaction k is due. With a ramp R the count due by time t is
+ * r t^2 / 2R while t < R (the rate rising linearly to r) and r R / 2 + r (t - R) after.
+ */
+static uint64_t due_of(const struct bp_rr_flow *f, uint64_t k)
+{
+	double period = (double)f->cfg.period_ns, ramp = (double)f->cfg.ramp_ns;
+	double t = (double)k * period;
+
+	if (ramp > 0 && t < ramp / 2)
+		t = sqrt(2 * t * ramp);
+	else
+		t += ramp / 2;
+	return f->start_ns + f->cfg.phase_ns + (uint64_t)t;
+}
+
+/* The flow is idle: start the next transaction now or when it is due. */
+static void schedule(struct bp_rr_flow *f, uint64_t now)
+{
+	struct bp_rr_concurrent *cc = f->cfg.concurrent;
+	uint64_t due;
+
+	if (!f->running || bp_rr_flow_error(f))
+		return;
+	if (f->phase == PH_VERIFY) {
+		verify_next(f, now);
+		return;
+	}
+	if (f->phase != PH_RUN)
+		return;
+	if (cc && __atomic_sub_fetch(&cc->to_open, 1, __ATOMIC_RELAXED) < 0) {
+		__atomic_add_fetch(&cc->to_open, 1, __ATOMIC_RELAXED);
+		f->phase = PH_HOLD;
+		bp_timer_arm(f->loop, &f->due, now + cc->hold_ns);
+		return;
+	}
+	if (!f->cfg.period_ns) {
+		/*
+		 * Closed loop: the latency starts at the send. `now` was read before the last
+		 * answer was received, counted and (crr) its connection closed; starting from it
+		 * would add that work to this transaction's latency.
+		 */
+		if (f->cfg.connect_only) {  /* closed loop here; never with --concurrent */
+			if (f->in_inline)
+				f->again = true;  /* crr_inline's loop starts it: no recursion */
+			else
+				crr_inline(f);
+			return;
+		}
+		now = bp_now_ns();
+		begin(f, now, now);
+		return;
+	}
+	due = due_of(f, f->k);
+	if (due <= now) {
+		f->k++;
+		begin(f, due, now);
+	} else {
+		if (cc)  /* the quota was taken for a transaction that waits for its time */
+			__atomic_add_fetch(&cc->to_open, 1, __ATOMIC_RELAXED);
+		bp_timer_arm(f->loop, &f->due, due);
+	}
+}
+
+static void due_fired(struct bp_timer *t, uint64_t now)
+{
+	struct bp_rr_flow *f = t->data;
+
+	if (f->phase == PH_HOLD) {
+		f->phase = PH_VERIFY;
+		f->verify_i = 0;
+	}
+	if (!f->busy)
+		schedule(f, now);
+}
+
+static void timeout_fired(struct bp_flow *w, uint32_t events)
+{
+	struct bp_rr_flow *f = w->data;
+	uint64_t expirations, now = bp_now_ns();
+
+	(void)events;
+	if (read(w->fd, &expirations, sizeof(expirations)) < 0)
+		return;  /* EAGAIN: a stale wake-up */
+	f->watchdog_armed = false;
+	if (!f->busy || !f->running)
+		return;
+	if (now >= f->t_begun + f->cfg.timeout_ns)
+		finish_failed(f, BP_RR_FAIL_TIMEOUT, ETIMEDOUT, now);
+	else
+		set_watchdog(f, f->t_begun + f->cfg.timeout_ns);
+}
+
+/* TCP (rr and crr): the answer arrives; crr also waits for the server's FIN. */
+static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
+{
+	/*
+	 * crr ends with the server's FIN after a whole answer, except while holding: there the
+	 * server closes after its second answer (the check after the hold), so that TIME_WAIT
+	 * stays on its side for these connections too.
+	 */
+	bool until_fin = f->cfg.crr && (!f->cfg.concurrent || f->phase == PH_VERIFY);
+
+	for (;;) {
+		ssize_t n = recv(f->flow.fd, NULL, 1 << 20, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+				finish_failed(f, bp_rr_fail_of(errno), errno, now);
+			return;
+		}
+		if (n == 0) {
+			if (until_fin && f->got >= f->cfg.resp_len)
+				finish_ok(f, now);
+			else
+				finish_failed(f, BP_RR_FAIL_RESET, ECONNRESET, now);
+			return;
+		}
+		f->got += (size_t)n;
+		if (f->got >= f->cfg.resp_len && !until_fin) {
+			finish_ok(f, now);
+			return;
+		}
+	}
+}
+
+static void udp_readable(struct bp_rr_flow *f, uint64_t now)
+{
+	uint64_t seq;
+
+	for (int i = 0; i < 64; i++) {
+		ssize_t n = recv(f->flow.fd, &seq, sizeof(seq), MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n < 0)
+			return;  /* EAGAIN, or an ICMP error: the timeout will count the loss */
+		/* A late answer to a request already given up on is not this one. */
+		if (f->busy && (size_t)n >= sizeof(seq) && seq == f->seq) {
+			finish_ok(f, now);
+			return;
+		}
+	}
+}
+
+/*
+ * A closed-loop rr flow alone on its worker waits for each answer inside recv itself (the
+ * socket is blocking, SO_RCVTIMEO bounds each wait): one system call per wake-up instead of
+ * epoll_wait and then recv, which is what a round trip of a few microseconds notices (the
+ * way sockperf waits). Back to the loop at least every ALONE_SLICE_NS, whenever a wait
+ * times out or something else happened, and as soon as a stop is pending, so stops, signals
+ * and the timeout are seen as always.
+ */
+#define ALONE_SLICE_NS (10 * BP_NS_PER_MS)
+
+static void wait_alone(struct bp_rr_flow *f)
+{
+	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
+
+	while (f->running && f->busy && f->sent == f->out_len && !bp_loop_stopping(f->loop) &&
+	       bp_now_ns() < until) {
+		uint64_t seq = 0;
+		ssize_t n = f->cfg.udp ? recv(f->flow.fd, &seq, sizeof(seq), MSG_TRUNC) :
+				recv(f->flow.fd, NULL, 1 << 20, MSG_TRUNC);
+
+		if (n <= 0)
+			return;  /* timed out, or EOF/error: the loop's handlers deal with it */
+		if (f->cfg.udp) {
+			if ((size_t)n >= sizeof(seq) && seq == f->seq)
+				finish_ok(f, bp_now_ns());
+			continue;
+		}
+		f->got += (size_t)n;
+		if (f->got >= f->cfg.resp_len)
+			finish_ok(f, bp_now_ns());
+	}
+}
+
+/*
+ * crr --connect-only in a closed loop runs its transactions here, one after another, each
+ * waiting in poll() on its own socket instead of in the loop's epoll, which would cost an
+ * epoll_ctl to add every new connection and another to remove it, besides the wait (iperf2's
+ * connect-only threads block in connect):
+ *   - a flow alone on its worker waits up to 1 ms per poll, and goes back to the loop when
+ *     a stop is pending and at least every ALONE_SLICE_NS (through the due timer);
+ *   - a flow sharing its worker does not wait at all (poll with timeout 0: on a path as
+ *     short as loopback the handshake is over when connect returns) and hands over after
+ *     INLINE_BURST transactions, so that its neighbours get their turns.
+ * A connection not made within the wait is handed to the loop as usual (a SYN the path
+ * dropped, a slow server): it registers its socket, and the watchdog times it out.
+ * (Whole crr transactions gained nothing from this: their answer always needs the server's
+ * turn first, measured 14.3-14.7k vs 14.5-15.0k connections/s through the loop.)
+ */
+#define INLINE_BURST 8
+
+static void crr_inline(struct bp_rr_flow *f)
+{
+	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
+	int wait_ms = f->cfg.alone ? 1 : 0, budget = f->cfg.alone ? INT_MAX : INLINE_BURST;
+
+	f->in_inline = true;
+	do {
+		uint64_t now = bp_now_ns();
+
+		f->again = false;
+		begin(f, now, now);  /* its end (finish_*, then schedule) sets again */
+		while (f->busy && f->flow.fd >= 0) {
+			struct pollfd p = { .fd = f->flow.fd, .events = (short)f->flow.events };
+
+			if (poll(&p, 1, wait_ms) <= 0) {
+				f->in_inline = false;
+				set_events(f, f->flow.events);
+				return;
+			}
+			/* poll's POLLIN/POLLOUT/POLLERR/POLLHUP are epoll's bits on Linux. */
+			on_event(&f->flow, (uint32_t)p.revents);
+		}
+	} while (f->again && --budget > 0 && !bp_loop_stopping(f->loop) && bp_now_ns() < until);
+	f->in_inline = false;
+	if (f->again)  /* the slice is over: the loop starts the next one */
+		bp_timer_arm(f->loop, &f->due, bp_now_ns());
+}
+
+static void on_event(struct bp_flow *fl, uint32_t events)
+{
+	struct bp_rr_flow *f = fl->data;
+	uint64_t now = bp_now_ns();
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (f->connecting) {
+		/* Writable without an error flag is connected: SO_ERROR is read only when needed. */
+		if ((events & (EPOLLERR | EPOLLHUP)) &&
+		    getsockopt(fl->fd, SOL_SOCKET, SO_ERROR, &err, &len))
+			err = errno;
+		if (err)
+			finish_failed(f, bp_rr_fail_of(err), err, now);
+		else
+			connected(f, now);
+		return;
+	}
+	if (f->cfg.udp) {
+		udp_readable(f, now);
+	} else {
+		if ((events & EPOLLOUT) && f->sent < f->out_len && !write_request(f, now))
+			return;
+		if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+			tcp_readable(f, now);
+	}
+	if (f->cfg.alone && !f->cfg.crr && !bp_rr_flow_error(f))
+		wait_alone(f);
+}
+
+static int ops_start(void *state, struct bp_loop *loop, int fd)
+{
+	struct bp_rr_flow *f = state;
+
+	f->loop = loop;
+	f->flow = (struct bp_flow){ .fd = fd, .handler = on_event, .data = f };
+	f->due = (struct bp_timer){ .fn = due_fired, .data = f };
+	/* CLOCK_MONOTONIC: the clock bp_now_ns() reads. */
+	f->watchdog = (struct bp_flow){ .fd = timerfd_create(CLOCK_MONOTONIC,
+							      TFD_NONBLOCK | TFD_CLOEXEC),
+					.events = EPOLLIN, .handler = timeout_fired, .data = f };
+	if (f->watchdog.fd < 0 || bp_loop_add(loop, &f->watchdog)) {
+		int rc = f->watchdog.fd < 0 ? -errno : -ENOMEM;
+
+		if (f->watchdog.fd >= 0)
+			close(f->watchdog.fd);
+		f->watchdog.fd = -1;
+		return rc;
+	}
+	if (f->cfg.alone && !f->cfg.crr) {
+		struct timeval tv = { .tv_usec = 1000 };  /* a wait's bound: 1 ms */
+
+		f->cfg.alone = !bp_sock_set_nonblocking(fd, false) &&
+			       !setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	f->start_ns = bp_now_ns();
+	f->running = true;
+	if (!f->cfg.crr)
+		set_events(f, EPOLLIN);
+	/* From the loop: crr_inline here would hold up the start command. */
+	if (f->cfg.connect_only && !f->cfg.period_ns)
+		bp_timer_arm(loop, &f->due, f->start_ns);
+	else
+		schedule(f, f->start_ns);
+	return 0;
+}
+
+static void ops_stop(void *state, struct bp_loop *loop)
+{
+	struct bp_rr_flow *f = state;
+
+	f->running = false;
+	bp_timer_cancel(loop, &f->due);
+	if (f->watchdog.fd >= 0) {
+		bp_loop_del(&f->watchdog);
+		close(f->watchdog.fd);
+		f->watchdog.fd = -1;
+	}
+	if (f->cfg.crr)
+		close_conn(f);  /* a transaction cut short by the end is not counted */
+	else
+		unregister(f);
+}
+
+static void ops_release(void *state)
+{
+	struct bp_rr_flow *f = state;
+
+	for (size_t i = 0; i < f->nheld; i++)
+		if (f->held[i] >= 0)
+			close(f->held[i]);
+	if (f->cfg.concurrent) {
+		int64_t open = 0;
+
+		for (size_t i = f->verify_i; i < f->nheld; i++)
+			open++;
+		__atomic_sub_fetch(&f->cfg.concurrent->open_now, open, __ATOMIC_RELAXED);
+	}
+	free(f->held);
+	free(f->buf);
+	free(f);
+}
+
+const struct bp_stream_ops bp_rr_flow_ops = {
+	.start = ops_start, .stop = ops_stop, .release = ops_release,
+};

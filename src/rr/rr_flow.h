@@ -1,0 +1,61 @@
+/*
+ * The client's request/response flows, each run on a stream-pool worker:
+ *   rr   one connection (TCP) or connected UDP socket: request, wait for the answer, repeat;
+ *   crr  a new TCP connection per transaction: connect, send the cookie and the request,
+ *        read the answer and the server's FIN, close (the server closes first, so no
+ *        TIME_WAIT piles up here); with hold (--concurrent) the connections stay open.
+ *        connect_only: connect and close at once (this side first, as iperf2 does).
+ * Closed loop: the next transaction starts when the last one ends. Open loop (period_ns):
+ * transactions are due every period_ns whatever happens, and latency counts from the due
+ * time, so a slow answer delays the next one without hiding it (no coordinated omission).
+ */
+#ifndef BP_RR_RR_FLOW_H
+#define BP_RR_RR_FLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/control.h"
+#include "rr/rr_stats.h"
+#include "io/sock.h"
+#include "io/stream_pool.h"
+
+/* Shared by the flows of a --concurrent crr test. */
+struct bp_rr_concurrent {
+	int64_t to_open;              /* connections still to open (atomic) */
+	int64_t open_now, peak;       /* held right now, the most at any time (atomic) */
+	int64_t alive, dropped;       /* answered again after the hold, or not (atomic) */
+	int64_t flows_done;           /* flows finished with their connections (atomic) */
+	uint64_t hold_ns;             /* how long each connection is held */
+};
+
+struct bp_rr_flow_cfg {
+	size_t req_len, resp_len;
+	bool udp;                     /* rr over UDP */
+	bool crr;                     /* a new connection per transaction */
+	bool connect_only;            /* crr: connect and close, nothing sent */
+	bool alone;                   /* closed loop, not --concurrent, alone on its worker */
+	uint64_t period_ns;           /* open loop: ns between this flow's transactions; 0 closed */
+	uint64_t phase_ns;            /* open loop: the first one's offset from the start */
+	uint64_t ramp_ns;             /* open loop: the rate rises linearly from 0 over this */
+	uint64_t timeout_ns;          /* a transaction not done by then fails (timeout) */
+	struct bp_rr_stats *stats;    /* the worker's; set before the flow starts */
+	/* crr */
+	struct bp_addr addr;
+	char cookie[BP_COOKIE_LEN];
+	struct bp_rr_concurrent *concurrent;  /* NULL unless --concurrent */
+};
+
+struct bp_rr_flow;
+
+/* NULL when out of memory. */
+struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg);
+/* The stream pool runs the flow; rr flows get their connected socket, crr flows fd -1. */
+extern const struct bp_stream_ops bp_rr_flow_ops;
+/* Set the stats once the pool has chosen the flow's worker (before it starts). */
+void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_rr_stats *stats);
+/* 0, or the negative errno that ended an rr flow (its connection broke). */
+int bp_rr_flow_error(const struct bp_rr_flow *f);
+
+#endif

@@ -1,0 +1,218 @@
+#include "rr/rr_report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "stream/stream_report.h"
+#include "result/result_latency.h"
+
+static bool is_crr(const struct bp_rr_client_opts *o)
+{
+	return !strcmp(o->np.test, "crr");
+}
+
+static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)
+{
+	char name[48];
+
+	bp_result_add_metric(r, "failures", (double)bp_rr_counts_failures(c), "count",
+			     BP_BETTER_LOWER);
+	for (int k = 0; k < BP_RR_NFAIL; k++) {
+		if (!c->fails[k])
+			continue;
+		snprintf(name, sizeof(name), "failures.%s", bp_rr_fail_name(k));
+		bp_result_add_metric(r, name, (double)c->fails[k], "count", BP_BETTER_LOWER);
+	}
+}
+
+static void add_intervals(struct bp_result *r, const struct bp_rr_client_opts *o,
+			  const struct bp_rr_outcome *out)
+{
+	for (int i = 0; i < out->niv; i++) {
+		const struct bp_rr_interval *v = &out->iv[i];
+		double secs = v->end_s - v->start_s;
+		struct bp_interval *iv = bp_result_add_interval(r, v->start_s, v->end_s);
+
+		if (!iv)
+			return;
+		bp_interval_add_metric(iv, is_crr(o) ? "connections.rate" : "transactions.rate",
+				       secs > 0 ? (double)v->c.transactions / secs : 0, "op/s",
+				       BP_BETTER_HIGHER);
+		bp_interval_add_latency(iv, &v->latency);
+		if (bp_rr_counts_failures(&v->c) || is_crr(o))
+			bp_interval_add_metric(iv, "failures", (double)bp_rr_counts_failures(&v->c),
+					       "count", BP_BETTER_LOWER);
+		if (v->omitted)
+			bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
+	}
+}
+
+/* net.ipv4.ip_local_port_range: false when it cannot be read. */
+static bool port_range(long *lo, long *hi)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	bool ok = f && fscanf(f, "%ld %ld", lo, hi) == 2 && *hi >= *lo;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+/* The client ran out of ephemeral ports: say why and what helps. */
+static void port_warning(struct bp_result *r, const struct bp_rr_client_opts *o,
+			 const struct bp_rr_outcome *out)
+{
+	char range[64] = "?";
+	long lo, hi;
+
+	if (port_range(&lo, &hi))
+		snprintf(range, sizeof(range), "%ld %ld", lo, hi);
+	bp_result_add_warning(r, "port-exhaustion",
+			      "%" PRIu64 " connects failed with EADDRNOTAVAIL: the client ran out "
+			      "of ephemeral ports (net.ipv4.ip_local_port_range %s; %ld TCP sockets "
+			      "in TIME_WAIT on this host). %s",
+			      out->total.fails[BP_RR_FAIL_NO_PORT], range, out->time_wait,
+			      o->connect_only ?
+			      "--connect-only closes first, so TIME_WAIT stays here: widen the "
+			      "port range, set net.ipv4.tcp_tw_reuse=1, or measure whole crr "
+			      "transactions against boardperf serve, which closes first" :
+			      "boardperf's server closes first so that TIME_WAIT stays on its "
+			      "side; with another server, widen the port range or lower --rate/-P");
+}
+
+/*
+ * --connect-only closes first, as iperf2 does, so each connection leaves a TIME_WAIT socket
+ * here for 60 s. Once they hold most of the ephemeral ports, every connect() searches for a
+ * free one (where net.ipv4.tcp_tw_reuse lets it take one over, as on loopback by default)
+ * or fails: measured on loopback, 40,000/s for 0.3 s, then about 430/s. Say so when the
+ * count at the end shows it.
+ */
+static void time_wait_warning(struct bp_result *r, const struct bp_rr_outcome *out)
+{
+	long lo, hi;
+
+	if (!port_range(&lo, &hi) || out->time_wait < (hi - lo + 1) / 2)
+		return;
+	bp_result_add_warning(r, "time-wait-bound",
+			      "%ld TCP sockets in TIME_WAIT on this host, the ephemeral port range "
+			      "has %ld: --connect-only closes first, so each connection holds a "
+			      "port here for 60 s and connect() has to search for free ones, which "
+			      "limits the rate. Whole crr transactions (the server closes first) do "
+			      "not have this limit", out->time_wait, hi - lo + 1);
+}
+
+/* RFC 9411: a run counts only if failures stay under a threshold; say which it was. */
+static void verdict(struct bp_result *r, const struct bp_rr_client_opts *o,
+		    const struct bp_rr_report_opts *ro, const struct bp_rr_outcome *out)
+{
+	uint64_t fails = bp_rr_counts_failures(&out->total);
+	uint64_t attempts = out->total.transactions + fails;
+	double pct = attempts ? 100.0 * (double)fails / (double)attempts : 0;
+	bool pass = attempts && pct <= ro->max_failure_pct;
+
+	if (o->concurrent)
+		pass = pass && out->cc.peak >= o->concurrent && out->cc.dropped == 0;
+	bp_result_add_metric(r, "failure_ratio", pct, "percent", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "pass", pass, "count", BP_BETTER_HIGHER);
+	if (!pass)
+		bp_result_add_warning(r, "threshold-exceeded",
+				      "FAIL: %" PRIu64 " of %" PRIu64 " attempts failed (%.4f %%), "
+				      "threshold %g %%%s", fails, attempts, pct, ro->max_failure_pct,
+				      o->concurrent && out->cc.peak < o->concurrent ?
+				      "; fewer connections held than asked" : "");
+	bp_info("%s: %" PRIu64 " of %" PRIu64 " attempts failed (%.4f %%), threshold %g %%",
+		pass ? "PASS" : "FAIL", fails, attempts, pct, ro->max_failure_pct);
+}
+
+static void concurrent_metrics(struct bp_result *r, const struct bp_rr_client_opts *o,
+			       const struct bp_rr_outcome *out)
+{
+	bp_result_add_metric(r, "concurrent.target", (double)o->concurrent, "count",
+			     BP_BETTER_NONE);
+	bp_result_add_metric(r, "concurrent.established", (double)out->cc.peak, "count",
+			     BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "concurrent.alive", (double)out->cc.alive, "count",
+			     BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "concurrent.dropped", (double)out->cc.dropped, "count",
+			     BP_BETTER_LOWER);
+}
+
+static uint64_t served_by_server(const struct bp_net_results *remote)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < remote->nstreams; i++)
+		n += remote->streams[i].packets;
+	return n;
+}
+
+int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
+		 const struct bp_rr_report_opts *ro, const struct bp_rr_outcome *out)
+{
+	double secs = out->counted_s, rate = secs > 0 ? (double)out->total.transactions / secs : 0;
+
+	bp_result_add_metric(r, "transactions", (double)out->total.transactions, "count",
+			     BP_BETTER_NONE);
+	if (is_crr(o) && !o->concurrent) {
+		bp_result_add_metric(r, "connections.rate", rate, "op/s", BP_BETTER_HIGHER);
+		bp_result_add_metric(r, "connections", (double)out->total.connects, "count",
+				     BP_BETTER_NONE);
+	} else if (!o->concurrent) {
+		bp_result_add_metric(r, "transactions.rate", rate, "op/s", BP_BETTER_HIGHER);
+	}
+	if (o->rate > 0) {
+		bp_result_add_metric(r, "offered.rate", o->rate, "op/s", BP_BETTER_NONE);
+		bp_result_add_metric(r, "late", (double)out->total.late, "count", BP_BETTER_LOWER);
+	}
+	/* --connect-only has no control connection: the far side's counts and CPU are unknown. */
+	if (!o->connect_only)
+		bp_result_add_metric(r, "server.transactions",
+				     (double)served_by_server(out->remote), "count", BP_BETTER_NONE);
+	add_failures(r, &out->total);
+	if (o->concurrent)
+		concurrent_metrics(r, o, out);
+	if (!o->connect_only)  /* there the transaction is the connect */
+		bp_result_add_latency_summary(r, is_crr(o) ? "connect_request_response_close" :
+					      "transaction", &out->latency);
+	bp_result_add_latency_summary(r, "connect", &out->connect);
+	add_intervals(r, o, out);
+	if (o->connect_only)
+		bp_result_set_cpu(r, json_pack("{s:o}", "local", bp_net_side_cpu_json(out->local)));
+	else
+		bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local",
+					       bp_net_side_cpu_json(out->local), "remote",
+					       bp_net_side_cpu_json(out->remote)));
+	bp_net_cpu_warnings(r, out->local, out->remote);
+	if (o->rate > 0 && !o->concurrent && secs > 0 && rate < o->rate * 0.99)
+		bp_result_add_warning(r, "rate-not-reached",
+				      "%.0f transactions/s offered, %.0f/s completed: the peer (or "
+				      "the tester) could not keep up; latency counts from each "
+				      "transaction's due time", o->rate, rate);
+	if (out->total.fails[BP_RR_FAIL_NO_PORT])
+		port_warning(r, o, out);
+	else if (o->connect_only)
+		time_wait_warning(r, out);
+	if (out->interrupted)
+		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s",
+				      out->duration_s);
+	if (is_crr(o))
+		verdict(r, o, ro, out);
+	json_object_set_new(r->params, "server", json_string(out->server_addr));
+	json_object_set_new(r->params, "workers", json_integer(out->workers));
+	return 0;
+}
+
+int bp_rr_run_and_report(const struct bp_rr_client_opts *o, const struct bp_rr_report_opts *ro,
+			 struct bp_result *r, char *err, size_t errlen)
+{
+	struct bp_rr_outcome out;
+	int rc = bp_rr_client_run(o, &out, err, errlen), report_rc = 0;
+
+	/* What was measured is reported, also when the exchange failed late. */
+	if (out.local && out.remote && out.iv)
+		report_rc = bp_rr_report(r, o, ro, &out);
+	bp_rr_outcome_free(&out);
+	return rc ? rc : report_rc;
+}

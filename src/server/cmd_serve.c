@@ -1,0 +1,250 @@
+/*
+ * `boardperf serve`: the server end of the network tests, many clients at once, with
+ * limits that refuse cleanly and an idle timeout that frees what a vanished client held.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/test.h"
+#include "http/http_server.h"
+#include "server/server.h"
+#include "result/result.h"
+
+struct serve_params {
+	int64_t port;
+	const char *bind;
+	int64_t max_clients;
+	uint64_t max_duration;
+	double max_rate;
+	uint64_t idle_timeout;
+	int64_t workers;
+	bool one_off;
+	bool daemon;
+	const char *pidfile;
+	const char *logfile;
+	bool v4, v6;
+	int64_t http_port;
+};
+
+static const struct bp_opt serve_opts[] = {
+	{ 'p', "port", BP_OPT_INT, offsetof(struct serve_params, port), "PORT", "5201", 1, 65535,
+	  NULL, "port to listen on" },
+	{ 'B', "bind", BP_OPT_STRING, offsetof(struct serve_params, bind), "ADDR", NULL, 0, 0,
+	  NULL, "listen on this address only (default: all, IPv4 and IPv6)" },
+	{ 0, "max-clients", BP_OPT_INT, offsetof(struct serve_params, max_clients), "N", "64", 1,
+	  4096, NULL, "tests at once; more are refused with a message" },
+	{ 0, "max-duration", BP_OPT_DURATION, offsetof(struct serve_params, max_duration), "S",
+	  "0", 0, 86400, NULL, "refuse tests longer than S seconds (0: no limit)" },
+	{ 0, "max-rate", BP_OPT_RATE, offsetof(struct serve_params, max_rate), "RATE", "0", 0,
+	  1e15, NULL, "refuse faster tests; pace what the server sends (0: no limit)" },
+	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(struct serve_params, idle_timeout), "S",
+	  "10", 0.1, 3600, NULL, "drop a client silent (or a test not moving data) this long" },
+	{ 0, "workers", BP_OPT_INT, offsetof(struct serve_params, workers), "N", "0", 0, 1024,
+	  NULL, "data worker threads (0: one per core)" },
+	{ '1', "one-off", BP_OPT_FLAG, offsetof(struct serve_params, one_off), NULL, NULL, 0, 0,
+	  NULL, "exit after one test" },
+	{ 'D', "daemon", BP_OPT_FLAG, offsetof(struct serve_params, daemon), NULL, NULL, 0, 0,
+	  NULL, "run in the background" },
+	{ 'I', "pidfile", BP_OPT_STRING, offsetof(struct serve_params, pidfile), "FILE", NULL, 0,
+	  0, NULL, "write the server's process ID here (removed at exit)" },
+	{ 0, "logfile", BP_OPT_STRING, offsetof(struct serve_params, logfile), "FILE", NULL, 0, 0,
+	  NULL, "append log lines here instead of stderr" },
+	{ '4', "version4", BP_OPT_FLAG, offsetof(struct serve_params, v4), NULL, NULL, 0, 0, NULL,
+	  "IPv4 only" },
+	{ '6', "version6", BP_OPT_FLAG, offsetof(struct serve_params, v6), NULL, NULL, 0, 0, NULL,
+	  "IPv6 only" },
+	{ 0, "http", BP_OPT_INT, offsetof(struct serve_params, http_port), "PORT", "0", 0, 65535,
+	  NULL, "also answer HTTP on PORT: bodies sized by path (/0, /1k, /64k, /1m; 0: off)" },
+	BP_OPT_END,
+};
+
+static int serve_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
+{
+	const struct serve_params *p = params;
+
+	if (bp_check_no_positional(parsed, err, errlen))
+		return -EINVAL;
+	if (bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen))
+		return -EINVAL;
+	if (p->http_port && p->http_port == p->port) {
+		snprintf(err, errlen, "--http %lld: the same port as -p; expected another one",
+			 (long long)p->http_port);
+		return -EINVAL;
+	}
+	if (p->pidfile && !p->daemon) {
+		snprintf(err, errlen, "--pidfile '%s' needs -D: only a daemon writes one",
+			 p->pidfile);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The daemon tells its parent through this pipe whether it is listening. */
+struct ready_pipe {
+	int fd;
+	const char *pidfile;
+};
+
+static void daemon_ready(void *arg, int rc, const char *err, unsigned port,
+			 struct bp_loop *loop)
+{
+	struct ready_pipe *rp = arg;
+	char msg[320];
+	FILE *f;
+
+	(void)port;
+	(void)loop;
+	if (!rc && rp->pidfile) {
+		f = fopen(rp->pidfile, "we");
+		if (!f) {
+			rc = -errno;
+			snprintf(msg, sizeof(msg), "--pidfile '%s': %s", rp->pidfile, strerror(errno));
+			err = msg;
+		} else {
+			fprintf(f, "%ld\n", (long)getpid());
+			fclose(f);
+		}
+	}
+	if (rp->fd >= 0) {
+		dprintf(rp->fd, "%s", rc ? err : "");
+		close(rp->fd);
+		rp->fd = -1;
+	}
+}
+
+/* Fork; the parent waits until the child listens (exit 0) or reports why not (exit 1). */
+static int daemonize(struct ready_pipe *rp, const char *logfile, char *err, size_t errlen)
+{
+	int p[2], nul;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC)) {
+		snprintf(err, errlen, "cannot daemonize: %s", strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot daemonize: %s", strerror(errno));
+		return -errno;
+	}
+	if (pid > 0) {
+		char buf[320] = "";
+		ssize_t n;
+
+		close(p[1]);
+		n = read(p[0], buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			bp_error("%s", buf);
+			_exit(1);
+		}
+		_exit(n == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	rp->fd = p[1];
+	setsid();
+	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (nul >= 0) {
+		dup2(nul, STDIN_FILENO);
+		dup2(nul, STDOUT_FILENO);
+		if (!logfile)
+			dup2(nul, STDERR_FILENO);
+		close(nul);
+	}
+	return 0;
+}
+
+static int open_logfile(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "--logfile '%s': %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	return 0;
+}
+
+/*
+ * The HTTP responder runs beside the test server on threads of its own (http_server.h says
+ * why), started after a daemon's fork (threads do not survive one) and before the test
+ * server listens, so that -D reports a busy HTTP port as it reports a busy test port.
+ */
+static int start_http(const struct serve_params *p, struct bp_http_server **out, char *err,
+		      size_t errlen)
+{
+	struct bp_http_server_opts ho = {
+		.bind = p->bind, .port = (unsigned)p->http_port,
+		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
+		.workers = (int)p->workers, .idle_timeout_ns = p->idle_timeout,
+	};
+
+	*out = bp_http_server_start(&ho, err, errlen);
+	if (!*out)
+		return -EADDRINUSE;
+	bp_info("http: listening on port %u", bp_http_server_port(*out));
+	return 0;
+}
+
+static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
+		     char *err, size_t errlen)
+{
+	const struct serve_params *p = params;
+	struct ready_pipe rp = { .fd = -1, .pidfile = p->pidfile };
+	struct bp_http_server *http = NULL;
+	struct bp_server_opts o = {
+		.bind = p->bind, .port = (unsigned)p->port,
+		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
+		.max_clients = (int)p->max_clients, .max_duration_ns = p->max_duration,
+		.max_rate = p->max_rate, .idle_timeout_ns = p->idle_timeout,
+		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
+	};
+	int rc = 0;
+
+	(void)ctx;
+	(void)r;
+	/*
+	 * One malloc arena for all threads: the data workers allocate next to nothing, and a
+	 * per-thread arena would keep ~1 MiB of mostly empty heap resident for each of them.
+	 */
+	mallopt(M_ARENA_MAX, 1);
+	if (p->logfile)
+		rc = open_logfile(p->logfile, err, errlen);
+	if (!rc && p->daemon) {
+		rc = daemonize(&rp, p->logfile, err, errlen);
+		o.ready = daemon_ready;
+		o.ready_arg = &rp;
+	}
+	if (!rc && p->http_port)
+		rc = start_http(p, &http, err, errlen);
+	if (rc && p->daemon)
+		daemon_ready(&rp, rc, err, 0, NULL);  /* the parent reports why and exits 1 */
+	if (!rc)
+		rc = bp_server_run(&o, err, errlen);
+	bp_http_server_stop(http);
+	if (p->daemon && p->pidfile)
+		unlink(p->pidfile);
+	return rc;
+}
+
+const struct bp_test bp_cmd_serve = {
+	.name = "serve",
+	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
+	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-duration S] [--max-rate R] "
+		    "[--http PORT] [-D]",
+	.opts = serve_opts,
+	.params_size = sizeof(struct serve_params),
+	.check = serve_check,
+	.run = serve_run,
+	.no_result = true,
+};

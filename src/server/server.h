@@ -1,0 +1,40 @@
+/*
+ * `boardperf serve`: one port, many tests at once. The main thread runs an event loop over
+ * the listening socket and every control connection (each a small state machine), while
+ * the data streams of all tests share one pool of per-core workers. Nothing a client does
+ * can block another: control steps never wait on a socket, a silent client is dropped
+ * after the idle timeout, and limits refuse with a message instead of queueing.
+ */
+#ifndef BP_SERVER_SERVER_H
+#define BP_SERVER_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/loop.h"
+#include "io/sock.h"
+
+struct bp_server_opts {
+	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
+	unsigned port;
+	enum bp_family family;
+	int max_clients;           /* tests at once; 0: no limit */
+	uint64_t max_duration_ns;  /* 0: no limit */
+	double max_rate;           /* bit/s per test; 0: no limit */
+	uint64_t idle_timeout_ns;  /* a control connection silent this long is dropped */
+	int workers;               /* data workers; 0: one per core */
+	int max_tests;             /* stop after this many tests; 0: run until signalled */
+	/*
+	 * Called once: listening (rc 0; port is the one bound, useful with port 0) or not (rc
+	 * < 0, err says why). loop may be stopped from another thread with bp_loop_stop and
+	 * bp_loop_wake to end the server. May be NULL.
+	 */
+	void (*ready)(void *arg, int rc, const char *err, unsigned port, struct bp_loop *loop);
+	void *ready_arg;
+};
+
+/* Serve until SIGINT/SIGTERM (or max_tests). 0, or a negative errno with a message. */
+int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,90 @@
+/* Shared between server.c (listener, connections, loop) and server_session.c (a test). */
+#ifndef BP_SERVER_SERVER_INTERNAL_H
+#define BP_SERVER_SERVER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/loop.h"
+#include "proto/params.h"
+#include "proto/control.h"
+#include "server/server.h"
+#include "stream/stream_side.h"
+
+struct srv_session;
+struct bp_rr_responder;
+struct crr_conn;
+
+struct srv {
+	const struct bp_server_opts *o;
+	struct bp_loop *loop;
+	struct bp_stream_pool *pool;
+	struct bp_flow listener;
+	struct bp_flow udp_listener;   /* UDP hellos for the same port */
+	struct srv_session *sessions;  /* linked list */
+	int nsessions;                 /* tests admitted and not yet finished */
+	int finished;                  /* tests completed (for max_tests) */
+};
+
+enum srv_state {
+	SS_PARAMS,    /* PARAM_EXCHANGE sent, waiting for the parameters */
+	SS_STREAMS,   /* CREATE_STREAMS sent, waiting for the data connections */
+	SS_RUNNING,   /* TEST_RUNNING sent, data moving until TEST_END */
+	SS_RESULTS,   /* EXCHANGE_RESULTS sent, waiting for the client's results */
+	SS_DONE,      /* results and DISPLAY_RESULTS sent, waiting for IPERF_DONE */
+};
+
+struct srv_session {
+	struct srv *srv;
+	struct srv_session *next;
+	struct bp_flow flow;           /* the control connection */
+	char peer[64];
+	char cookie[BP_COOKIE_LEN];
+	enum srv_state state;
+	bool admitted;                 /* counted in srv->nsessions */
+	struct bp_proto_decoder dec;
+	unsigned char inbuf[4096];     /* bytes read but not yet decoded */
+	size_t inlen;
+	struct bp_net_params np;
+	struct bp_stream_side side;
+	bool side_ready;
+	int expected_streams, got_streams;
+	struct bp_timer idle;          /* drops a silent client */
+	struct bp_timer tick;          /* interval marks and the end of the omit */
+	uint64_t last_activity_ns;
+	uint64_t last_progress_ns;     /* data last moved */
+	uint64_t last_total_bytes;
+	uint64_t rate_mark_ns, rate_mark_bytes; /* for --max-rate: the last second's start */
+	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
+	/* rr: the responders of the streams (freed by the pool at release) */
+	struct bp_rr_responder *responders[BP_NET_MAX_STREAMS];
+	/* crr: connections being answered on the server's loop, and what ended ones served */
+	struct crr_conn *crr_open;
+	uint64_t crr_served, crr_bytes, crr_conns;
+	uint64_t loop_cpu0_ns;         /* the server loop thread's CPU time at the start */
+	bool dead;                     /* closed at the end of the current handler */
+	char why[256];                 /* what the log says about the end */
+};
+
+/* server_crr.c: crr connections of a running session, answered on the server's loop */
+void srv_crr_take(struct srv_session *ss, int fd);
+/* Close every crr connection still open (the test ended). */
+void srv_crr_close_all(struct srv_session *ss);
+/* Transactions answered so far (ended connections and open ones). */
+uint64_t srv_crr_served(const struct srv_session *ss);
+
+/* server_session.c */
+/* A new test on control connection fd (owned from now on, closed on any failure). */
+void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[BP_COOKIE_LEN]);
+/* A data connection whose cookie names this session; false when it does not want one. */
+bool srv_session_take_stream(struct srv_session *ss, int fd);
+/* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
+ * is recognised and its socket closed. */
+void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);
+/* The session a UDP hello without a cookie (stock iperf3) belongs to: the oldest one
+ * waiting for UDP streams. */
+struct srv_session *srv_session_waiting_udp(struct srv *s);
+struct srv_session *srv_session_find(struct srv *s, const char *cookie);
+void srv_session_close(struct srv_session *ss, const char *why);
+
+#endif

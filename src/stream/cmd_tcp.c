@@ -1,0 +1,84 @@
+/*
+ * `boardperf tcp -c HOST`: TCP throughput against `boardperf serve`, with iperf3's flags and
+ * meanings. Both ends count: the sender what it wrote, the receiver what arrived; the
+ * result carries both, per interval and in total, with each side's CPU use.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buildinfo.h"
+#include "core/clock.h"
+#include "core/test.h"
+#include "stream/net_cli.h"
+#include "stream/stream_client.h"
+#include "stream/stream_report.h"
+#include "result/result.h"
+
+struct tcp_params {
+	struct bp_net_cli net;
+	uint64_t window;
+	uint64_t len;
+	int64_t mss;
+	bool nodelay;
+	const char *congestion;
+	bool zerocopy;
+	double rate;
+};
+
+static const struct bp_opt tcp_opts[] = {
+	BP_NET_CLI_OPTS(struct tcp_params),
+	{ 'w', "window", BP_OPT_SIZE, offsetof(struct tcp_params, window), "SIZE", NULL, 0,
+	  1 << 30, NULL, "socket buffer size (SO_SNDBUF/SO_RCVBUF) on both ends" },
+	{ 'l', "length", BP_OPT_SIZE, offsetof(struct tcp_params, len), "SIZE", "128K", 1,
+	  1 << 20, NULL, "bytes per write (at most 1M, as iperf3)" },
+	{ 'M', "set-mss", BP_OPT_INT, offsetof(struct tcp_params, mss), "MSS", "0", 0, 65535,
+	  NULL, "TCP maximum segment size (0: the kernel's)" },
+	{ 'N', "no-delay", BP_OPT_FLAG, offsetof(struct tcp_params, nodelay), NULL, NULL, 0, 0,
+	  NULL, "TCP_NODELAY: no Nagle" },
+	{ 'C', "congestion", BP_OPT_STRING, offsetof(struct tcp_params, congestion), "ALGO",
+	  NULL, 0, 0, NULL, "congestion control algorithm (e.g. cubic, bbr)" },
+	{ 'Z', "zerocopy", BP_OPT_FLAG, offsetof(struct tcp_params, zerocopy), NULL, NULL, 0, 0,
+	  NULL, "send with MSG_ZEROCOPY where the kernel has it (the result says which ran)" },
+	{ 'b', "bitrate", BP_OPT_RATE, offsetof(struct tcp_params, rate), "RATE", "0", 0, 1e12,
+	  NULL, "pace each sending stream to RATE bit/s (kernel pacing), 0: as fast as it goes" },
+	BP_OPT_END,
+};
+
+static int tcp_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
+{
+	const struct tcp_params *p = params;
+
+	return bp_net_cli_check(&p->net, parsed, err, errlen);
+}
+
+static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
+		   char *err, size_t errlen)
+{
+	const struct tcp_params *p = params;
+	struct bp_stream_client_opts o;
+	struct bp_net_params *np = &o.np;
+
+	(void)ctx;
+	bp_net_cli_fill(&p->net, "tcp", &o);
+	np->window = (int)p->window;
+	np->len = (int)p->len;
+	np->mss = (int)p->mss;
+	np->nodelay = p->nodelay;
+	np->zerocopy = p->zerocopy;
+	np->bandwidth = p->rate;
+	snprintf(np->congestion, sizeof(np->congestion), "%s", p->congestion ? p->congestion : "");
+	return bp_net_run_and_report(&o, r, err, errlen);
+}
+
+const struct bp_test bp_cmd_tcp = {
+	.name = "tcp",
+	.summary = "TCP throughput to or from `boardperf serve`, per interval and in total",
+	.synopsis = "-c HOST [-t S] [-i S] [-P N] [-R | --bidir] [-b RATE] [-w SIZE] [-l SIZE] [-Z] "
+		    "[--iperf3]",
+	.opts = tcp_opts,
+	.params_size = sizeof(struct tcp_params),
+	.check = tcp_check,
+	.run = tcp_run,
+};

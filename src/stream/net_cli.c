@@ -1,0 +1,52 @@
+#include "stream/net_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buildinfo.h"
+#include "core/clock.h"
+#include "proto/control.h"
+
+int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
+		     char *err, size_t errlen)
+{
+	if (bp_check_no_positional(parsed, err, errlen) ||
+	    bp_check_exclusive(n->v4, "-4", n->v6, "-6", err, errlen) ||
+	    bp_check_exclusive(n->reverse, "-R", n->bidir, "--bidir", err, errlen))
+		return -EINVAL;
+	if (!n->host) {
+		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");
+		return -EINVAL;
+	}
+	/* A stock iperf3 server counts -t and -O in whole seconds: anything else would make
+	 * its figures cover another span than ours. */
+	if (n->iperf3 && (n->time % BP_NS_PER_SEC || n->omit % BP_NS_PER_SEC)) {
+		snprintf(err, errlen, "--iperf3: -t %g and -O %g must be whole seconds "
+			 "(a stock iperf3 server counts in seconds)", (double)n->time / 1e9,
+			 (double)n->omit / 1e9);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_stream_client_opts *o)
+{
+	struct bp_net_params *np = &o->np;
+
+	memset(o, 0, sizeof(*o));
+	o->host = n->host;
+	o->port = (unsigned)n->port;
+	o->family = n->v4 ? BP_FAMILY_V4 : n->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY;
+	o->connect_timeout_ns = n->connect_timeout;
+	snprintf(np->test, sizeof(np->test), "%s", test);
+	np->bp_version = BP_PROTO_VERSION;
+	np->time_ns = n->time;
+	np->omit_ns = n->omit;
+	np->interval_ns = n->interval;
+	np->parallel = (int)n->parallel;
+	np->reverse = n->reverse;
+	np->bidir = n->bidir;
+	np->iperf3 = n->iperf3;
+	snprintf(np->client_version, sizeof(np->client_version), "boardperf %s", bp_version());
+}

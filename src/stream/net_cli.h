@@ -1,0 +1,63 @@
+/*
+ * What every network client command (tcp, udp) takes from the command line, once: the
+ * shared options, their checks, and the client and parameter fields they fill.
+ */
+#ifndef BP_STREAM_NET_CLI_H
+#define BP_STREAM_NET_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/options.h"
+#include "stream/stream_client.h"
+
+struct bp_net_cli {
+	const char *host;
+	int64_t port;
+	uint64_t time, interval, omit;
+	int64_t parallel;
+	bool reverse, bidir;
+	bool v4, v6;
+	uint64_t connect_timeout;
+	bool iperf3;
+};
+
+/* The shared rows of an option table whose parameter struct T has a `net` member. */
+#define BP_NET_CLI_OPTS(T) \
+	{ 'c', "client", BP_OPT_STRING, offsetof(T, net.host), "HOST", NULL, 0, 0, NULL, \
+	  "the boardperf server to test against (required)" }, \
+	{ 'p', "port", BP_OPT_INT, offsetof(T, net.port), "PORT", "5201", 1, 65535, NULL, \
+	  "server port" }, \
+	{ 't', "time", BP_OPT_DURATION, offsetof(T, net.time), "S", "10", 0.1, 86400, NULL, \
+	  "how long to move data" }, \
+	{ 'i', "interval", BP_OPT_DURATION, offsetof(T, net.interval), "S", "1", 0, 3600, NULL, \
+	  "seconds between interval reports, 0 for none" }, \
+	{ 'O', "omit", BP_OPT_DURATION, offsetof(T, net.omit), "S", "0", 0, 3600, NULL, \
+	  "first run S seconds more and leave them (slow start) out of the totals" }, \
+	{ 'P', "parallel", BP_OPT_INT, offsetof(T, net.parallel), "N", "1", 1, 128, NULL, \
+	  "parallel streams (per direction)" }, \
+	{ 'R', "reverse", BP_OPT_FLAG, offsetof(T, net.reverse), NULL, NULL, 0, 0, NULL, \
+	  "the server sends, this side receives" }, \
+	{ 0, "bidir", BP_OPT_FLAG, offsetof(T, net.bidir), NULL, NULL, 0, 0, NULL, \
+	  "both send at once" }, \
+	{ '4', "version4", BP_OPT_FLAG, offsetof(T, net.v4), NULL, NULL, 0, 0, NULL, \
+	  "IPv4 only" }, \
+	{ '6', "version6", BP_OPT_FLAG, offsetof(T, net.v6), NULL, NULL, 0, 0, NULL, \
+	  "IPv6 only" }, \
+	{ 0, "connect-timeout", BP_OPT_DURATION, offsetof(T, net.connect_timeout), "S", "3", \
+	  0.1, 600, NULL, "give up connecting after S seconds" }, \
+	{ 0, "iperf3", BP_OPT_FLAG, offsetof(T, net.iperf3), NULL, NULL, 0, 0, NULL, \
+	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }
+
+/*
+ * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds. 0 or -EINVAL with
+ * a one-line message.
+ */
+int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
+		     char *err, size_t errlen);
+
+/* The client options and the parameters these flags decide, for test kind "tcp" or "udp". */
+void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_stream_client_opts *o);
+
+#endif

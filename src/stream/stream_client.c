@@ -1,0 +1,252 @@
+#include "stream/stream_client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/signals.h"
+#include "proto/ctl_client.h"
+#include "proto/control.h"
+#include "io/stream_pool.h"
+#include "stream/stream_side.h"
+#include "io/udp_connect.h"
+#include "core/workers.h"
+
+struct client {
+	const struct bp_stream_client_opts *o;
+	struct bp_ctl ctl;
+	struct bp_stream_pool *pool;
+	struct bp_stream_side side;
+	bool side_ready;
+	char *err;
+	size_t errlen;
+};
+
+static int sock_options(int fd, void *arg, char *err, size_t errlen)
+{
+	const struct bp_net_params *np = arg;
+	int rc = 0;
+
+	if (np->window)
+		rc = bp_sock_set_buffers(fd, np->window, err, errlen);
+	if (!rc && np->mss)
+		rc = bp_sock_set_mss(fd, np->mss, err, errlen);
+	if (!rc && np->congestion[0])
+		rc = bp_sock_set_congestion(fd, np->congestion, err, errlen);
+	if (!rc && np->nodelay)
+		rc = bp_sock_set_nodelay(fd, err, errlen);
+	/* TCP -b: the kernel paces every socket (receivers send only ACKs). */
+	if (!rc && np->bandwidth > 0 && !bp_net_params_udp(np))
+		rc = bp_sock_set_pacing(fd, np->bandwidth, err, errlen);
+	return rc;
+}
+
+/* A UDP stream: greet the server's port, then paced datagrams or a counting receiver. */
+static int open_udp_stream(struct client *c, bool sender, int id)
+{
+	const struct bp_net_params *np = &c->o->np;
+	struct bp_udp_stream_cfg cfg = {
+		.sender = sender, .payload_len = (size_t)np->len,
+		.rate_bps = np->bandwidth, .seq64 = np->udp64,
+		.gso = bp_addr_is_loopback(&c->ctl.addr),
+	};
+	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
+	int fd, rc = bp_udp_connect(&c->ctl.addr, c->ctl.cookie,
+				    np->window ? np->window : 4 << 20, bp_ctl_deadline(), &fd,
+				    c->err, c->errlen);
+
+	if (rc)
+		return rc;
+	return bp_stream_side_add_udp(&c->side, fd, &cfg, id, c->err, c->errlen);
+}
+
+/* One data connection: connect, name the session with its cookie, hand it to the pool. */
+static int open_stream(struct client *c, bool sender, int id, const struct bp_stream_opts *so)
+{
+	struct bp_net_params np = c->o->np;
+	int fd, rc;
+
+	if (bp_net_params_udp(&np))
+		return open_udp_stream(c, sender, id);
+	rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + c->o->connect_timeout_ns, sock_options,
+			    &np, &fd, c->err, c->errlen);
+	if (rc)
+		return rc;
+	rc = bp_proto_write_all(fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());
+	if (rc) {
+		snprintf(c->err, c->errlen, "data connection %d: %s", id, strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	return bp_stream_side_add(&c->side, fd, sender, id, so, c->err, c->errlen);
+}
+
+/*
+ * Streams in iperf3's order: the client's sending streams first, then its receiving ones;
+ * ids 1, 3, 4, ... (iperf3 never uses 2).
+ */
+static int open_streams(void *arg)
+{
+	struct client *c = arg;
+	const struct bp_net_params *np = &c->o->np;
+	int up = bp_net_params_up_streams(np), down = bp_net_params_down_streams(np);
+	int workers = bp_workers_available_cpus(), rc, id = 1;
+	struct bp_stream_opts so = { .write_len = (size_t)np->len, .zerocopy = np->zerocopy,
+				     .paced = np->bandwidth > 0 };
+
+	if (workers > up + down)
+		workers = up + down;
+	c->pool = bp_stream_pool_new(workers, c->err, c->errlen);
+	if (!c->pool)
+		return -ENOMEM;
+	rc = bp_stream_side_init(&c->side, c->pool, np->omit_ns);
+	if (rc)
+		return rc;
+	c->side_ready = true;
+	for (int i = 0; i < up + down && !rc; i++, id += id == 1 ? 2 : 1)
+		rc = open_stream(c, i < up, id, &so);
+	return rc;
+}
+
+/* The next moment something is due: an interval mark, the end of the omit, the end. */
+static uint64_t next_due(const struct bp_stream_side *s, const struct bp_net_params *np,
+			 uint64_t end_ns)
+{
+	uint64_t due = end_ns;
+
+	if (np->interval_ns) {
+		uint64_t k = (s->last_mark_ns - s->start_ns) / np->interval_ns + 1;
+		uint64_t mark = s->start_ns + k * np->interval_ns;
+
+		if (mark < due)
+			due = mark;
+	}
+	if (!s->omit_done && s->start_ns + np->omit_ns < due)
+		due = s->start_ns + np->omit_ns;
+	return due;
+}
+
+/*
+ * A data stream broke. A server that stops a test (its limits, an error) closes the
+ * streams right after saying why on the control connection: give that reason a moment
+ * to arrive, since it says more than "connection reset".
+ */
+static int stream_failed(struct client *c)
+{
+	struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
+	int rc = bp_stream_side_error(&c->side);
+
+	if (poll(&pfd, 1, 200) > 0)
+		return bp_ctl_event(&c->ctl);
+	snprintf(c->err, c->errlen, "data stream failed: %s", strerror(-rc));
+	return rc;
+}
+
+static int run_timed(struct client *c, struct bp_stream_outcome *out)
+{
+	const struct bp_net_params *np = &c->o->np;
+	/* As iperf3: the omitted start comes on top of -t. */
+	uint64_t now = bp_now_ns(), end = now + np->omit_ns + np->time_ns;
+	int rc = 0;
+
+	bp_stream_side_start(&c->side, now);
+	while (now < end) {
+		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
+		uint64_t due = next_due(&c->side, np, end);
+		int ms = due > now ? (int)((due - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS) : 0;
+
+		if (poll(&pfd, 1, ms) > 0) {
+			rc = bp_ctl_event(&c->ctl);
+			break;
+		}
+		if (bp_stop_requested()) {
+			out->interrupted = true;
+			break;
+		}
+		now = bp_now_ns();
+		if (now >= due && due < end)
+			bp_stream_side_mark(&c->side, now);
+		if (bp_stream_side_error(&c->side)) {
+			rc = stream_failed(c);
+			break;
+		}
+	}
+	now = bp_now_ns();
+	bp_stream_side_stop(&c->side, now < end ? now : end);
+	out->duration_s = (double)((now < end ? now : end) - c->side.start_ns) / 1e9;
+	return rc;
+}
+
+static int exchange_results(struct client *c, struct bp_stream_outcome *out)
+{
+	json_t *mine = bp_net_results_to_json(c->side.res), *theirs = NULL;
+	int rc = bp_ctl_finish(&c->ctl, mine, &theirs);
+
+	if (!rc && bp_net_results_from_json(theirs, out->remote)) {
+		snprintf(c->err, c->errlen, "the server's results are unreadable");
+		rc = -EBADMSG;
+	}
+	if (!rc && out->remote->from_iperf3)
+		bp_net_results_mirror_roles(out->remote, c->side.res);
+	json_decref(mine);
+	json_decref(theirs);
+	return rc;
+}
+
+static void note_modes(struct client *c, struct bp_stream_outcome *out)
+{
+	for (int i = 0; i < c->side.n; i++) {
+		struct bp_udp_stats us;
+		const char *mode = bp_stream_mode(c->side.streams[i]);
+
+		if (c->side.udp[i]) {
+			bp_udp_stream_stats(c->side.udp[i], &us);
+			mode = us.mode;
+		}
+		snprintf(c->side.sender[i] ? out->send_mode : out->recv_mode, 16, "%s", mode);
+	}
+	out->pool_workers = bp_stream_pool_workers(c->pool);
+}
+
+int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream_outcome *out,
+		      char *err, size_t errlen)
+{
+	struct client c = { .o = o, .ctl.fd = -1, .err = err, .errlen = errlen };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	err[0] = '\0';
+	out->remote = calloc(1, sizeof(*out->remote));
+	if (!out->remote)
+		return -ENOMEM;
+	rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np,
+			  open_streams, &c, err, errlen);
+	if (!rc) {
+		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
+		rc = run_timed(&c, out);
+		note_modes(&c, out);
+		if (!rc)
+			rc = exchange_results(&c, out);
+	}
+	if (c.side_ready) {
+		out->local = c.side.res;  /* hand over what was measured, even after a failure */
+		c.side.res = NULL;
+		bp_stream_side_free(&c.side);
+	}
+	if (c.pool)
+		bp_stream_pool_free(c.pool);
+	bp_ctl_close(&c.ctl);
+	return rc;
+}
+
+void bp_stream_outcome_free(struct bp_stream_outcome *out)
+{
+	free(out->local);
+	free(out->remote);
+	out->local = out->remote = NULL;
+}

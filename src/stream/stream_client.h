@@ -1,0 +1,40 @@
+/* The client half of a TCP test against `boardperf serve` (or, later, a stock iperf3). */
+#ifndef BP_STREAM_STREAM_CLIENT_H
+#define BP_STREAM_STREAM_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/params.h"
+#include "proto/results.h"
+#include "io/sock.h"
+
+struct bp_stream_client_opts {
+	const char *host;
+	unsigned port;
+	enum bp_family family;
+	uint64_t connect_timeout_ns;
+	struct bp_net_params np;   /* what the server is asked for */
+};
+
+/* Everything both sides measured; the caller turns it into a result. */
+struct bp_stream_outcome {
+	struct bp_net_results *local;   /* this side (heap) */
+	struct bp_net_results *remote;  /* the server's (heap) */
+	char server_addr[64];
+	char send_mode[16], recv_mode[16];
+	int pool_workers;
+	bool interrupted;               /* SIGINT/SIGTERM ended the test early */
+	double duration_s;
+};
+
+/*
+ * Run the whole exchange. Returns 0, or a negative errno with a one-line message; on a
+ * failure after the test ran, out still holds what this side measured.
+ */
+int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream_outcome *out,
+		      char *err, size_t errlen);
+void bp_stream_outcome_free(struct bp_stream_outcome *out);
+
+#endif

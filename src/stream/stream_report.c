@@ -1,0 +1,305 @@
+#include "stream/stream_report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cpuacct.h"
+
+/* One direction: who sent, who received, and the name prefix its metrics carry. */
+struct direction {
+	const char *prefix;                   /* "", "up." or "down." */
+	const struct bp_net_results *sender;  /* the side that sent */
+	const struct bp_net_results *receiver;
+	bool client_sends;
+};
+
+static int add(struct bp_result *r, const char *prefix, const char *name, double v,
+	       const char *unit, enum bp_better better)
+{
+	char full[96];
+
+	snprintf(full, sizeof(full), "%s%s", prefix, name);
+	return bp_result_add_metric(r, full, v, unit, better);
+}
+
+static double rate(uint64_t bytes, double seconds)
+{
+	return seconds > 0 ? (double)bytes * 8 / seconds : NAN;
+}
+
+/*
+ * UDP: datagrams both ways, what never arrived, and where: lost counts every sequence number
+ * that did not arrive; receiver.kernel_drops is the part dropped in the receiving tester's
+ * own socket buffer, not on the path; sender.stalls counts sends the sender's kernel refused.
+ */
+static int report_udp(struct bp_result *r, const struct direction *d)
+{
+	uint64_t sent = bp_net_results_packets(d->sender, true);
+	uint64_t got = bp_net_results_packets(d->receiver, false);
+	int64_t lost = bp_net_results_lost(d->receiver);
+	double ss = bp_net_results_seconds(d->sender, true);
+	double gs = bp_net_results_seconds(d->receiver, false);
+	int rc = 0;
+
+	if (d->sender->nstreams) {
+		rc = add(r, d->prefix, "sender.packets", (double)sent, "count", BP_BETTER_NONE);
+		if (!rc)
+			rc = add(r, d->prefix, "sender.pps", ss > 0 ? sent / ss : NAN, "pkt/s",
+				 BP_BETTER_HIGHER);
+		if (!rc)
+			rc = add(r, d->prefix, "sender.stalls",
+				 (double)bp_net_results_stalls(d->sender), "count", BP_BETTER_LOWER);
+	}
+	if (rc || !d->receiver->nstreams)
+		return rc;
+	rc = add(r, d->prefix, "receiver.packets", (double)got, "count", BP_BETTER_NONE);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.pps", gs > 0 ? got / gs : NAN, "pkt/s",
+			 BP_BETTER_HIGHER);
+	if (!rc)
+		rc = add(r, d->prefix, "lost.packets", (double)lost, "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "loss.percent", sent ? (double)lost / sent * 100 : NAN,
+			 "percent", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.kernel_drops",
+			 (double)bp_net_results_kernel_drops(d->receiver), "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.out_of_order",
+			 (double)bp_net_results_out_of_order(d->receiver), "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "receiver.duplicates",
+			 (double)bp_net_results_duplicates(d->receiver), "count", BP_BETTER_LOWER);
+	if (!rc)
+		rc = add(r, d->prefix, "jitter", bp_net_results_jitter_ns(d->receiver), "ns",
+			 BP_BETTER_LOWER);
+	return rc;
+}
+
+static int report_direction(struct bp_result *r, const struct direction *d)
+{
+	uint64_t sent = bp_net_results_bytes(d->sender, true);
+	uint64_t got = bp_net_results_bytes(d->receiver, false);
+	int64_t retrans = bp_net_results_retransmits(d->sender);
+	int rc = 0;
+
+	/* A side whose results never arrived (the exchange failed) reports nothing. */
+	if (d->sender->nstreams)
+		rc = add(r, d->prefix, "sender.bytes", (double)sent, "B", BP_BETTER_NONE);
+	if (!rc && d->sender->nstreams)
+		rc = add(r, d->prefix, "sender.bitrate",
+			 rate(sent, bp_net_results_seconds(d->sender, true)), "bit/s",
+			 BP_BETTER_HIGHER);
+	if (!rc && retrans >= 0)
+		rc = add(r, d->prefix, "sender.retransmits", (double)retrans, "count",
+			 BP_BETTER_LOWER);
+	if (!rc && d->receiver->nstreams)
+		rc = add(r, d->prefix, "receiver.bytes", (double)got, "B", BP_BETTER_NONE);
+	if (!rc && d->receiver->nstreams)
+		rc = add(r, d->prefix, "receiver.bitrate",
+			 rate(got, bp_net_results_seconds(d->receiver, false)), "bit/s",
+			 BP_BETTER_HIGHER);
+	return rc;
+}
+
+/*
+ * Side res's interval i, with every later one folded in when i is the last interval the
+ * client has: the server stops a moment after the client (TEST_END has to reach it), and
+ * what it moved in that moment belongs to the last interval, not to none.
+ */
+static struct bp_net_interval interval_at(const struct bp_net_results *res, int i, bool last)
+{
+	struct bp_net_interval iv = { 0 };
+
+	if (i >= res->nintervals)
+		return iv;
+	iv = res->intervals[i];
+	for (int k = i + 1; last && k < res->nintervals; k++) {
+		iv.sent += res->intervals[k].sent;
+		iv.received += res->intervals[k].received;
+		iv.packets_sent += res->intervals[k].packets_sent;
+		iv.packets_received += res->intervals[k].packets_received;
+		iv.lost += res->intervals[k].lost;
+		iv.jitter_ns = res->intervals[k].jitter_ns;
+		iv.end_s = res->intervals[k].end_s;
+	}
+	return iv;
+}
+
+static void add_interval_metric(struct bp_interval *iv, const char *prefix, const char *name,
+				double v, const char *unit, enum bp_better better)
+{
+	char full[96];
+
+	snprintf(full, sizeof(full), "%s%s", prefix, name);
+	bp_interval_add_metric(iv, full, v, unit, better);
+}
+
+static void interval_udp(struct bp_interval *iv, const char *p, const struct bp_net_interval *s,
+			 const struct bp_net_interval *g)
+{
+	if (s->end_s > s->start_s && s->packets_sent)
+		add_interval_metric(iv, p, "sender.pps", (double)s->packets_sent /
+				    (s->end_s - s->start_s), "pkt/s", BP_BETTER_HIGHER);
+	if (g->end_s > g->start_s && (g->packets_received || g->lost)) {
+		add_interval_metric(iv, p, "receiver.pps", (double)g->packets_received /
+				    (g->end_s - g->start_s), "pkt/s", BP_BETTER_HIGHER);
+		add_interval_metric(iv, p, "lost", (double)g->lost, "count", BP_BETTER_LOWER);
+		if (s->packets_sent)
+			add_interval_metric(iv, p, "loss.percent",
+					    (double)g->lost / (double)s->packets_sent * 100,
+					    "percent", BP_BETTER_LOWER);
+		add_interval_metric(iv, p, "jitter", g->jitter_ns, "ns", BP_BETTER_LOWER);
+	}
+}
+
+static void interval_direction(struct bp_interval *iv, const struct direction *d, int i,
+			       bool last)
+{
+	struct bp_net_interval s = interval_at(d->sender, i, last);
+	struct bp_net_interval g = interval_at(d->receiver, i, last);
+	const char *p = d->prefix;
+
+	interval_udp(iv, p, &s, &g);
+	if (s.end_s > s.start_s) {
+		add_interval_metric(iv, p, "sender.bitrate", (double)s.sent * 8 / (s.end_s - s.start_s),
+				    "bit/s", BP_BETTER_HIGHER);
+		add_interval_metric(iv, p, "sender.bytes", (double)s.sent, "B", BP_BETTER_NONE);
+		if (s.retransmits >= 0)
+			add_interval_metric(iv, p, "retransmits", (double)s.retransmits, "count",
+					    BP_BETTER_LOWER);
+		if (s.cwnd)
+			add_interval_metric(iv, p, "cwnd", s.cwnd, "B", BP_BETTER_NONE);
+		if (s.rtt_us)
+			add_interval_metric(iv, p, "rtt", s.rtt_us * 1e3, "ns", BP_BETTER_LOWER);
+	}
+	if (g.end_s > g.start_s) {
+		add_interval_metric(iv, p, "receiver.bitrate",
+				    (double)g.received * 8 / (g.end_s - g.start_s), "bit/s",
+				    BP_BETTER_HIGHER);
+		add_interval_metric(iv, p, "receiver.bytes", (double)g.received, "B",
+				    BP_BETTER_NONE);
+	}
+}
+
+/*
+ * Intervals by index: both sides mark every -i seconds from their own TEST_RUNNING, so the
+ * i-th interval of each covers the same stretch of the test, apart from the control
+ * message's one-way delay. The client's clock labels them.
+ */
+static void report_intervals(struct bp_result *r, const struct direction *dirs, int ndirs,
+			     const struct bp_net_results *local)
+{
+	for (int i = 0; i < local->nintervals; i++) {
+		const struct bp_net_interval *l = &local->intervals[i];
+		struct bp_interval *iv = bp_result_add_interval(r, l->start_s, l->end_s);
+
+		if (!iv)
+			return;
+		for (int d = 0; d < ndirs; d++)
+			interval_direction(iv, &dirs[d], i, i == local->nintervals - 1);
+		if (l->omitted)
+			bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
+	}
+}
+
+/* The tester's own limits, named so that they are never taken for the path's. */
+static void udp_warnings(struct bp_result *r, const struct direction *d)
+{
+	uint64_t drops = bp_net_results_kernel_drops(d->receiver);
+	uint64_t stalls = bp_net_results_stalls(d->sender);
+
+	if (drops)
+		bp_result_add_warning(r, "tester-receive-overflow",
+				      "%s%" PRIu64 " datagrams were dropped in the receiving tester's "
+				      "socket buffer: that loss is the tester's, not the path's",
+				      d->prefix, drops);
+	if (stalls)
+		bp_result_add_warning(r, "tester-send-stalled",
+				      "%sthe sender's kernel refused %" PRIu64 " sends (socket buffer "
+				      "or queue full): the offered rate may be below the target",
+				      d->prefix, stalls);
+}
+
+/* Two decimals: CPU percentages are not known better than that. */
+static json_t *percent(double v)
+{
+	return isfinite(v) ? json_real(round(v * 100) / 100) : json_null();
+}
+
+json_t *bp_net_side_cpu_json(const struct bp_net_results *res)
+{
+	if (!res->nstreams)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o}", "user_percent", percent(res->cpu_user),
+			 "system_percent", percent(res->cpu_system),
+			 "total_percent", percent(res->cpu_total),
+			 "busiest_worker_percent", percent(res->busy_max * 100));
+}
+
+void bp_net_cpu_warnings(struct bp_result *r, const struct bp_net_results *local,
+			 const struct bp_net_results *remote)
+{
+	static const char *const side_name[] = { "client (this side)", "server" };
+	const struct bp_net_results *sides[] = { local, remote };
+
+	for (int i = 0; i < 2; i++)
+		if (sides[i]->nstreams && isfinite(sides[i]->busy_max) &&
+		    sides[i]->busy_max >= BP_CPU_BOUND_SHARE)
+			bp_result_add_warning(r, "tester-cpu-bound",
+					      "the %s's busiest data worker used %.0f %% of its "
+					      "core: the figure may be the tester's limit, not the "
+					      "network's", side_name[i], sides[i]->busy_max * 100);
+}
+
+int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
+		  const struct bp_stream_outcome *out)
+{
+	struct direction dirs[2];
+	int n = 0, rc = 0;
+
+	if (bp_net_params_up_streams(np))
+		dirs[n++] = (struct direction){ np->bidir ? "up." : "", out->local, out->remote,
+						true };
+	if (bp_net_params_down_streams(np))
+		dirs[n++] = (struct direction){ np->bidir ? "down." : "", out->remote, out->local,
+						false };
+	for (int i = 0; i < n && !rc; i++) {
+		rc = report_direction(r, &dirs[i]);
+		if (!rc && bp_net_params_udp(np))
+			rc = report_udp(r, &dirs[i]);
+		if (!rc && bp_net_params_udp(np))
+			udp_warnings(r, &dirs[i]);
+	}
+	if (rc)
+		return rc;
+	report_intervals(r, dirs, n, out->local);
+	bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local", bp_net_side_cpu_json(out->local),
+				       "remote", bp_net_side_cpu_json(out->remote)));
+	bp_net_cpu_warnings(r, out->local, out->remote);
+	if (out->interrupted)
+		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
+				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);
+	json_object_set_new(r->params, "server", json_string(out->server_addr));
+	json_object_set_new(r->params, "send_mode", json_string(out->send_mode[0] ?
+								out->send_mode : "none"));
+	json_object_set_new(r->params, "receive_mode", json_string(out->recv_mode[0] ?
+								   out->recv_mode : "none"));
+	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
+	return 0;
+}
+
+int bp_net_run_and_report(const struct bp_stream_client_opts *o, struct bp_result *r,
+			  char *err, size_t errlen)
+{
+	struct bp_stream_outcome out;
+	int rc = bp_stream_client_run(o, &out, err, errlen), report_rc = 0;
+
+	/* Whatever both sides measured is reported, also when the exchange failed late. */
+	if (out.local && out.remote)
+		report_rc = bp_stream_report(r, &o->np, &out);
+	bp_stream_outcome_free(&out);
+	return rc ? rc : report_rc;
+}

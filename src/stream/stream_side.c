@@ -1,0 +1,309 @@
+#include "stream/stream_side.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "io/sock.h"
+
+int bp_stream_side_init(struct bp_stream_side *s, struct bp_stream_pool *pool, uint64_t omit_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->pool = pool;
+	s->omit_ns = omit_ns;
+	s->res = calloc(1, sizeof(*s->res));
+	s->worker_cpu0 = calloc((size_t)bp_stream_pool_workers(pool), sizeof(uint64_t));
+	if (!s->res || !s->worker_cpu0) {
+		bp_stream_side_free(s);
+		return -ENOMEM;
+	}
+	s->res->busy_max = NAN;
+	return 0;
+}
+
+void bp_stream_side_free(struct bp_stream_side *s)
+{
+	bp_stream_side_release(s);
+	free(s->res);
+	free(s->worker_cpu0);
+	s->res = NULL;
+	s->worker_cpu0 = NULL;
+}
+
+/* No room for another stream: say so and close what would have been one. */
+static int full(const struct bp_stream_side *s, int fd, char *err, size_t errlen)
+{
+	if (s->n < BP_NET_MAX_STREAMS)
+		return 0;
+	snprintf(err, errlen, "more than %d streams", BP_NET_MAX_STREAMS);
+	if (fd >= 0)
+		close(fd);
+	return -EINVAL;
+}
+
+static void append(struct bp_stream_side *s, struct bp_stream *st, bool sender, int id)
+{
+	s->streams[s->n] = st;
+	s->sender[s->n] = sender;
+	s->ids[s->n] = id;
+	s->n++;
+}
+
+int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
+		    const struct bp_stream_opts *o, char *err, size_t errlen)
+{
+	struct bp_stream *st;
+
+	if (full(s, fd, err, errlen))
+		return -EINVAL;
+	st = bp_stream_add(s->pool, fd, sender ? BP_STREAM_SEND : BP_STREAM_RECV, o, err, errlen);
+	if (!st)
+		return -EIO;
+	append(s, st, sender, id);
+	return 0;
+}
+
+int bp_stream_side_add_udp(struct bp_stream_side *s, int fd, const struct bp_udp_stream_cfg *cfg,
+			int id, char *err, size_t errlen)
+{
+	struct bp_udp_stream *u;
+	struct bp_stream *st;
+
+	if (full(s, fd, err, errlen))
+		return -EINVAL;
+	u = bp_udp_stream_new(cfg);
+	if (!u) {
+		snprintf(err, errlen, "udp stream: out of memory");
+		close(fd);
+		return -ENOMEM;
+	}
+	st = bp_stream_add_custom(s->pool, fd, &bp_udp_stream_ops, u, err, errlen);
+	if (!st)
+		return -EIO;
+	s->udp[s->n] = u;
+	append(s, st, cfg->sender, id);
+	return 0;
+}
+
+int bp_stream_side_add_custom(struct bp_stream_side *s, int fd, const struct bp_stream_ops *ops,
+			   void *state, bool sender, int id, struct bp_stream **out, char *err,
+			   size_t errlen)
+{
+	struct bp_stream *st;
+
+	if (full(s, fd, err, errlen)) {
+		ops->release(state);
+		return -EINVAL;
+	}
+	st = bp_stream_add_custom(s->pool, fd, ops, state, err, errlen);
+	if (!st)
+		return -EIO;
+	append(s, st, sender, id);
+	if (out)
+		*out = st;
+	return 0;
+}
+
+/* What stream i moved so far: the pool's byte counter, or a UDP stream's stats. */
+static uint64_t stream_bytes(const struct bp_stream_side *s, int i, struct bp_udp_stats *us)
+{
+	if (!s->udp[i])
+		return bp_stream_bytes(s->streams[i]);
+	bp_udp_stream_stats(s->udp[i], us);
+	return us->bytes;
+}
+
+static uint32_t stream_retrans(const struct bp_stream_side *s, int i, struct bp_tcp_info *ti)
+{
+	ti->valid = false;
+	if (s->udp[i])
+		return 0;
+	if (bp_tcp_info_read(bp_stream_fd(s->streams[i]), ti) || !ti->valid)
+		return 0;
+	return ti->total_retrans;
+}
+
+void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
+{
+	struct bp_tcp_info ti;
+
+	bp_cpu_process_times(&s->cpu0);
+	for (int w = 0; w < bp_stream_pool_workers(s->pool); w++)
+		s->worker_cpu0[w] = bp_stream_pool_worker_cpu_ns(s->pool, w);
+	for (int i = 0; i < s->n; i++) {
+		s->base_retrans[i] = s->last_retrans[i] = stream_retrans(s, i, &ti);
+		bp_stream_start(s->streams[i]);
+	}
+	s->start_ns = s->last_mark_ns = s->counted_from_ns = now_ns;
+	s->omit_done = s->omit_ns == 0;
+	s->running = true;
+}
+
+/* Figures of one interval [last mark, now) from the counters and TCP_INFO. */
+static void close_interval(struct bp_stream_side *s, uint64_t now_ns, bool omitted)
+{
+	struct bp_net_interval *iv;
+	uint64_t rtt_sum = 0;
+	int rtt_n = 0;
+
+	if (s->res->nintervals == BP_NET_MAX_INTERVALS || now_ns <= s->last_mark_ns)
+		return;
+	iv = &s->res->intervals[s->res->nintervals++];
+	memset(iv, 0, sizeof(*iv));
+	iv->start_s = (double)(s->last_mark_ns - s->start_ns) / 1e9;
+	iv->end_s = (double)(now_ns - s->start_ns) / 1e9;
+	iv->omitted = omitted;
+	iv->retransmits = -1;
+	double jitter = 0;
+	int receivers = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		struct bp_udp_stats us;
+		uint64_t b = stream_bytes(s, i, &us);
+		struct bp_tcp_info ti = { 0 };
+
+		*(s->sender[i] ? &iv->sent : &iv->received) += b - s->last_bytes[i];
+		s->last_bytes[i] = b;
+		if (s->udp[i]) {
+			*(s->sender[i] ? &iv->packets_sent : &iv->packets_received) +=
+				us.datagrams - s->last_packets[i];
+			iv->lost += us.lost - s->last_lost[i];
+			s->last_packets[i] = us.datagrams;
+			s->last_lost[i] = us.lost;
+			if (!s->sender[i]) {
+				jitter += us.jitter_ns;
+				receivers++;
+			}
+			continue;
+		}
+		if (!s->sender[i])
+			continue;
+		uint32_t r = stream_retrans(s, i, &ti);
+
+		if (ti.valid) {
+			iv->retransmits = (iv->retransmits < 0 ? 0 : iv->retransmits) +
+					  (r - s->last_retrans[i]);
+			s->last_retrans[i] = r;
+			if (!iv->cwnd)
+				iv->cwnd = ti.snd_cwnd * ti.snd_mss;
+			rtt_sum += ti.rtt_us;
+			rtt_n++;
+		}
+	}
+	iv->rtt_us = rtt_n ? (uint32_t)(rtt_sum / (uint64_t)rtt_n) : 0;
+	iv->jitter_ns = receivers ? jitter / receivers : 0;
+	s->last_mark_ns = now_ns;
+}
+
+void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns)
+{
+	if (!s->running)
+		return;
+	close_interval(s, now_ns, !s->omit_done);
+	if (!s->omit_done && now_ns - s->start_ns >= s->omit_ns) {
+		/* The counted part starts here: everything so far was the omitted start. */
+		for (int i = 0; i < s->n; i++) {
+			s->base_bytes[i] = s->last_bytes[i];
+			s->base_retrans[i] = s->last_retrans[i];
+			s->base_packets[i] = s->last_packets[i];
+			s->base_lost[i] = s->last_lost[i];
+		}
+		s->counted_from_ns = now_ns;
+		s->omit_done = true;
+	}
+}
+
+static void fill_cpu(struct bp_stream_side *s)
+{
+	struct bp_cpu_times c1;
+	struct bp_cpu_usage u;
+	double wall = (double)(s->stop_ns - s->start_ns);
+
+	bp_cpu_process_times(&c1);
+	bp_cpu_usage_between(&s->cpu0, &c1, &u);
+	s->res->cpu_user = u.wall_s > 0 ? u.user_s / u.wall_s * 100 : NAN;
+	s->res->cpu_system = u.wall_s > 0 ? u.sys_s / u.wall_s * 100 : NAN;
+	s->res->cpu_total = s->res->cpu_user + s->res->cpu_system;
+	s->res->busy_max = NAN;
+	for (int w = 0; wall > 0 && w < bp_stream_pool_workers(s->pool); w++) {
+		double b = (double)(bp_stream_pool_worker_cpu_ns(s->pool, w) - s->worker_cpu0[w]) /
+			   wall;
+
+		if (isnan(s->res->busy_max) || b > s->res->busy_max)
+			s->res->busy_max = b;
+	}
+}
+
+/* A UDP stream's totals after the omitted start (stats are cumulative). */
+static void fill_udp(const struct bp_stream_side *s, int i, struct bp_net_stream_result *r)
+{
+	struct bp_udp_stats us;
+
+	bp_udp_stream_stats(s->udp[i], &us);
+	r->retransmits = -1;
+	r->packets = us.datagrams - (s->omit_done ? s->base_packets[i] : 0);
+	r->lost = us.lost - (s->omit_done ? s->base_lost[i] : 0);
+	r->out_of_order = us.out_of_order;
+	r->duplicates = us.duplicates;
+	r->kernel_drops = us.kernel_drops;
+	r->stalls = us.stalls;
+	r->jitter_ns = us.jitter_ns;
+}
+
+void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
+{
+	if (!s->running)
+		return;
+	for (int i = 0; i < s->n; i++)
+		bp_stream_stop(s->streams[i]);
+	close_interval(s, now_ns, !s->omit_done);
+	s->stop_ns = now_ns;
+	s->running = false;
+	s->res->nstreams = s->n;
+	for (int i = 0; i < s->n; i++) {
+		struct bp_net_stream_result *r = &s->res->streams[i];
+
+		r->id = s->ids[i];
+		r->sender = s->sender[i];
+		/* A test that ended inside the omitted start counts everything. */
+		r->bytes = s->last_bytes[i] - (s->omit_done ? s->base_bytes[i] : 0);
+		r->retransmits = s->sender[i] && s->last_retrans[i] >= s->base_retrans[i] ?
+				 (int64_t)(s->last_retrans[i] - s->base_retrans[i]) : -1;
+		r->start_s = (double)((s->omit_done ? s->counted_from_ns : s->start_ns) -
+				      s->start_ns) / 1e9;
+		r->end_s = (double)(now_ns - s->start_ns) / 1e9;
+		if (s->udp[i])
+			fill_udp(s, i, r);
+	}
+	fill_cpu(s);
+}
+
+uint64_t bp_stream_side_total_bytes(const struct bp_stream_side *s, bool received_only)
+{
+	struct bp_udp_stats us;
+	uint64_t sum = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (!received_only || !s->sender[i])
+			sum += stream_bytes(s, i, &us);
+	return sum;
+}
+
+int bp_stream_side_error(const struct bp_stream_side *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (bp_stream_error(s->streams[i]))
+			return bp_stream_error(s->streams[i]);
+	return 0;
+}
+
+void bp_stream_side_release(struct bp_stream_side *s)
+{
+	for (int i = 0; i < s->n; i++)
+		bp_stream_release(s->streams[i]);
+	s->n = 0;
+}

@@ -1,0 +1,72 @@
+/*
+ * One side of a TCP or UDP test (the client's or the server's half of a session): its streams in
+ * the shared stream pool, the interval series it records, the omitted start, and the
+ * results it reports. Client and server run the same code, so their figures are computed
+ * the same way.
+ */
+#ifndef BP_STREAM_STREAM_SIDE_H
+#define BP_STREAM_STREAM_SIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/cpuacct.h"
+#include "proto/results.h"
+#include "io/stream_pool.h"
+#include "stream/udp_stream.h"
+
+struct bp_stream_side {
+	struct bp_stream_pool *pool;
+	int n;
+	struct bp_stream *streams[BP_NET_MAX_STREAMS];
+	bool sender[BP_NET_MAX_STREAMS];
+	int ids[BP_NET_MAX_STREAMS];
+	uint64_t base_bytes[BP_NET_MAX_STREAMS];   /* at the end of the omitted start */
+	uint64_t last_bytes[BP_NET_MAX_STREAMS];   /* at the last interval mark */
+	uint32_t base_retrans[BP_NET_MAX_STREAMS];
+	uint32_t last_retrans[BP_NET_MAX_STREAMS];
+	/* UDP streams (NULL for TCP): their counters come from the stream's stats */
+	struct bp_udp_stream *udp[BP_NET_MAX_STREAMS];
+	uint64_t base_packets[BP_NET_MAX_STREAMS], last_packets[BP_NET_MAX_STREAMS];
+	int64_t base_lost[BP_NET_MAX_STREAMS], last_lost[BP_NET_MAX_STREAMS];
+	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
+	bool omit_done, running;
+	struct bp_cpu_times cpu0;
+	uint64_t *worker_cpu0;      /* per pool worker, at start */
+	struct bp_net_results *res; /* intervals accumulate here; totals at stop */
+};
+
+/* 0 or -ENOMEM. omit_ns: the start not counted in the totals. */
+int bp_stream_side_init(struct bp_stream_side *s, struct bp_stream_pool *pool, uint64_t omit_ns);
+void bp_stream_side_free(struct bp_stream_side *s);
+
+/* Adopt a connected socket as stream number id (fd is owned from now on, closed on failure). */
+int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
+		    const struct bp_stream_opts *o, char *err, size_t errlen);
+
+/* Adopt a connected UDP socket as stream number id, sending or receiving per cfg. */
+int bp_stream_side_add_udp(struct bp_stream_side *s, int fd, const struct bp_udp_stream_cfg *cfg,
+			int id, char *err, size_t errlen);
+
+/*
+ * Adopt a stream whose data path the caller wrote (request/response flows, responders):
+ * fd (-1 for none) and state belong to the pool from now on; *out (may be NULL) is the
+ * stream, for its worker index.
+ */
+int bp_stream_side_add_custom(struct bp_stream_side *s, int fd, const struct bp_stream_ops *ops,
+			   void *state, bool sender, int id, struct bp_stream **out, char *err,
+			   size_t errlen);
+
+void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns);
+/* Close the interval that ends now (and the omitted start once it has passed). */
+void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns);
+/* Stop moving data, close the last interval and fill the totals in s->res. */
+void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns);
+/* Bytes moved so far by every stream (received_only: only the receiving ones). */
+uint64_t bp_stream_side_total_bytes(const struct bp_stream_side *s, bool received_only);
+/* The first stream error, or 0. */
+int bp_stream_side_error(const struct bp_stream_side *s);
+/* Hand every stream back to the pool (closes the sockets). */
+void bp_stream_side_release(struct bp_stream_side *s);
+
+#endif

@@ -1,0 +1,249 @@
+#include "stream/udp_stream.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+#include "core/clock.h"
+#include "io/loop.h"
+#include "proto/udp_header.h"
+#include "io/udp_io.h"
+#include "io/pacer.h"
+#include "stream/udp_seq.h"
+
+/* Datagrams per system call: the pacer's cap, so no burst is larger than one batch. */
+#define BATCH BP_PACER_MAX_BATCH
+/* The largest datagram a receiver accepts (a UDP payload can be up to this). */
+#define MAX_PAYLOAD 65507
+
+struct bp_udp_stream {
+	struct bp_udp_stream_cfg cfg;
+	struct bp_loop *loop;
+	struct bp_flow flow;
+	struct bp_timer timer;
+	struct bp_udp_sender tx;
+	struct bp_udp_receiver rx;
+	struct bp_pacer pacer;
+	struct bp_udp_seq seq;
+	bool io_ready, have_first, waiting_out;
+	uint64_t next_seq;           /* sender: the next datagram's number (iperf3 starts at 1) */
+	uint64_t now_ns;             /* sender: the batch's send time, for the headers */
+	struct bp_udp_stats st;      /* the worker's own ... */
+	struct bp_udp_stats pub;     /* ... published copy, relaxed atomics per field */
+};
+
+static void publish(struct bp_udp_stream *u)
+{
+	const uint64_t *src = (const uint64_t *)&u->st;
+	uint64_t *dst = (uint64_t *)&u->pub;
+
+	/* All fields up to mode are 64-bit: copy them one atomic word at a time. */
+	for (size_t i = 0; i < offsetof(struct bp_udp_stats, mode) / 8; i++)
+		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+}
+
+void bp_udp_stream_stats(const struct bp_udp_stream *u, struct bp_udp_stats *out)
+{
+	const uint64_t *src = (const uint64_t *)&u->pub;
+	uint64_t *dst = (uint64_t *)out;
+
+	for (size_t i = 0; i < offsetof(struct bp_udp_stats, mode) / 8; i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	memcpy(out->mode, u->pub.mode, sizeof(out->mode));
+}
+
+struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg)
+{
+	struct bp_udp_stream *u = calloc(1, sizeof(*u));
+
+	if (u) {
+		u->cfg = *cfg;
+		u->next_seq = 1;
+	}
+	return u;
+}
+
+static void fill_header(void *arg, uint8_t *payload, size_t len, int index)
+{
+	struct bp_udp_stream *u = arg;
+	struct bp_udp_header h = { .seq = u->next_seq + (uint64_t)index };
+
+	bp_udp_header_set_time(&h, u->now_ns);
+	bp_udp_header_encode(payload, len, &h, u->cfg.seq64);
+}
+
+/* Send what is due now; returns false when the socket is full (wait for EPOLLOUT). */
+static bool send_due(struct bp_udp_stream *u)
+{
+	uint64_t now = bp_now_ns(), due = u->cfg.rate_bps > 0 ? bp_pacer_due(&u->pacer, now) :
+					 BATCH;
+	int n = due > BATCH ? BATCH : (int)due, sent;
+
+	if (n <= 0)
+		return true;
+	u->now_ns = now;
+	sent = bp_udp_send_batch(&u->tx, n, fill_header, u);
+	if (sent < 0)
+		sent = 0;
+	u->next_seq += (uint64_t)sent;
+	u->st.datagrams += (uint64_t)sent;
+	u->st.bytes += (uint64_t)sent * u->cfg.payload_len;
+	u->st.stalls = u->tx.st.eagain + u->tx.st.enobufs;
+	u->st.unsent = u->tx.st.unsent;
+	if (u->cfg.rate_bps > 0)
+		bp_pacer_sent(&u->pacer, (uint64_t)sent, now);
+	publish(u);
+	return sent == n;
+}
+
+static void wait_writable(struct bp_udp_stream *u, bool on)
+{
+	if (u->waiting_out == on)
+		return;
+	u->waiting_out = on;
+	bp_loop_mod(&u->flow, on ? EPOLLOUT : 0);
+}
+
+static void sender_tick(struct bp_timer *t, uint64_t now)
+{
+	struct bp_udp_stream *u = t->data;
+
+	(void)now;
+	if (!send_due(u)) {
+		wait_writable(u, true);
+		return;
+	}
+	bp_timer_arm(u->loop, &u->timer, bp_pacer_next_ns(&u->pacer));
+}
+
+/* Writable again (paced), or always ready for more (unpaced: send until the socket is full). */
+static void sender_writable(struct bp_flow *f, uint32_t events)
+{
+	struct bp_udp_stream *u = f->data;
+
+	(void)events;
+	if (u->cfg.rate_bps > 0) {
+		wait_writable(u, false);
+		sender_tick(&u->timer, bp_now_ns());
+		return;
+	}
+	for (int i = 0; i < 16; i++)  /* a bounded burst, then let other flows run */
+		if (!send_due(u))
+			break;
+}
+
+static void on_datagram(void *arg, const uint8_t *payload, size_t len, uint64_t arrival_ns)
+{
+	struct bp_udp_stream *u = arg;
+	struct bp_udp_header h;
+	uint64_t seq;
+
+	u->st.bytes += len;
+	if (bp_udp_header_decode(payload, len, u->cfg.seq64, &h) < 0)
+		return;
+	if (!u->have_first) {
+		/* iperf3 numbers from 1; a stream joined late starts where it is found. */
+		bp_udp_seq_init(&u->seq, h.seq ? h.seq : 1);
+		u->have_first = true;
+	}
+	seq = u->cfg.seq64 ? h.seq : bp_udp_seq_extend32(&u->seq, (uint32_t)h.seq);
+	bp_udp_seq_add(&u->seq, seq, h.sec, h.usec, arrival_ns);
+}
+
+/*
+ * Publish the receiver's counts. The kernel's drop counter rides along with every datagram
+ * (SO_RXQ_OVFL), so the hot path reads no socket option; only the final count asks the
+ * kernel (SO_MEMINFO) for drops after the last datagram that arrived.
+ */
+static void receiver_publish(struct bp_udp_stream *u, bool final)
+{
+	struct bp_udp_seq_counts c;
+
+	bp_udp_seq_totals(&u->seq, &c);
+	u->st.datagrams = c.received;
+	u->st.lost = c.lost;
+	u->st.out_of_order = c.out_of_order;
+	u->st.duplicates = c.duplicates;
+	u->st.jitter_ns = c.jitter_ns;
+	u->st.kernel_drops = final ? bp_udp_receiver_kernel_drops(&u->rx) : u->rx.drops;
+	publish(u);
+}
+
+static void receiver_readable(struct bp_flow *f, uint32_t events)
+{
+	struct bp_udp_stream *u = f->data;
+
+	(void)events;
+	/* Read until the socket is empty, but give other flows a turn now and then. */
+	for (int i = 0; i < 16; i++)
+		if (bp_udp_recv_batch(&u->rx, on_datagram, u) <= 0)
+			break;
+	receiver_publish(u, false);
+}
+
+static int udp_start(void *state, struct bp_loop *loop, int fd)
+{
+	struct bp_udp_stream *u = state;
+	const char *mode;
+	int rc;
+
+	u->loop = loop;
+	if (!u->io_ready) {
+		/* GSO only where asked: a qdisc that splits GSO sends itself (tbf) drops parts of
+		 * them unseen (udp_io.h); loopback has no qdisc at all. */
+		rc = u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
+							u->cfg.gso) :
+				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH, true);
+		if (rc)
+			return rc;
+		u->io_ready = true;
+	}
+	mode = u->cfg.sender ? bp_udp_sender_mode(&u->tx) : bp_udp_receiver_mode(&u->rx);
+	snprintf(u->pub.mode, sizeof(u->pub.mode), "%s", mode);
+	u->flow = (struct bp_flow){ .fd = fd, .data = u,
+				    .handler = u->cfg.sender ? sender_writable : receiver_readable,
+				    .events = u->cfg.sender ? (u->cfg.rate_bps > 0 ? 0 : EPOLLOUT) :
+				    EPOLLIN };
+	u->waiting_out = u->flow.events == EPOLLOUT;
+	rc = bp_loop_add(loop, &u->flow);
+	if (rc || !u->cfg.sender || u->cfg.rate_bps <= 0)
+		return rc;
+	bp_pacer_init(&u->pacer, u->cfg.rate_bps, u->cfg.payload_len * 8, bp_now_ns());
+	u->timer = (struct bp_timer){ .fn = sender_tick, .data = u };
+	bp_timer_arm(loop, &u->timer, bp_now_ns());
+	return 0;
+}
+
+static void udp_stop(void *state, struct bp_loop *loop)
+{
+	struct bp_udp_stream *u = state;
+
+	bp_timer_cancel(loop, &u->timer);
+	bp_loop_del(&u->flow);
+	/* The receiver's last counts: what arrived up to now stays counted. */
+	if (!u->cfg.sender) {
+		receiver_readable(&u->flow, 0);
+		receiver_publish(u, true);
+	}
+}
+
+static void udp_release(void *state)
+{
+	struct bp_udp_stream *u = state;
+
+	if (u->io_ready && u->cfg.sender)
+		bp_udp_sender_free(&u->tx);
+	else if (u->io_ready)
+		bp_udp_receiver_free(&u->rx);
+	free(u);
+}
+
+const struct bp_stream_ops bp_udp_stream_ops = {
+	.start = udp_start,
+	.stop = udp_stop,
+	.release = udp_release,
+};

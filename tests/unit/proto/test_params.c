@@ -1,0 +1,133 @@
+/* Parameters and results as they cross the wire: round trips, iperf3's shapes, refusals. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/clock.h"
+#include "proto/params.h"
+#include "proto/results.h"
+#include "proto/control.h"
+#include "tap.h"
+
+static void test_params_round_trip(void)
+{
+	struct bp_net_params p = {
+		.test = "tcp", .time_ns = 2500 * BP_NS_PER_MS, .omit_ns = BP_NS_PER_SEC,
+		.interval_ns = BP_NS_PER_SEC / 2, .parallel = 4, .bidir = true, .window = 262144,
+		.len = 65536, .mss = 1200, .nodelay = true, .zerocopy = true, .congestion = "reno",
+		.client_version = "boardperf 0.1.0",
+	};
+	struct bp_net_params q;
+	char err[256];
+	int ie;
+	json_t *j = bp_net_params_to_json(&p);
+
+	/* What a stock iperf3 server reads: whole seconds, its own key names. */
+	CHECK_INT(json_integer_value(json_object_get(j, "time")), 3);
+	CHECK_INT(json_integer_value(json_object_get(j, "omit")), 1);
+	CHECK(json_is_true(json_object_get(j, "tcp")));
+	CHECK(json_is_true(json_object_get(j, "bidirectional")));
+	CHECK_INT(json_integer_value(json_object_get(j, "MSS")), 1200);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
+	CHECK_STR(q.test, "tcp");
+	CHECK_INT(q.bp_version, BP_PROTO_VERSION);
+	CHECK_INT(q.time_ns, 2500 * BP_NS_PER_MS);
+	CHECK_INT(q.omit_ns, BP_NS_PER_SEC);
+	CHECK_INT(q.interval_ns, BP_NS_PER_SEC / 2);
+	CHECK_INT(q.parallel, 4);
+	CHECK(q.bidir && !q.reverse && q.nodelay && q.zerocopy);
+	CHECK_INT(q.window, 262144);
+	CHECK_INT(q.len, 65536);
+	CHECK_STR(q.congestion, "reno");
+	CHECK_INT(bp_net_params_up_streams(&q), 4);
+	CHECK_INT(bp_net_params_down_streams(&q), 4);
+	json_decref(j);
+}
+
+static void test_params_iperf3_and_refusals(void)
+{
+	struct bp_net_params q;
+	char err[256];
+	int ie;
+	json_t *j = json_loads("{\"tcp\":true,\"omit\":0,\"time\":5,\"parallel\":2,\"reverse\":true,"
+			       "\"len\":131072,\"client_version\":\"3.12\"}", 0, NULL);
+
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
+	CHECK_INT(q.bp_version, 0);
+	CHECK_INT(q.time_ns, 5 * BP_NS_PER_SEC);
+	CHECK_INT(bp_net_params_up_streams(&q), 0);
+	CHECK_INT(bp_net_params_down_streams(&q), 2);
+	json_decref(j);
+	j = json_pack("{s:b, s:i}", "tcp", 1, "bp_version", BP_PROTO_VERSION + 1);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "update the older side") != NULL);
+	json_decref(j);
+	j = json_pack("{s:i}", "time", 5);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "parameters name no test (neither tcp nor udp)");
+	json_decref(j);
+	j = json_pack("{s:b, s:i}", "tcp", 1, "parallel", 1000);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "parallel 1000 out of range 1..128");
+	json_decref(j);
+}
+
+static void test_results_round_trip(void)
+{
+	struct bp_net_results *r = calloc(1, sizeof(*r)), *q = calloc(1, sizeof(*q));
+	json_t *j;
+
+	r->cpu_total = 12.5;
+	r->busy_max = 0.75;
+	r->nstreams = 3;
+	r->streams[0] = (struct bp_net_stream_result){ .id = 1, .sender = true, .bytes = 1000,
+						       .retransmits = 7, .start_s = 1, .end_s = 11 };
+	r->streams[1] = (struct bp_net_stream_result){ .id = 3, .sender = true, .bytes = 3000,
+						       .retransmits = 1, .start_s = 1, .end_s = 10 };
+	r->streams[2] = (struct bp_net_stream_result){ .id = 4, .bytes = 500, .retransmits = -1,
+						       .start_s = 1, .end_s = 11, .packets = 9,
+						       .lost = 2, .jitter_ns = 1500,
+						       .kernel_drops = 1 };
+	r->nintervals = 1;
+	r->intervals[0] = (struct bp_net_interval){ .end_s = 1, .sent = 100, .received = 50,
+						    .retransmits = 2, .cwnd = 14480, .rtt_us = 60,
+						    .omitted = true, .lost = -1 };
+	j = bp_net_results_to_json(r);
+	CHECK(json_is_array(json_object_get(j, "streams")));
+	CHECK_INT(json_integer_value(json_object_get(j, "sender_has_retransmits")), 1);
+	CHECK_INT(bp_net_results_from_json(j, q), 0);
+	CHECK_INT(bp_net_results_bytes(q, true), 4000);
+	CHECK_INT(bp_net_results_bytes(q, false), 500);
+	CHECK_NEAR(bp_net_results_seconds(q, true), 10.0, 1e-12);
+	CHECK_INT(bp_net_results_retransmits(q), 8);
+	CHECK_NEAR(q->busy_max, 0.75, 1e-12);
+	CHECK_INT(q->nintervals, 1);
+	CHECK(q->intervals[0].omitted && q->intervals[0].cwnd == 14480);
+	CHECK_INT(q->intervals[0].lost, -1);
+	/* UDP figures travel in iperf3's keys: errors = lost, jitter in seconds. */
+	CHECK_INT(bp_net_results_packets(q, false), 9);
+	CHECK_INT(bp_net_results_lost(q), 2);
+	CHECK_INT(bp_net_results_kernel_drops(q), 1);
+	CHECK_NEAR(bp_net_results_jitter_ns(q), 1500, 1e-6);
+	json_decref(j);
+	/* A stock iperf3's results: no bp_ keys, still readable; no streams is refused. */
+	j = json_loads("{\"cpu_util_total\":3.5,\"streams\":[{\"id\":1,\"bytes\":42,"
+		       "\"retransmits\":-1,\"start_time\":0,\"end_time\":10}]}", 0, NULL);
+	CHECK_INT(bp_net_results_from_json(j, q), 0);
+	CHECK_INT(bp_net_results_bytes(q, false), 42);
+	CHECK(isnan(q->busy_max));
+	json_decref(j);
+	j = json_loads("{\"cpu_util_total\":3.5}", 0, NULL);
+	CHECK_INT(bp_net_results_from_json(j, q), -EBADMSG);
+	json_decref(j);
+	free(r);
+	free(q);
+}
+
+int main(void)
+{
+	test_params_round_trip();
+	test_params_iperf3_and_refusals();
+	test_results_round_trip();
+	return tap_done();
+}
