@@ -13,7 +13,7 @@
 #include "proto/ctl_client.h"
 #include "io/stream_pool.h"
 #include "stream/stream_side.h"
-#include "io/udp_connect.h"
+#include "proto/udp_connect.h"
 
 /* The reporter's wake-ups: interval marks, and at least this often for the end checks. */
 #define TICK_NS (100 * BP_NS_PER_MS)

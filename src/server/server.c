@@ -15,7 +15,7 @@
 #include "core/workers.h"
 #include "server/server_internal.h"
 #include "io/stream_pool.h"
-#include "io/udp_connect.h"
+#include "proto/udp_connect.h"
 
 /* A connection whose first 37 bytes (the cookie) say whether it is control or data. */
 struct pending {

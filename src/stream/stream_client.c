@@ -14,7 +14,7 @@
 #include "proto/control.h"
 #include "io/stream_pool.h"
 #include "stream/stream_side.h"
-#include "io/udp_connect.h"
+#include "proto/udp_connect.h"
 #include "core/workers.h"
 
 struct client {

@@ -1,4 +1,4 @@
-#include "io/udp_connect.h"
+#include "proto/udp_connect.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -4,8 +4,8 @@
  * the client, and both then have a private 4-tuple. boardperf's client appends its cookie
  * to the hello so that a server running several UDP tests at once knows whose stream it is.
  */
-#ifndef BP_IO_UDP_CONNECT_H
-#define BP_IO_UDP_CONNECT_H
+#ifndef BP_PROTO_UDP_CONNECT_H
+#define BP_PROTO_UDP_CONNECT_H
 
 #include <stddef.h>
 #include <stdint.h>
