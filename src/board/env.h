@@ -1,4 +1,4 @@
-/* The environment snapshot every result carries (DESIGN.md §2). */
+/* The environment snapshot every result carries (docs/ARCHITECTURE.md, "The result model"). */
 #ifndef BP_BOARD_ENV_H
 #define BP_BOARD_ENV_H
 

@@ -4,7 +4,7 @@
 
 #include "core/test.h"
 
-/* Exit status of a run (DESIGN.md §1). */
+/* Exit status of a run (docs/ARCHITECTURE.md, "Exit status"). */
 enum {
 	BP_EXIT_OK = 0,        /* measured */
 	BP_EXIT_FAILED = 1,    /* could not measure: peer gone, permission, ... */

@@ -1,6 +1,6 @@
 /*
- * The control protocol (DESIGN.md "Network protocol"): iperf3's framing, so that a stock
- * iperf3 peer and a boardperf peer share one port and one state machine.
+ * The control protocol (docs/ARCHITECTURE.md, "The control protocol"): iperf3's framing,
+ * so that a stock iperf3 peer and a boardperf peer share one port and one state machine.
  *
  *   client -> server   cookie: 36 printable characters + NUL (37 bytes), once per
  *                      connection (control and every data stream)

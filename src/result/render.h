@@ -14,7 +14,10 @@ enum bp_format {
 	BP_FORMAT_CSV,
 };
 
-/* The contract form of a result (DESIGN.md §2), with "schema". New reference. */
+/*
+ * The contract form of a result (docs/ARCHITECTURE.md, "The result model and the JSON
+ * contract"; field by field in the README), with "schema". New reference.
+ */
 json_t *bp_result_to_json(const struct bp_result *r);
 
 /* Each returns 0 or a negative errno (write error). */

@@ -1,8 +1,8 @@
 /*
- * The JSON renderer: the result in the contract shape of DESIGN.md §2. Scripts, CI and
- * the store read it, so every key of the contract is always present (empty when there
- * is nothing to say) and the key order is fixed. Reals are written with 15 significant
- * digits (see bp_render_json).
+ * The JSON renderer: the result in the contract shape (docs/ARCHITECTURE.md, "The result
+ * model and the JSON contract"). Scripts, CI and the store read it, so every key of the
+ * contract is always present (empty when there is nothing to say) and the key order is
+ * fixed. Reals are written with 15 significant digits (see bp_render_json).
  */
 #include <errno.h>
 #include <math.h>

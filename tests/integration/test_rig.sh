@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test rig itself (tests/rig/rig.sh, DESIGN.md §3): namespaces and addresses, reachability,
+# The test rig itself (tests/rig/rig.sh, docs/ARCHITECTURE.md, "Tests, benches and CI"): namespaces and addresses, reachability,
 # a tbf-shaped link measured by iperf3 at its rate, isolation and non-collision of concurrent
 # rigs (in one shell and across processes), and a teardown that leaves nothing behind — on
 # rig_down, on exit and on SIGTERM. Needs root, iperf3, jq and ping; otherwise every check SKIPs.

@@ -1,4 +1,4 @@
-# tests/rig/rig.sh — test hosts in network namespaces (DESIGN.md §3). Sourced by bash tests.
+# tests/rig/rig.sh — test hosts in network namespaces (docs/ARCHITECTURE.md, "Tests, benches and CI"). Sourced by bash tests.
 #
 #   . tests/rig/rig.sh
 #   rig_require iperf3 jq || { rig_tap_skip "tcp on a shaped link"; tap_done; exit; }
