@@ -32,6 +32,14 @@ enum bp_net_kind bp_net_kind_from_name(const char *name)
 	return BP_NET_KIND_UNKNOWN;
 }
 
+const char *bp_net_kind_name(enum bp_net_kind kind)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (kind_names[i].kind == kind)
+			return kind_names[i].name;
+	return NULL;
+}
+
 void bp_net_params_set_test(struct bp_net_params *p, const char *name)
 {
 	snprintf(p->test, sizeof(p->test), "%s", name);

@@ -60,6 +60,8 @@ struct bp_net_params {
 
 /* The kind a test name stands for; BP_NET_KIND_UNKNOWN for any other name. */
 enum bp_net_kind bp_net_kind_from_name(const char *name);
+/* The name of a kind as the wire carries it; NULL for BP_NET_KIND_UNKNOWN. */
+const char *bp_net_kind_name(enum bp_net_kind kind);
 /* Write test and kind together, so the two never disagree. */
 void bp_net_params_set_test(struct bp_net_params *p, const char *name);
 

@@ -14,7 +14,8 @@ static void test_params_round_trip(void)
 	struct bp_net_params p = {
 		.test = "tcp", .kind = BP_NET_KIND_TCP, .time_ns = 2500 * BP_NS_PER_MS,
 		.omit_ns = BP_NS_PER_SEC, .interval_ns = BP_NS_PER_SEC / 2, .parallel = 4,
-		.bidir = true, .window = 262144, .len = 65536, .mss = 1200, .nodelay = true, .zerocopy = true, .congestion = "reno",
+		.bidir = true, .window = 262144, .len = 65536, .mss = 1200, .nodelay = true,
+		.zerocopy = true, .congestion = "reno",
 		.client_version = "boardperf 0.1.0",
 	};
 	struct bp_net_params q;
@@ -110,6 +111,9 @@ static void test_params_kind(void)
 	}
 	CHECK_INT(bp_net_kind_from_name("rr"), BP_NET_KIND_RR);
 	CHECK_INT(bp_net_kind_from_name(""), BP_NET_KIND_UNKNOWN);
+	CHECK_STR(bp_net_kind_name(BP_NET_KIND_CRR), "crr");
+	CHECK_STR(bp_net_kind_name(BP_NET_KIND_UDP), "udp");
+	CHECK(bp_net_kind_name(BP_NET_KIND_UNKNOWN) == NULL);
 	/* The setter keeps name and kind together; the predicates follow the kind. */
 	bp_net_params_set_test(&q, "crr");
 	CHECK_STR(q.test, "crr");
