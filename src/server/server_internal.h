@@ -91,7 +91,8 @@ struct srv_session *srv_session_find(struct srv *s, const char *cookie);
 void srv_session_close(struct srv_session *ss, const char *why);
 /*
  * Refuse or abort the test with a reason the client prints (code: iperf3's error number,
- * for a stock iperf3). The session is closed when the handler that called this returns.
+ * for a stock iperf3). Only marks the session: the entry point that ran the handler closes
+ * it on the way out, so a kind's hook may refuse and still touch ss until it returns.
  */
 void srv_session_refuse(struct srv_session *ss, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -5,7 +5,6 @@
  * kind's (server_kind.h), chosen once from the parameters.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>

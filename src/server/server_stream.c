@@ -2,7 +2,6 @@
  * The stream tests on the server (tcp, udp): data streams on the stream pool, each with
  * the socket options the client asked for, and --max-rate on what the client sends.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
