@@ -14,25 +14,58 @@
 #define MAX_LEN (1 << 20)      /* the stream pool's (and iperf3's) largest write */
 #define MAX_WINDOW (1 << 30)
 
+static const struct {
+	const char *name;
+	enum bp_net_kind kind;
+} kind_names[] = {
+	{ "tcp", BP_NET_KIND_TCP },
+	{ "udp", BP_NET_KIND_UDP },
+	{ "rr", BP_NET_KIND_RR },
+	{ "crr", BP_NET_KIND_CRR },
+};
+
+enum bp_net_kind bp_net_kind_from_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (!strcmp(name, kind_names[i].name))
+			return kind_names[i].kind;
+	return BP_NET_KIND_UNKNOWN;
+}
+
+const char *bp_net_kind_name(enum bp_net_kind kind)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (kind_names[i].kind == kind)
+			return kind_names[i].name;
+	return NULL;
+}
+
+void bp_net_params_set_test(struct bp_net_params *p, const char *name)
+{
+	snprintf(p->test, sizeof(p->test), "%s", name);
+	/* From what was kept: a name cut to fit is longer than any kind's and stays unknown. */
+	p->kind = bp_net_kind_from_name(p->test);
+}
+
 bool bp_net_params_udp(const struct bp_net_params *p)
 {
-	return !strcmp(p->test, "udp");
+	return p->kind == BP_NET_KIND_UDP;
 }
 
 bool bp_net_params_rr(const struct bp_net_params *p)
 {
-	return !strcmp(p->test, "rr") || !strcmp(p->test, "crr");
+	return p->kind == BP_NET_KIND_RR || p->kind == BP_NET_KIND_CRR;
 }
 
 bool bp_net_params_datagram(const struct bp_net_params *p)
 {
-	return bp_net_params_udp(p) || (!strcmp(p->test, "rr") && p->rr_udp);
+	return bp_net_params_udp(p) || (p->kind == BP_NET_KIND_RR && p->rr_udp);
 }
 
 /* rr flows count as the client's streams; crr opens its connections during the test. */
 int bp_net_params_up_streams(const struct bp_net_params *p)
 {
-	if (!strcmp(p->test, "crr"))
+	if (p->kind == BP_NET_KIND_CRR)
 		return 0;
 	return p->reverse && !p->bidir ? 0 : p->parallel;
 }
@@ -158,6 +191,8 @@ static int read_kind(const json_t *j, struct bp_net_params *p, int *ie, char *er
 		snprintf(err, errlen, "parameters name no test (neither tcp nor udp)");
 		return -EINVAL;
 	}
+	/* An unknown name is kept, not refused here: the server refuses it by name. */
+	p->kind = bp_net_kind_from_name(p->test);
 	*ie = BP_IE_NONE;
 	return 0;
 }

@@ -15,8 +15,22 @@
 
 #include <jansson.h>
 
+/*
+ * The test kinds the protocol names ("bp_test", or iperf3's "tcp"/"udp" keys). Read once
+ * from the name so nothing downstream compares strings; UNKNOWN keeps a name this side does
+ * not know, for a server to refuse by name.
+ */
+enum bp_net_kind {
+	BP_NET_KIND_UNKNOWN = 0,
+	BP_NET_KIND_TCP,
+	BP_NET_KIND_UDP,
+	BP_NET_KIND_RR,
+	BP_NET_KIND_CRR,
+};
+
 struct bp_net_params {
-	char test[16];          /* "tcp" (later "udp", "rr", ...) */
+	char test[16];          /* the kind's name as on the wire: "tcp", "udp", "rr", "crr" */
+	enum bp_net_kind kind;  /* what test names; set with test (bp_net_params_set_test) */
 	int bp_version;         /* 0: the peer is a stock iperf3 */
 	uint64_t time_ns;
 	uint64_t omit_ns;
@@ -43,6 +57,13 @@ struct bp_net_params {
 	bool rr_udp;            /* rr over UDP */
 	bool crr_hold;          /* crr --concurrent: the server keeps connections open */
 };
+
+/* The kind a test name stands for; BP_NET_KIND_UNKNOWN for any other name. */
+enum bp_net_kind bp_net_kind_from_name(const char *name);
+/* The name of a kind as the wire carries it; NULL for BP_NET_KIND_UNKNOWN. */
+const char *bp_net_kind_name(enum bp_net_kind kind);
+/* Write test and kind together, so the two never disagree. */
+void bp_net_params_set_test(struct bp_net_params *p, const char *name);
 
 /* True for a UDP test. */
 bool bp_net_params_udp(const struct bp_net_params *p);

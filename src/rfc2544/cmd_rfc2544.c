@@ -139,7 +139,7 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 	int rc;
 
 	bp_frame_payload(frame, p->v6 ? 6 : 4, BP_UDP_IPERF_MIN_LEN, 0, &payload, err, errlen);
-	snprintf(np->test, sizeof(np->test), "udp");
+	bp_net_params_set_test(np, "udp");
 	np->bp_version = BP_PROTO_VERSION;
 	np->time_ns = p->trial;
 	np->parallel = 1;

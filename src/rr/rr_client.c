@@ -48,7 +48,7 @@ static int flow_socket(struct client *c, int *fd)
 	int rc;
 
 	*fd = -1;
-	if (!strcmp(np->test, "crr"))
+	if (np->kind == BP_NET_KIND_CRR)
 		return 0;
 	if (np->rr_udp)
 		return bp_udp_connect(&c->ctl.addr, c->ctl.cookie, 1 << 20, bp_ctl_deadline(), fd,
@@ -89,7 +89,7 @@ static int open_flows(void *arg)
 	for (int i = 0; i < n; i++, id += id == 1 ? 2 : 1) {
 		struct bp_rr_flow_cfg cfg = {
 			.req_len = (size_t)np->rr_request, .resp_len = (size_t)np->rr_response,
-			.udp = np->rr_udp, .crr = !strcmp(np->test, "crr"),
+			.udp = np->rr_udp, .crr = np->kind == BP_NET_KIND_CRR,
 			.connect_only = o->connect_only,
 			/* least_loaded gives each worker one flow while there are enough */
 			.alone = !period && !o->concurrent && n <= c->nworkers,
@@ -206,7 +206,7 @@ static int run_timed(struct client *c)
 			last = now;
 		}
 		c->out->flow_error = first_flow_error(c);
-		if (c->out->flow_error && !np->rr_udp && strcmp(np->test, "crr")) {
+		if (c->out->flow_error && !np->rr_udp && np->kind != BP_NET_KIND_CRR) {
 			rc = c->out->flow_error;
 			snprintf(c->err, c->errlen, "a request/response connection broke: %s",
 				 strerror(-rc));

@@ -10,7 +10,7 @@
 
 static bool is_crr(const struct bp_rr_client_opts *o)
 {
-	return !strcmp(o->np.test, "crr");
+	return o->np.kind == BP_NET_KIND_CRR;
 }
 
 static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)

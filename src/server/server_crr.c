@@ -8,8 +8,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "rr/rr_responder.h"
 #include "server/server_internal.h"
@@ -44,7 +46,7 @@ static void conn_done(struct bp_rr_responder *r, void *arg)
 	free(c);
 }
 
-void srv_crr_take(struct srv_session *ss, int fd)
+static void take_running(struct srv_session *ss, int fd)
 {
 	struct crr_conn *c = calloc(1, sizeof(*c));
 	struct bp_rr_responder_cfg cfg = {
@@ -81,7 +83,8 @@ void srv_crr_take(struct srv_session *ss, int fd)
 	ss->crr_conns++;
 }
 
-void srv_crr_close_all(struct srv_session *ss)
+/* Close every connection still open (the test ended). */
+static void close_all(struct srv_session *ss)
 {
 	while (ss->crr_open) {
 		struct crr_conn *c = ss->crr_open;
@@ -98,7 +101,8 @@ void srv_crr_close_all(struct srv_session *ss)
 	}
 }
 
-uint64_t srv_crr_served(const struct srv_session *ss)
+/* Transactions answered so far (ended connections and open ones). */
+static uint64_t served(const struct srv_session *ss)
 {
 	uint64_t n = ss->crr_served;
 
@@ -106,3 +110,56 @@ uint64_t srv_crr_served(const struct srv_session *ss)
 		n += bp_rr_responder_served(c->r);
 	return n;
 }
+
+/* CPU time of the calling thread (the server's loop), ns. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * BP_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void start(struct srv_session *ss, uint64_t now)
+{
+	(void)now;
+	ss->loop_cpu0_ns = thread_cpu_ns();
+}
+
+/* Transactions answered and connections taken: a connect alone shows the client is there. */
+static uint64_t progress(const struct srv_session *ss)
+{
+	return served(ss) + ss->crr_conns;
+}
+
+/*
+ * What the server answered, as one iperf3-shaped stream (packets are transactions, bytes
+ * the requests read), so the client can set it beside its own.
+ */
+static void finish(struct srv_session *ss)
+{
+	struct bp_net_results *r = ss->side.res;
+
+	close_all(ss);
+	r->nstreams = 1;
+	r->streams[0] = (struct bp_net_stream_result){
+		.id = 1, .bytes = ss->crr_bytes, .packets = ss->crr_served,
+		.retransmits = -1, .end_s = (double)(ss->side.stop_ns - ss->side.start_ns) / 1e9,
+	};
+	/* crr's work is done on the server's loop thread: its share of a core. */
+	if (ss->side.stop_ns > ss->side.start_ns)
+		r->busy_max = (double)(thread_cpu_ns() - ss->loop_cpu0_ns) /
+			      (double)(ss->side.stop_ns - ss->side.start_ns);
+}
+
+/* No streams: the connections come while the test runs, each with the cookie. */
+const struct srv_kind srv_kind_crr = {
+	.kind = BP_NET_KIND_CRR,
+	.take_running = take_running,
+	.start = start,
+	.progress = progress,
+	.finish = finish,
+	.log = srv_rr_log,
+	.close = close_all,
+};

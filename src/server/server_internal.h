@@ -1,4 +1,7 @@
-/* Shared between server.c (listener, connections, loop) and server_session.c (a test). */
+/*
+ * Shared between server.c (listener, connections, loop), server_session.c (a test's control
+ * connection) and the test kinds (server_kind.h: server_stream.c, server_rr.c, server_crr.c).
+ */
 #ifndef BP_SERVER_SERVER_INTERNAL_H
 #define BP_SERVER_SERVER_INTERNAL_H
 
@@ -9,6 +12,7 @@
 #include "proto/params.h"
 #include "proto/control.h"
 #include "server/server.h"
+#include "server/server_kind.h"
 #include "stream/stream_side.h"
 
 struct srv_session;
@@ -46,6 +50,7 @@ struct srv_session {
 	unsigned char inbuf[4096];     /* bytes read but not yet decoded */
 	size_t inlen;
 	struct bp_net_params np;
+	const struct srv_kind *kind;   /* from np.kind once the parameters came; then not NULL */
 	struct bp_stream_side side;
 	bool side_ready;
 	int expected_streams, got_streams;
@@ -54,8 +59,10 @@ struct srv_session {
 	uint64_t last_activity_ns;
 	uint64_t last_progress_ns;     /* data last moved */
 	uint64_t last_total_bytes;
-	uint64_t rate_mark_ns, rate_mark_bytes; /* for --max-rate: the last second's start */
 	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
+	/* The kinds' own state, each used by its row only. */
+	/* stream: for --max-rate, the last second's start */
+	uint64_t rate_mark_ns, rate_mark_bytes;
 	/* rr: the responders of the streams (freed by the pool at release) */
 	struct bp_rr_responder *responders[BP_NET_MAX_STREAMS];
 	/* crr: connections being answered on the server's loop, and what ended ones served */
@@ -66,12 +73,8 @@ struct srv_session {
 	char why[256];                 /* what the log says about the end */
 };
 
-/* server_crr.c: crr connections of a running session, answered on the server's loop */
-void srv_crr_take(struct srv_session *ss, int fd);
-/* Close every crr connection still open (the test ended). */
-void srv_crr_close_all(struct srv_session *ss);
-/* Transactions answered so far (ended connections and open ones). */
-uint64_t srv_crr_served(const struct srv_session *ss);
+/* server_rr.c: the log line of the request/response kinds (rr and crr) */
+void srv_rr_log(const struct srv_session *ss);
 
 /* server_session.c */
 /* A new test on control connection fd (owned from now on, closed on any failure). */
@@ -86,5 +89,12 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);
 struct srv_session *srv_session_waiting_udp(struct srv *s);
 struct srv_session *srv_session_find(struct srv *s, const char *cookie);
 void srv_session_close(struct srv_session *ss, const char *why);
+/*
+ * Refuse or abort the test with a reason the client prints (code: iperf3's error number,
+ * for a stock iperf3). Only marks the session: the entry point that ran the handler closes
+ * it on the way out, so a kind's hook may refuse and still touch ss until it returns.
+ */
+void srv_session_refuse(struct srv_session *ss, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1,10 +1,10 @@
 /*
  * One test on the server: the control connection's state machine from PARAM_EXCHANGE to
  * IPERF_DONE. Every step reacts to what arrived and answers with a few bytes that fit in
- * any socket buffer, so no step waits on a client.
+ * any socket buffer, so no step waits on a client. What differs between tests is the
+ * kind's (server_kind.h), chosen once from the parameters.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -20,7 +19,6 @@
 #include "core/units.h"
 #include "proto/iperf3_error.h"
 #include "proto/iperf3_text.h"
-#include "rr/rr_responder.h"
 #include "server/server_internal.h"
 #include "io/sock.h"
 
@@ -59,7 +57,8 @@ void srv_session_close(struct srv_session *ss, const char *why)
 		bp_info("%s: %s", ss->peer, why);
 	bp_timer_cancel(s->loop, &ss->idle);
 	bp_timer_cancel(s->loop, &ss->tick);
-	srv_crr_close_all(ss);
+	if (ss->kind && ss->kind->close)
+		ss->kind->close(ss);
 	if (ss->side_ready)
 		bp_stream_side_free(&ss->side);
 	bp_loop_del(&ss->flow);
@@ -99,14 +98,10 @@ static bool reap(struct srv_session *ss)
 }
 
 /*
- * Refuse or abort with a reason the client prints: SERVER_ERROR, then the reason in the
- * client's dialect (code: iperf3's error number for a stock iperf3, which cannot read our
- * line; the log keeps the line).
+ * SERVER_ERROR, then the reason in the client's dialect (a stock iperf3 cannot read our
+ * line and gets code; the log keeps the line).
  */
-static void refuse(struct srv_session *ss, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void refuse(struct srv_session *ss, int code, const char *fmt, ...)
+void srv_session_refuse(struct srv_session *ss, int code, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -144,12 +139,12 @@ static void touch(struct srv_session *ss)
 static bool admit(struct srv_session *ss)
 {
 	const struct bp_server_opts *o = ss->srv->o;
-	char a[32], b[32];
+	char a[32], b[32], kinds[64];
 
-	if (strcmp(ss->np.test, "tcp") && strcmp(ss->np.test, "udp") &&
-	    !bp_net_params_rr(&ss->np)) {
-		refuse(ss, BP_IE_PROTOCOL, "test '%s' is not served here (tcp, udp, rr and crr are)",
-		       ss->np.test);
+	if (!ss->kind) {
+		srv_kind_list(kinds, sizeof(kinds));
+		srv_session_refuse(ss, BP_IE_PROTOCOL, "test '%s' is not served here (%s are)",
+				   ss->np.test, kinds);
 		return false;
 	}
 	if (o->max_clients && ss->srv->nsessions >= o->max_clients) {
@@ -159,21 +154,25 @@ static bool admit(struct srv_session *ss)
 			kill_session(ss, "server busy (--max-clients): iperf3 client turned away");
 			return false;
 		}
-		refuse(ss, BP_IE_ACCESSDENIED,
-		       "server busy: %d tests running (--max-clients %d); try again later",
-		       ss->srv->nsessions, o->max_clients);
+		srv_session_refuse(ss, BP_IE_ACCESSDENIED,
+				   "server busy: %d tests running (--max-clients %d); "
+				   "try again later",
+				   ss->srv->nsessions, o->max_clients);
 		return false;
 	}
 	if (o->max_duration_ns && ss->np.omit_ns + ss->np.time_ns > o->max_duration_ns) {
-		refuse(ss, BP_IE_DURATION, "test of %s exceeds the server's --max-duration %s",
-		       bp_format_duration(a, sizeof(a), (double)(ss->np.omit_ns + ss->np.time_ns)),
-		       bp_format_duration(b, sizeof(b), (double)o->max_duration_ns));
+		srv_session_refuse(ss, BP_IE_DURATION,
+				   "test of %s exceeds the server's --max-duration %s",
+				   bp_format_duration(a, sizeof(a),
+						      (double)(ss->np.omit_ns + ss->np.time_ns)),
+				   bp_format_duration(b, sizeof(b), (double)o->max_duration_ns));
 		return false;
 	}
 	if (o->max_rate > 0 && ss->np.bandwidth > o->max_rate) {
-		refuse(ss, BP_IE_TOTALRATE, "rate %s exceeds the server's --max-rate %s",
-		       bp_format_rate(a, sizeof(a), ss->np.bandwidth),
-		       bp_format_rate(b, sizeof(b), o->max_rate));
+		srv_session_refuse(ss, BP_IE_TOTALRATE,
+				   "rate %s exceeds the server's --max-rate %s",
+				   bp_format_rate(a, sizeof(a), ss->np.bandwidth),
+				   bp_format_rate(b, sizeof(b), o->max_rate));
 		return false;
 	}
 	ss->admitted = true;
@@ -189,16 +188,17 @@ static void on_params(struct srv_session *ss, json_t *msg)
 	int ie;
 
 	if (bp_net_params_from_json(msg, &ss->np, &ie, err, sizeof(err))) {
-		refuse(ss, ie, "bad parameters: %s", err);
+		srv_session_refuse(ss, ie, "bad parameters: %s", err);
 		return;
 	}
 	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
 	if (ss->np.bp_version == 0 && !ss->np.interval_ns)
 		ss->np.interval_ns = BP_NS_PER_SEC;
+	ss->kind = srv_kind_find(ss->np.kind);
 	if (!admit(ss))
 		return;
 	if (bp_stream_side_init(&ss->side, ss->srv->pool, ss->np.omit_ns)) {
-		refuse(ss, BP_IE_INITTEST, "server out of memory");
+		srv_session_refuse(ss, BP_IE_INITTEST, "server out of memory");
 		return;
 	}
 	ss->side_ready = true;
@@ -229,49 +229,13 @@ static uint64_t next_tick(const struct srv_session *ss, uint64_t now)
 }
 
 
-
-/*
- * --max-rate on what the client sends (the server paces its own sending in the kernel):
- * measured over each second, with 10 % for TCP's bursts; a test above it is stopped with
- * the reason.
- */
-static void check_rate(struct srv_session *ss, uint64_t now)
-{
-	uint64_t bytes = bp_stream_side_total_bytes(&ss->side, true);
-	double limit = ss->srv->o->max_rate, rate;
-	char a[32], b[32];
-
-	if (limit <= 0 || now - ss->rate_mark_ns < BP_NS_PER_SEC || bp_net_params_rr(&ss->np))
-		return;
-	rate = (double)(bytes - ss->rate_mark_bytes) * 8 * 1e9 / (double)(now - ss->rate_mark_ns);
-	ss->rate_mark_ns = now;
-	ss->rate_mark_bytes = bytes;
-	if (rate > limit * 1.1)
-		refuse(ss, BP_IE_TOTALRATE, "test ran at %s, above the server's --max-rate %s: stopped",
-		       bp_format_rate(a, sizeof(a), rate), bp_format_rate(b, sizeof(b), limit));
-}
-
-/* What shows the test is alive: bytes moved, or transactions answered (rr, crr). */
-static uint64_t progress(const struct srv_session *ss)
-{
-	uint64_t n = 0;
-
-	if (!strcmp(ss->np.test, "crr"))
-		return srv_crr_served(ss) + ss->crr_conns;
-	if (!bp_net_params_rr(&ss->np))
-		return bp_stream_side_total_bytes(&ss->side, false);
-	for (int i = 0; i < ss->got_streams; i++)
-		n += bp_rr_responder_served(ss->responders[i]);
-	return n;
-}
-
-/* Marks, and the watchdogs: data that stopped moving, a test that never ends, --max-rate. */
+/* Marks, and the watchdogs: data that stopped moving, a test that never ends, the kind's. */
 static void tick(struct bp_timer *t, uint64_t now)
 {
 	struct srv_session *ss = t->data;
 	const struct bp_stream_side *sd = &ss->side;
 	uint64_t idle = ss->srv->o->idle_timeout_ns;
-	uint64_t bytes = progress(ss);
+	uint64_t bytes = ss->kind->progress(ss);
 	bool mark = ss->np.interval_ns &&
 		    (now - sd->start_ns) / ss->np.interval_ns >
 		    (sd->last_mark_ns - sd->start_ns) / ss->np.interval_ns;
@@ -282,23 +246,14 @@ static void tick(struct bp_timer *t, uint64_t now)
 		ss->last_total_bytes = bytes;
 		ss->last_progress_ns = now;
 	}
-	check_rate(ss, now);
+	if (ss->kind->tick)
+		ss->kind->tick(ss, now);
 	if (now - ss->last_progress_ns > idle)
 		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
 	else if (now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns + END_GRACE_NS + idle)
 		kill_session(ss, "client never ended its test: dropped");
 	if (!reap(ss))
 		bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
-}
-
-/* CPU time of the calling thread (the server's loop), ns. */
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * BP_NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static void start_test(struct srv_session *ss)
@@ -314,117 +269,52 @@ static void start_test(struct srv_session *ss)
 	ss->state = SS_RUNNING;
 	now = bp_now_ns();
 	bp_stream_side_start(&ss->side, now);
-	ss->loop_cpu0_ns = thread_cpu_ns();
-	ss->last_progress_ns = ss->rate_mark_ns = now;
+	if (ss->kind->start)
+		ss->kind->start(ss, now);
+	ss->last_progress_ns = now;
 	bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
 }
 
-/*
- * The pace of a stream this server sends on, bit/s (0: as fast as it goes): TCP -b and
- * --fq-rate are per stream in iperf3; --max-rate gives each stream its share.
- */
-static double send_pace(const struct srv_session *ss)
+/* A stream was opened (ie 0) or refused: count it, and start the test once all are in. */
+static void stream_opened(struct srv_session *ss, int ie, const char *what, int id,
+			  const char *err)
 {
-	double pace = bp_net_params_udp(&ss->np) ? 0 : ss->np.bandwidth;
-	double share = ss->srv->o->max_rate / bp_net_params_down_streams(&ss->np);
-
-	if (ss->np.fq_rate > 0 && (pace <= 0 || ss->np.fq_rate < pace))
-		pace = ss->np.fq_rate;
-	if (ss->srv->o->max_rate > 0 && (pace <= 0 || share < pace))
-		pace = share;
-	return pace;
-}
-
-/*
- * What the client asked for on every data socket. A failure is refused with iperf3's
- * error number for the option (*ie) and closes fd.
- */
-static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, char *err,
-			  size_t errlen)
-{
-	const struct bp_net_params *np = &ss->np;
-	bool udp = bp_net_params_udp(np);
-	int rc = 0;
-
-	if (np->window && !udp && (rc = bp_sock_set_buffers(fd, np->window, err, errlen)))
-		*ie = BP_IE_STREAMACCEPT;
-	else if (sender && np->congestion[0] && !udp &&
-		 (rc = bp_sock_set_congestion(fd, np->congestion, err, errlen)))
-		*ie = BP_IE_SETCONGESTION;
-	else if (np->nodelay && !udp && (rc = bp_sock_set_nodelay(fd, err, errlen)))
-		*ie = BP_IE_STREAMACCEPT;
-	else if (np->tos && (rc = bp_sock_set_tos(fd, np->tos, err, errlen)))
-		*ie = BP_IE_SETTOS;
-	else if (np->dont_fragment && udp && (rc = bp_sock_set_dont_fragment(fd, err, errlen)))
-		*ie = BP_IE_SETDONTFRAGMENT;
-	else if (sender && send_pace(ss) > 0 &&
-		 (rc = bp_sock_set_pacing(fd, send_pace(ss), err, errlen)))
-		*ie = BP_IE_SETPACING;
-	if (rc)
-		close(fd);
-	return rc;
-}
-
-/*
- * rr: a responder answers the client's requests on the stream pool. 0, or iperf3's error
- * number with the reason in err (fd closed).
- */
-static int add_responder(struct srv_session *ss, int fd, int id, char *err, size_t errlen)
-{
-	struct bp_rr_responder_cfg cfg = {
-		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
-		.udp = ss->np.rr_udp,
-	};
-	struct bp_rr_responder *r = bp_rr_responder_new(&cfg);
-
-	/* Small answers must not wait for Nagle and the peer's delayed ACK (40 ms). */
-	if (!cfg.udp)
-		bp_sock_set_nodelay(fd, err, errlen);
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		close(fd);
-		return BP_IE_INITTEST;
-	}
-	if (bp_stream_side_add_custom(&ss->side, fd, &bp_rr_responder_ops, r, false, id, NULL, err,
-				   errlen))
-		return BP_IE_STREAMACCEPT;
-	ss->responders[ss->got_streams] = r;
-	return BP_IE_NONE;
-}
-
-bool srv_session_take_stream(struct srv_session *ss, int fd)
-{
-	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy,
-				     .paced = send_pace(ss) > 0 };
-	int index = ss->got_streams, id = index == 0 ? 1 : index + 2;
-	/* The client opens its sending streams first: the server receives on those. */
-	bool sender = index >= bp_net_params_up_streams(&ss->np);
-	char err[256];
-	int ie = BP_IE_NONE;
-
-	if (!strcmp(ss->np.test, "crr")) {
-		if (ss->state != SS_RUNNING)
-			return false;
-		srv_crr_take(ss, fd);
-		return true;
-	}
-	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
-	    bp_net_params_datagram(&ss->np))
-		return false;
-	if (bp_net_params_rr(&ss->np))
-		ie = add_responder(ss, fd, id, err, sizeof(err));
-	else if (!stream_options(ss, fd, sender, &ie, err, sizeof(err)) &&
-		 bp_stream_side_add(&ss->side, fd, sender, id, &so, err, sizeof(err)))
-		ie = BP_IE_STREAMACCEPT;
 	if (ie) {
-		refuse(ss, ie, "data connection %d: %s", id, err);
-		reap(ss);
-		return true; /* fd was closed by the failing step */
+		srv_session_refuse(ss, ie, "%s %d: %s", what, id, err);
+		return;
 	}
 	ss->got_streams++;
 	touch(ss);
 	if (ss->got_streams == ss->expected_streams)
 		start_test(ss);
+}
+
+/* iperf3 numbers streams 1, 3, 4, ...; the client opens its sending streams first. */
+static int stream_id(int index)
+{
+	return index == 0 ? 1 : index + 2;
+}
+
+static bool stream_sender(const struct srv_session *ss, int index)
+{
+	return index >= bp_net_params_up_streams(&ss->np);
+}
+
+bool srv_session_take_stream(struct srv_session *ss, int fd)
+{
+	int index = ss->got_streams, id = stream_id(index);
+	char err[256];
+	int ie;
+
+	if (ss->state == SS_RUNNING && ss->kind->take_running) {
+		ss->kind->take_running(ss, fd);
+		return true;
+	}
+	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
+	    bp_net_params_datagram(&ss->np) || !ss->kind->add_tcp)
+		return false;
+	ie = ss->kind->add_tcp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
+	stream_opened(ss, ie, "data connection", id, err); /* on failure fd was closed */
 	reap(ss);
 	return true;
 }
@@ -440,90 +330,35 @@ struct srv_session *srv_session_waiting_udp(struct srv *s)
 	return found;
 }
 
-/* The connected peer of a UDP socket is on loopback: GSO is safe there. */
-static bool peer_is_loopback(int fd)
-{
-	struct bp_addr a = { .len = sizeof(a.ss) };
-
-	return getpeername(fd, (struct sockaddr *)&a.ss, &a.len) == 0 && bp_addr_is_loopback(&a);
-}
-
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 {
-	int index = ss->got_streams, id = index == 0 ? 1 : index + 2;
-	struct bp_udp_stream_cfg cfg = {
-		.sender = index >= bp_net_params_up_streams(&ss->np),
-		.payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
-		.gso = peer_is_loopback(fd),
-	};
+	int index = ss->got_streams, id = stream_id(index);
 	char err[256];
-	int ie = BP_IE_NONE;
+	int ie;
 
 	for (int i = 0; i < ss->got_streams; i++)
 		if (!strcmp(ss->udp_peers[i], peer)) {
 			close(fd);
 			return;
 		}
-	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams) {
+	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
+	    !ss->kind->add_udp) {
 		close(fd);
 		return;
 	}
-	/* -b is per stream, as in iperf3; --max-rate caps what this server sends. */
-	cfg.rate_bps = ss->np.bandwidth;
-	if (cfg.sender && ss->srv->o->max_rate > 0 &&
-	    (cfg.rate_bps <= 0 || cfg.rate_bps > ss->srv->o->max_rate))
-		cfg.rate_bps = ss->srv->o->max_rate;
-	if (bp_net_params_rr(&ss->np))
-		ie = add_responder(ss, fd, id, err, sizeof(err));
-	else if (!stream_options(ss, fd, cfg.sender, &ie, err, sizeof(err)) &&
-		 bp_stream_side_add_udp(&ss->side, fd, &cfg, id, err, sizeof(err)))
-		ie = BP_IE_STREAMACCEPT;
-	if (ie) {
-		refuse(ss, ie, "udp stream %d: %s", id, err);
-		reap(ss);
-		return;
-	}
-	snprintf(ss->udp_peers[index], sizeof(ss->udp_peers[index]), "%s", peer);
-	ss->got_streams++;
-	touch(ss);
-	if (ss->got_streams == ss->expected_streams)
-		start_test(ss);
+	ie = ss->kind->add_udp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
+	if (!ie)
+		snprintf(ss->udp_peers[index], sizeof(ss->udp_peers[index]), "%s", peer);
+	stream_opened(ss, ie, "udp stream", id, err);
 	reap(ss);
-}
-
-/*
- * rr and crr: what the server answered, as iperf3-shaped stream results (packets are
- * transactions, bytes the requests read), so the client can set them beside its own.
- */
-static void rr_results(struct srv_session *ss)
-{
-	struct bp_net_results *r = ss->side.res;
-
-	if (!strcmp(ss->np.test, "crr")) {
-		srv_crr_close_all(ss);
-		r->nstreams = 1;
-		r->streams[0] = (struct bp_net_stream_result){
-			.id = 1, .bytes = ss->crr_bytes, .packets = ss->crr_served,
-			.retransmits = -1, .end_s = (double)(ss->side.stop_ns - ss->side.start_ns) / 1e9,
-		};
-		/* crr's work is done on the server's loop thread: its share of a core. */
-		if (ss->side.stop_ns > ss->side.start_ns)
-			r->busy_max = (double)(thread_cpu_ns() - ss->loop_cpu0_ns) /
-				      (double)(ss->side.stop_ns - ss->side.start_ns);
-		return;
-	}
-	for (int i = 0; i < r->nstreams && i < ss->got_streams; i++) {
-		r->streams[i].packets = bp_rr_responder_served(ss->responders[i]);
-		r->streams[i].bytes = bp_rr_responder_bytes(ss->responders[i]);
-	}
 }
 
 static void end_test(struct srv_session *ss)
 {
 	bp_timer_cancel(ss->srv->loop, &ss->tick);
 	bp_stream_side_stop(&ss->side, bp_now_ns());
-	if (bp_net_params_rr(&ss->np))
-		rr_results(ss);
+	if (ss->kind->finish)
+		ss->kind->finish(ss);
 	/*
 	 * Close the data connections now, as iperf3's server does: a stock iperf3 client
 	 * receiving a -R test keeps reading its streams after TEST_END and only then handles
@@ -534,44 +369,6 @@ static void end_test(struct srv_session *ss)
 	touch(ss);
 	if (bp_proto_send_state(ss->flow.fd, BP_EXCHANGE_RESULTS, send_deadline()))
 		kill_session(ss, "control connection lost at the end");
-}
-
-/* What one direction moved, for the log: "received 112 MiB (94.1 Mbit/s)". */
-static void log_part(char *buf, size_t len, const char *verb, const struct bp_net_results *r,
-		     bool sender)
-{
-	uint64_t bytes = bp_net_results_bytes(r, sender);
-	double secs = bp_net_results_seconds(r, sender);
-	char a[32], b[32];
-
-	snprintf(buf, len, "%s %s (%s)", verb, bp_format_bytes(a, sizeof(a), (double)bytes),
-		 bp_format_rate(b, sizeof(b), secs > 0 ? (double)bytes * 8 / secs : 0));
-}
-
-/* One line per test, as a person reads it in a log. */
-static void log_test(struct srv_session *ss)
-{
-	const struct bp_net_results *r = ss->side.res;
-	bool up = bp_net_params_up_streams(&ss->np), down = bp_net_params_down_streams(&ss->np);
-	char got[96] = "", sent[96] = "";
-	uint64_t answered = 0;
-
-	if (bp_net_params_rr(&ss->np)) {
-		for (int i = 0; i < r->nstreams; i++)
-			answered += r->streams[i].packets;
-		bp_info("%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions", ss->peer,
-			ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
-			ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, answered);
-		return;
-	}
-	if (up)
-		log_part(got, sizeof(got), "received", r, false);
-	if (down)
-		log_part(sent, sizeof(sent), "sent", r, true);
-	bp_info("%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer, ss->np.test,
-		ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload", ss->np.parallel,
-		ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, got,
-		up && down ? ", " : "", sent);
 }
 
 static void on_client_results(struct srv_session *ss)
@@ -624,7 +421,7 @@ static void on_item(struct srv_session *ss)
 		break;
 	case SS_DONE:
 		if (st == BP_IPERF_DONE)
-			log_test(ss);
+			ss->kind->log(ss);
 		kill_session(ss, st == BP_IPERF_DONE ? NULL : "client ended after the results");
 		break;
 	case SS_STREAMS:
@@ -665,7 +462,7 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 
 	(void)events;
 	if (n == 0 && ss->state == SS_DONE) {
-		log_test(ss); /* the results went out; a client may close without IPERF_DONE */
+		ss->kind->log(ss); /* the results went out; a client may close without IPERF_DONE */
 		kill_session(ss, NULL);
 	} else if (n == 0) {
 		kill_session(ss, "client closed the control connection: test abandoned");

@@ -93,7 +93,8 @@ static void test_params(void)
 		  -EINVAL);
 	CHECK_INT(ie, BP_IE_NUMSTREAMS);
 	/* Toward a stock server: iperf3's keys only. */
-	p = (struct bp_net_params){ .test = "udp", .time_ns = 2 * BP_NS_PER_SEC, .parallel = 1,
+	p = (struct bp_net_params){ .test = "udp", .kind = BP_NET_KIND_UDP,
+				    .time_ns = 2 * BP_NS_PER_SEC, .parallel = 1,
 				    .len = 1460, .iperf3 = true, .zerocopy = true };
 	j = bp_net_params_to_json(&p);
 	CHECK(json_object_get(j, "bp_version") == NULL && json_object_get(j, "bp_time_ns") == NULL);
@@ -126,7 +127,8 @@ static void test_mirror_roles(void)
 
 static void test_text(void)
 {
-	struct bp_net_params p = { .test = "udp", .parallel = 1, .interval_ns = BP_NS_PER_SEC };
+	struct bp_net_params p = { .test = "udp", .kind = BP_NET_KIND_UDP, .parallel = 1,
+				   .interval_ns = BP_NS_PER_SEC };
 	struct bp_net_results *r = calloc(1, sizeof(*r));
 	char buf[64], *text;
 

@@ -12,9 +12,10 @@
 static void test_params_round_trip(void)
 {
 	struct bp_net_params p = {
-		.test = "tcp", .time_ns = 2500 * BP_NS_PER_MS, .omit_ns = BP_NS_PER_SEC,
-		.interval_ns = BP_NS_PER_SEC / 2, .parallel = 4, .bidir = true, .window = 262144,
-		.len = 65536, .mss = 1200, .nodelay = true, .zerocopy = true, .congestion = "reno",
+		.test = "tcp", .kind = BP_NET_KIND_TCP, .time_ns = 2500 * BP_NS_PER_MS,
+		.omit_ns = BP_NS_PER_SEC, .interval_ns = BP_NS_PER_SEC / 2, .parallel = 4,
+		.bidir = true, .window = 262144, .len = 65536, .mss = 1200, .nodelay = true,
+		.zerocopy = true, .congestion = "reno",
 		.client_version = "boardperf 0.1.0",
 	};
 	struct bp_net_params q;
@@ -30,6 +31,7 @@ static void test_params_round_trip(void)
 	CHECK_INT(json_integer_value(json_object_get(j, "MSS")), 1200);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
 	CHECK_STR(q.test, "tcp");
+	CHECK_INT(q.kind, BP_NET_KIND_TCP);
 	CHECK_INT(q.bp_version, BP_PROTO_VERSION);
 	CHECK_INT(q.time_ns, 2500 * BP_NS_PER_MS);
 	CHECK_INT(q.omit_ns, BP_NS_PER_SEC);
@@ -70,6 +72,63 @@ static void test_params_iperf3_and_refusals(void)
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "parallel 1000 out of range 1..128");
 	json_decref(j);
+}
+
+/* What the parameters name, as a kind: read once, so the server never compares names. */
+static void test_params_kind(void)
+{
+	static const struct {
+		const char *json;
+		const char *test;
+		enum bp_net_kind kind;
+	} cases[] = {
+		{ "{\"bp_test\":\"tcp\",\"tcp\":true}", "tcp", BP_NET_KIND_TCP },
+		{ "{\"bp_test\":\"udp\",\"udp\":true}", "udp", BP_NET_KIND_UDP },
+		{ "{\"bp_test\":\"rr\",\"tcp\":true}", "rr", BP_NET_KIND_RR },
+		{ "{\"bp_test\":\"crr\",\"tcp\":true}", "crr", BP_NET_KIND_CRR },
+		/* A stock iperf3 names its transport only. */
+		{ "{\"tcp\":true}", "tcp", BP_NET_KIND_TCP },
+		{ "{\"udp\":true}", "udp", BP_NET_KIND_UDP },
+		/* Unknown names are kept for the server's refusal, and are no kind. */
+		{ "{\"bp_test\":\"sctp\",\"tcp\":true}", "sctp", BP_NET_KIND_UNKNOWN },
+		{ "{\"bp_test\":\"CRR\",\"tcp\":true}", "CRR", BP_NET_KIND_UNKNOWN },
+		{ "{\"bp_test\":\"crr \",\"tcp\":true}", "crr ", BP_NET_KIND_UNKNOWN },
+		/* Cut to fit test[]: longer than any kind's name, so still none. */
+		{ "{\"bp_test\":\"tcp-but-much-longer\",\"tcp\":true}", "tcp-but-much-lo",
+		  BP_NET_KIND_UNKNOWN },
+	};
+	struct bp_net_params q;
+	char err[256];
+	int ie;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *j = json_loads(cases[i].json, 0, NULL);
+
+		CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
+		CHECK_STR(q.test, cases[i].test);
+		CHECK_INT(q.kind, cases[i].kind);
+		json_decref(j);
+	}
+	CHECK_INT(bp_net_kind_from_name("rr"), BP_NET_KIND_RR);
+	CHECK_INT(bp_net_kind_from_name(""), BP_NET_KIND_UNKNOWN);
+	CHECK_STR(bp_net_kind_name(BP_NET_KIND_CRR), "crr");
+	CHECK_STR(bp_net_kind_name(BP_NET_KIND_UDP), "udp");
+	CHECK(bp_net_kind_name(BP_NET_KIND_UNKNOWN) == NULL);
+	/* The setter keeps name and kind together; the predicates follow the kind. */
+	bp_net_params_set_test(&q, "crr");
+	CHECK_STR(q.test, "crr");
+	CHECK_INT(q.kind, BP_NET_KIND_CRR);
+	CHECK(bp_net_params_rr(&q) && !bp_net_params_udp(&q) && !bp_net_params_datagram(&q));
+	q.rr_udp = true;
+	CHECK(!bp_net_params_datagram(&q));  /* crr has no UDP variant */
+	bp_net_params_set_test(&q, "rr");
+	CHECK(bp_net_params_rr(&q) && bp_net_params_datagram(&q));
+	bp_net_params_set_test(&q, "udp");
+	CHECK(bp_net_params_udp(&q) && !bp_net_params_rr(&q) && bp_net_params_datagram(&q));
+	bp_net_params_set_test(&q, "tcp");
+	CHECK(!bp_net_params_udp(&q) && !bp_net_params_rr(&q));
+	bp_net_params_set_test(&q, "tcp-but-much-longer");
+	CHECK_INT(q.kind, BP_NET_KIND_UNKNOWN);
 }
 
 static void test_results_round_trip(void)
@@ -128,6 +187,7 @@ int main(void)
 {
 	test_params_round_trip();
 	test_params_iperf3_and_refusals();
+	test_params_kind();
 	test_results_round_trip();
 	return tap_done();
 }

@@ -1,0 +1,85 @@
+/*
+ * rr on the server: each flow the client opens (a TCP connection, or a UDP socket with
+ * --udp) gets a responder on the stream pool that answers every request.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "io/sock.h"
+#include "proto/iperf3_error.h"
+#include "rr/rr_responder.h"
+#include "server/server_internal.h"
+
+/* 0, or iperf3's error number with the reason in err (fd closed). */
+static int add_responder(struct srv_session *ss, int fd, int id, bool sender, char *err,
+			 size_t errlen)
+{
+	struct bp_rr_responder_cfg cfg = {
+		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
+		.udp = ss->np.rr_udp,
+	};
+	struct bp_rr_responder *r = bp_rr_responder_new(&cfg);
+
+	(void)sender; /* a responder both reads and writes */
+	/* Small answers must not wait for Nagle and the peer's delayed ACK (40 ms). */
+	if (!cfg.udp)
+		bp_sock_set_nodelay(fd, err, errlen);
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		return BP_IE_INITTEST;
+	}
+	if (bp_stream_side_add_custom(&ss->side, fd, &bp_rr_responder_ops, r, false, id, NULL, err,
+				   errlen))
+		return BP_IE_STREAMACCEPT;
+	ss->responders[ss->got_streams] = r;
+	return BP_IE_NONE;
+}
+
+/* Transactions answered so far. */
+static uint64_t progress(const struct srv_session *ss)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < ss->got_streams; i++)
+		n += bp_rr_responder_served(ss->responders[i]);
+	return n;
+}
+
+/*
+ * What the server answered, as iperf3-shaped stream results (packets are transactions,
+ * bytes the requests read), so the client can set them beside its own.
+ */
+static void finish(struct srv_session *ss)
+{
+	struct bp_net_results *r = ss->side.res;
+
+	for (int i = 0; i < r->nstreams && i < ss->got_streams; i++) {
+		r->streams[i].packets = bp_rr_responder_served(ss->responders[i]);
+		r->streams[i].bytes = bp_rr_responder_bytes(ss->responders[i]);
+	}
+}
+
+void srv_rr_log(const struct srv_session *ss)
+{
+	const struct bp_net_results *r = ss->side.res;
+	uint64_t answered = 0;
+
+	for (int i = 0; i < r->nstreams; i++)
+		answered += r->streams[i].packets;
+	bp_info("%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions", ss->peer,
+		ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
+		ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, answered);
+}
+
+/* Flows greet over TCP or, with --udp, over UDP: the same responder either way. */
+const struct srv_kind srv_kind_rr = {
+	.kind = BP_NET_KIND_RR,
+	.add_tcp = add_responder,
+	.add_udp = add_responder,
+	.progress = progress,
+	.finish = finish,
+	.log = srv_rr_log,
+};

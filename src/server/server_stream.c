@@ -1,0 +1,181 @@
+/*
+ * The stream tests on the server (tcp, udp): data streams on the stream pool, each with
+ * the socket options the client asked for, and --max-rate on what the client sends.
+ */
+#include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "io/sock.h"
+#include "proto/iperf3_error.h"
+#include "server/server_internal.h"
+
+/*
+ * The pace of a stream this server sends on, bit/s (0: as fast as it goes): TCP -b and
+ * --fq-rate are per stream in iperf3; --max-rate gives each stream its share.
+ */
+static double send_pace(const struct srv_session *ss)
+{
+	double pace = bp_net_params_udp(&ss->np) ? 0 : ss->np.bandwidth;
+	double share = ss->srv->o->max_rate / bp_net_params_down_streams(&ss->np);
+
+	if (ss->np.fq_rate > 0 && (pace <= 0 || ss->np.fq_rate < pace))
+		pace = ss->np.fq_rate;
+	if (ss->srv->o->max_rate > 0 && (pace <= 0 || share < pace))
+		pace = share;
+	return pace;
+}
+
+/*
+ * What the client asked for on every data socket. A failure is refused with iperf3's
+ * error number for the option (*ie) and closes fd.
+ */
+static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, char *err,
+			  size_t errlen)
+{
+	const struct bp_net_params *np = &ss->np;
+	bool udp = bp_net_params_udp(np);
+	int rc = 0;
+
+	if (np->window && !udp && (rc = bp_sock_set_buffers(fd, np->window, err, errlen)))
+		*ie = BP_IE_STREAMACCEPT;
+	else if (sender && np->congestion[0] && !udp &&
+		 (rc = bp_sock_set_congestion(fd, np->congestion, err, errlen)))
+		*ie = BP_IE_SETCONGESTION;
+	else if (np->nodelay && !udp && (rc = bp_sock_set_nodelay(fd, err, errlen)))
+		*ie = BP_IE_STREAMACCEPT;
+	else if (np->tos && (rc = bp_sock_set_tos(fd, np->tos, err, errlen)))
+		*ie = BP_IE_SETTOS;
+	else if (np->dont_fragment && udp && (rc = bp_sock_set_dont_fragment(fd, err, errlen)))
+		*ie = BP_IE_SETDONTFRAGMENT;
+	else if (sender && send_pace(ss) > 0 &&
+		 (rc = bp_sock_set_pacing(fd, send_pace(ss), err, errlen)))
+		*ie = BP_IE_SETPACING;
+	if (rc)
+		close(fd);
+	return rc;
+}
+
+static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *err,
+		   size_t errlen)
+{
+	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy,
+				     .paced = send_pace(ss) > 0 };
+	int ie = BP_IE_NONE;
+
+	if (!stream_options(ss, fd, sender, &ie, err, errlen) &&
+	    bp_stream_side_add(&ss->side, fd, sender, id, &so, err, errlen))
+		ie = BP_IE_STREAMACCEPT;
+	return ie;
+}
+
+/* The connected peer of a UDP socket is on loopback: GSO is safe there. */
+static bool peer_is_loopback(int fd)
+{
+	struct bp_addr a = { .len = sizeof(a.ss) };
+
+	return getpeername(fd, (struct sockaddr *)&a.ss, &a.len) == 0 && bp_addr_is_loopback(&a);
+}
+
+static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *err,
+		   size_t errlen)
+{
+	struct bp_udp_stream_cfg cfg = {
+		.sender = sender, .payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
+		.gso = peer_is_loopback(fd),
+	};
+	int ie = BP_IE_NONE;
+
+	/* -b is per stream, as in iperf3; --max-rate caps what this server sends. */
+	cfg.rate_bps = ss->np.bandwidth;
+	if (cfg.sender && ss->srv->o->max_rate > 0 &&
+	    (cfg.rate_bps <= 0 || cfg.rate_bps > ss->srv->o->max_rate))
+		cfg.rate_bps = ss->srv->o->max_rate;
+	if (!stream_options(ss, fd, cfg.sender, &ie, err, errlen) &&
+	    bp_stream_side_add_udp(&ss->side, fd, &cfg, id, err, errlen))
+		ie = BP_IE_STREAMACCEPT;
+	return ie;
+}
+
+static void start(struct srv_session *ss, uint64_t now)
+{
+	ss->rate_mark_ns = now;
+}
+
+/*
+ * --max-rate on what the client sends (the server paces its own sending in the kernel):
+ * measured over each second, with 10 % for TCP's bursts; a test above it is stopped with
+ * the reason.
+ */
+static void check_rate(struct srv_session *ss, uint64_t now)
+{
+	uint64_t bytes = bp_stream_side_total_bytes(&ss->side, true);
+	double limit = ss->srv->o->max_rate, rate;
+	char a[32], b[32];
+
+	if (limit <= 0 || now - ss->rate_mark_ns < BP_NS_PER_SEC)
+		return;
+	rate = (double)(bytes - ss->rate_mark_bytes) * 8 * 1e9 / (double)(now - ss->rate_mark_ns);
+	ss->rate_mark_ns = now;
+	ss->rate_mark_bytes = bytes;
+	if (rate > limit * 1.1)
+		srv_session_refuse(ss, BP_IE_TOTALRATE,
+				   "test ran at %s, above the server's --max-rate %s: stopped",
+				   bp_format_rate(a, sizeof(a), rate),
+				   bp_format_rate(b, sizeof(b), limit));
+}
+
+static uint64_t progress(const struct srv_session *ss)
+{
+	return bp_stream_side_total_bytes(&ss->side, false);
+}
+
+/* What one direction moved, for the log: "received 112 MiB (94.1 Mbit/s)". */
+static void log_part(char *buf, size_t len, const char *verb, const struct bp_net_results *r,
+		     bool sender)
+{
+	uint64_t bytes = bp_net_results_bytes(r, sender);
+	double secs = bp_net_results_seconds(r, sender);
+	char a[32], b[32];
+
+	snprintf(buf, len, "%s %s (%s)", verb, bp_format_bytes(a, sizeof(a), (double)bytes),
+		 bp_format_rate(b, sizeof(b), secs > 0 ? (double)bytes * 8 / secs : 0));
+}
+
+/* One line per test, as a person reads it in a log. */
+static void log_test(const struct srv_session *ss)
+{
+	const struct bp_net_results *r = ss->side.res;
+	bool up = bp_net_params_up_streams(&ss->np), down = bp_net_params_down_streams(&ss->np);
+	char got[96] = "", sent[96] = "";
+
+	if (up)
+		log_part(got, sizeof(got), "received", r, false);
+	if (down)
+		log_part(sent, sizeof(sent), "sent", r, true);
+	bp_info("%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer, ss->np.test,
+		ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload", ss->np.parallel,
+		ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, got,
+		up && down ? ", " : "", sent);
+}
+
+const struct srv_kind srv_kind_tcp = {
+	.kind = BP_NET_KIND_TCP,
+	.add_tcp = add_tcp,
+	.start = start,
+	.tick = check_rate,
+	.progress = progress,
+	.log = log_test,
+};
+
+const struct srv_kind srv_kind_udp = {
+	.kind = BP_NET_KIND_UDP,
+	.add_udp = add_udp,
+	.start = start,
+	.tick = check_rate,
+	.progress = progress,
+	.log = log_test,
+};
