@@ -132,7 +132,7 @@ static void push_flight(struct bp_http_conn *c)
 	struct bp_http_flight *f = &c->ring[(c->head + c->inflight) % cfg->depth];
 	uint64_t now = c->w->now;
 
-	f->t0 = cfg->rate > 0 ? bp_http_due_ns(c->w, c->j, c->next++) : now;
+	f->t0 = cfg->rate > 0 ? bp_http_conn_due_ns(c, c->next++) : now;
 	f->sent = now;
 	f->late = now > f->t0 + LATE_SLACK_NS;
 	c->inflight++;
@@ -390,6 +390,26 @@ static void readable(struct bp_http_conn *c)
 		bp_http_stats_bytes(c->w->stats, bytes);
 }
 
+/*
+ * Sends wait until every answer of the current epoll batch is read, then go out together:
+ * the server then finds several requests at once when it wakes, instead of being woken
+ * for each (h2load and wrk defer their writes to the next loop pass for the same effect,
+ * at the price of two epoll_ctl calls per request). The worker's flush timer, due at once,
+ * runs right after the batch, before the loop waits again, and pumps the list.
+ */
+static void defer(struct bp_http_conn *c)
+{
+	struct bp_http_worker *w = c->w;
+
+	if (c->ready)
+		return;
+	c->ready = true;
+	c->next_ready = w->ready;
+	w->ready = c;
+	if (!w->flush.armed)
+		bp_timer_arm(w->loop, &w->flush, 0);
+}
+
 static void on_event(struct bp_http_conn *c, uint32_t events)
 {
 	unsigned gen = c->gen;
@@ -419,7 +439,7 @@ static void on_event(struct bp_http_conn *c, uint32_t events)
 	if (gen == c->gen && (events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLOUT)))
 		readable(c);
 	if (gen == c->gen && c->st == BP_HTTP_OPEN)
-		bp_http_worker_defer(c);
+		defer(c);
 }
 
 void bp_http_conn_sweep(struct bp_http_conn *c, uint64_t now)

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "core/clock.h"
 #include "io/loop.h"
+#include "io/pacer.h"
 #include "rr/rr_responder.h"
 
 /* An open-loop transaction that starts this much after its due time counts as late. */
@@ -31,6 +31,7 @@ struct bp_rr_flow {
 	struct bp_flow watchdog;      /* a timerfd: the current transaction's deadline */
 	bool watchdog_armed;
 	uint64_t start_ns;
+	struct bp_pacer sched;        /* open loop: every period_ns from start + phase, ramped */
 	uint64_t k;                   /* open loop: transactions begun */
 	bool busy;                    /* a transaction is under way */
 	bool connecting;              /* crr: waiting for the handshake */
@@ -334,22 +335,6 @@ static void verify_next(struct bp_rr_flow *f, uint64_t now)
 	write_request(f, now);
 }
 
-/*
- * When open-loop transaction k is due. With a ramp R the count due by time t is
- * r t^2 / 2R while t < R (the rate rising linearly to r) and r R / 2 + r (t - R) after.
- */
-static uint64_t due_of(const struct bp_rr_flow *f, uint64_t k)
-{
-	double period = (double)f->cfg.period_ns, ramp = (double)f->cfg.ramp_ns;
-	double t = (double)k * period;
-
-	if (ramp > 0 && t < ramp / 2)
-		t = sqrt(2 * t * ramp);
-	else
-		t += ramp / 2;
-	return f->start_ns + f->cfg.phase_ns + (uint64_t)t;
-}
-
 /* The flow is idle: start the next transaction now or when it is due. */
 static void schedule(struct bp_rr_flow *f, uint64_t now)
 {
@@ -387,7 +372,8 @@ static void schedule(struct bp_rr_flow *f, uint64_t now)
 		begin(f, now, now);
 		return;
 	}
-	due = due_of(f, f->k);
+	/* The ramp: the count due by t is r t^2 / 2R until R, then r R / 2 + r (t - R). */
+	due = bp_pacer_ramp_slot_ns(&f->sched, f->cfg.ramp_ns, f->k);
 	if (due <= now) {
 		f->k++;
 		begin(f, due, now);
@@ -611,6 +597,7 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 			       !setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	}
 	f->start_ns = bp_now_ns();
+	bp_pacer_init_period(&f->sched, f->cfg.period_ns, f->start_ns + f->cfg.phase_ns);
 	f->running = true;
 	if (!f->cfg.crr)
 		set_events(f, EPOLLIN);
