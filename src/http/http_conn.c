@@ -101,7 +101,7 @@ static void after_close(struct bp_http_conn *c)
 static void fail(struct bp_http_conn *c, enum bp_http_err kind, uint64_t count,
 		 const char *msg)
 {
-	bp_http_stats_error(c->w->stats, kind, count, msg);
+	bp_txn_stats_fail(c->w->stats, c->w->now, kind, count, msg);
 	drop_socket(c);
 	if (kind == BP_HTTP_ERR_CONNECT) {
 		c->st = BP_HTTP_BACKOFF;
@@ -184,7 +184,7 @@ static void established(struct bp_http_conn *c)
 	struct bp_http_worker *w = c->w;
 	const struct bp_http_load_cfg *cfg = w->cfg;
 
-	bp_http_stats_connect(w->stats, w->now - c->connect_t0);
+	bp_txn_stats_connect(w->stats, w->now, w->now - c->connect_t0);
 	if (c->io.ssl && !w->tls_desc[0])
 		bp_http_io_describe(&c->io, w->tls_desc, sizeof(w->tls_desc));
 	c->st = BP_HTTP_OPEN;
@@ -273,7 +273,7 @@ static void on_response(void *arg, unsigned status, bool keep_alive)
 	f = &c->ring[c->head];
 	c->head = (c->head + 1) % c->w->cfg->depth;
 	c->inflight--;
-	bp_http_stats_response(c->w->stats, status, c->w->now - f->t0, f->late);
+	bp_http_stats_response(c->w->stats, c->w->now, status, c->w->now - f->t0, f->late);
 }
 
 /*
@@ -387,7 +387,7 @@ static void readable(struct bp_http_conn *c)
 			break;
 	}
 	if (bytes)
-		bp_http_stats_bytes(c->w->stats, bytes);
+		bp_txn_stats_bytes(c->w->stats, c->w->now, bytes);
 }
 
 /*

@@ -82,7 +82,7 @@ struct bp_http_conn {
 
 struct bp_http_worker {
 	const struct bp_http_load_cfg *cfg;
-	struct bp_http_stats *stats;
+	struct bp_txn_stats *stats;
 	int first, n;                 /* connections first .. first+n-1 of all */
 	struct bp_http_conn *conns;
 	struct bp_loop *loop;

@@ -22,7 +22,7 @@
 #define PACER_BURST 1024
 
 struct bp_http_worker *bp_http_worker_new(const struct bp_http_load_cfg *cfg,
-					  struct bp_http_stats *stats, int first, int n)
+					  struct bp_txn_stats *stats, int first, int n)
 {
 	struct bp_http_worker *w = calloc(1, sizeof(*w));
 

@@ -35,7 +35,7 @@ struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
 	return f;
 }
 
-void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_rr_stats *stats)
+void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_txn_stats *stats)
 {
 	f->cfg.stats = stats;
 }
@@ -85,7 +85,7 @@ void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 		bp_rr_flow_schedule(f, now);
 		return;
 	}
-	bp_rr_stats_transaction(f->cfg.stats, now, now - f->t0, f->late);
+	bp_txn_stats_done(f->cfg.stats, now, now - f->t0, f->late, 0);
 	if (f->cfg.crr && f->cfg.concurrent)
 		bp_rr_flow_hold_conn(f);
 	else if (f->cfg.crr)
@@ -100,7 +100,7 @@ static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, u
 	if (f->phase == BP_RR_PH_VERIFY)
 		__atomic_add_fetch(&f->cfg.concurrent->dropped, 1, __ATOMIC_RELAXED);
 	else
-		bp_rr_stats_fail(f->cfg.stats, now, kind);
+		bp_txn_stats_fail(f->cfg.stats, now, kind, 1, NULL);
 	if (f->cfg.crr) {
 		bp_rr_flow_close_conn(f);
 	} else if (!f->cfg.udp) {
@@ -146,7 +146,7 @@ static void send_udp(struct bp_rr_flow *f, uint64_t now)
 static void connected(struct bp_rr_flow *f, uint64_t now)
 {
 	f->connecting = false;
-	bp_rr_stats_connect(f->cfg.stats, now, now - f->connect_t0);
+	bp_txn_stats_connect(f->cfg.stats, now, now - f->connect_t0);
 	if (f->cfg.connect_only) {
 		bp_rr_flow_finish_ok(f, now);  /* closes: this side first, as iperf2 --connect-only */
 		return;
@@ -190,7 +190,7 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 		n = send(fd, f->buf, f->out_len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n >= 0) {
 			f->connecting = false;
-			bp_rr_stats_connect(f->cfg.stats, t, t - f->connect_t0);
+			bp_txn_stats_connect(f->cfg.stats, t, t - f->connect_t0);
 			f->sent = (size_t)n;
 			bp_rr_flow_write_request(f, t);  /* the rest, if any; then waits for the answer */
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -227,7 +227,7 @@ void bp_rr_flow_arm_timeout(struct bp_rr_flow *f, uint64_t now)
 
 void bp_rr_flow_begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 {
-	if (bp_rr_stats_ended(f->cfg.stats, now))
+	if (bp_txn_stats_ended(f->cfg.stats, now))
 		return;  /* the run is over: it would not count, and the server would */
 	f->busy = true;
 	f->t0 = intended;
