@@ -26,7 +26,7 @@ struct client {
 	char *req;
 	struct bp_stream_pool *pool;
 	int nworkers;
-	struct bp_http_stats *stats;
+	struct bp_txn_stats *stats;
 	struct bp_http_worker **workers;
 	struct bp_stream **streams;
 	struct bp_conn_hists iv_h, total_h;
@@ -155,7 +155,7 @@ static void mark(struct client *c, uint64_t from, uint64_t now)
 	bp_conn_hists_reset(&c->iv_h);
 	for (int w = 0; w < c->nworkers; w++)
 		bp_http_stats_take(&c->stats[w], &counts, out->status, &c->iv_h);
-	bp_http_counts_add(&out->total, &counts);
+	bp_txn_counts_add(&out->total.txn, &counts.txn);
 	bp_conn_hists_merge(&c->total_h, &c->iv_h);
 	if (now <= from || out->niv == BP_HTTP_MAX_INTERVALS || !c->o->interval_ns)
 		return;
@@ -221,7 +221,7 @@ static void collect(struct client *c, const struct bp_cpu_times *cpu0, const uin
 			snprintf(out->tls, sizeof(out->tls), "%s", bp_http_worker_tls(c->workers[i]));
 		for (int e = 0; e < BP_HTTP_NERR; e++)
 			if (!out->first_error[e][0])
-				memcpy(out->first_error[e], c->stats[i].first_error[e],
+				memcpy(out->first_error[e], c->stats[i].first_msg[e],
 				       sizeof(out->first_error[e]));
 	}
 	bp_histo_summarize(c->total_h.latency, &out->latency);
@@ -236,7 +236,7 @@ static void cleanup(struct client *c)
 	if (c->pool)
 		bp_stream_pool_free(c->pool);
 	for (int i = 0; c->stats && i < c->nworkers; i++)
-		bp_http_stats_free(&c->stats[i]);
+		bp_txn_stats_free(&c->stats[i]);
 	free(c->stats);
 	free(c->workers);
 	free(c->streams);

@@ -101,7 +101,7 @@ static void after_close(struct bp_http_conn *c)
 static void fail(struct bp_http_conn *c, enum bp_http_err kind, uint64_t count,
 		 const char *msg)
 {
-	bp_http_stats_error(c->w->stats, kind, count, msg);
+	bp_txn_stats_fail(c->w->stats, c->w->now, kind, count, msg);
 	drop_socket(c);
 	if (kind == BP_HTTP_ERR_CONNECT) {
 		c->st = BP_HTTP_BACKOFF;
@@ -132,7 +132,7 @@ static void push_flight(struct bp_http_conn *c)
 	struct bp_http_flight *f = &c->ring[(c->head + c->inflight) % cfg->depth];
 	uint64_t now = c->w->now;
 
-	f->t0 = cfg->rate > 0 ? bp_http_due_ns(c->w, c->j, c->next++) : now;
+	f->t0 = cfg->rate > 0 ? bp_http_conn_due_ns(c, c->next++) : now;
 	f->sent = now;
 	f->late = now > f->t0 + LATE_SLACK_NS;
 	c->inflight++;
@@ -184,7 +184,7 @@ static void established(struct bp_http_conn *c)
 	struct bp_http_worker *w = c->w;
 	const struct bp_http_load_cfg *cfg = w->cfg;
 
-	bp_http_stats_connect(w->stats, w->now - c->connect_t0);
+	bp_txn_stats_connect(w->stats, w->now, w->now - c->connect_t0);
 	if (c->io.ssl && !w->tls_desc[0])
 		bp_http_io_describe(&c->io, w->tls_desc, sizeof(w->tls_desc));
 	c->st = BP_HTTP_OPEN;
@@ -273,7 +273,7 @@ static void on_response(void *arg, unsigned status, bool keep_alive)
 	f = &c->ring[c->head];
 	c->head = (c->head + 1) % c->w->cfg->depth;
 	c->inflight--;
-	bp_http_stats_response(c->w->stats, status, c->w->now - f->t0, f->late);
+	bp_http_stats_response(c->w->stats, c->w->now, status, c->w->now - f->t0, f->late);
 }
 
 /*
@@ -387,7 +387,27 @@ static void readable(struct bp_http_conn *c)
 			break;
 	}
 	if (bytes)
-		bp_http_stats_bytes(c->w->stats, bytes);
+		bp_txn_stats_bytes(c->w->stats, c->w->now, bytes);
+}
+
+/*
+ * Sends wait until every answer of the current epoll batch is read, then go out together:
+ * the server then finds several requests at once when it wakes, instead of being woken
+ * for each (h2load and wrk defer their writes to the next loop pass for the same effect,
+ * at the price of two epoll_ctl calls per request). The worker's flush timer, due at once,
+ * runs right after the batch, before the loop waits again, and pumps the list.
+ */
+static void defer(struct bp_http_conn *c)
+{
+	struct bp_http_worker *w = c->w;
+
+	if (c->ready)
+		return;
+	c->ready = true;
+	c->next_ready = w->ready;
+	w->ready = c;
+	if (!w->flush.armed)
+		bp_timer_arm(w->loop, &w->flush, 0);
 }
 
 static void on_event(struct bp_http_conn *c, uint32_t events)
@@ -419,7 +439,7 @@ static void on_event(struct bp_http_conn *c, uint32_t events)
 	if (gen == c->gen && (events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLOUT)))
 		readable(c);
 	if (gen == c->gen && c->st == BP_HTTP_OPEN)
-		bp_http_worker_defer(c);
+		defer(c);
 }
 
 void bp_http_conn_sweep(struct bp_http_conn *c, uint64_t now)

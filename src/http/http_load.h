@@ -19,6 +19,7 @@
 #include <openssl/ssl.h>
 
 #include "io/loop.h"
+#include "io/pacer.h"
 #include "http/http_io.h"
 #include "http/http_response.h"
 #include "http/http_stats.h"
@@ -81,7 +82,7 @@ struct bp_http_conn {
 
 struct bp_http_worker {
 	const struct bp_http_load_cfg *cfg;
-	struct bp_http_stats *stats;
+	struct bp_txn_stats *stats;
 	int first, n;                 /* connections first .. first+n-1 of all */
 	struct bp_http_conn *conns;
 	struct bp_loop *loop;
@@ -92,7 +93,7 @@ struct bp_http_worker {
 	struct bp_timer flush;        /* due at once: sends after the current batch of events */
 	struct bp_http_conn *ready;   /* connections that may send, oldest last */
 	struct bp_flow sweep;         /* a periodic timerfd: timeouts, connect retries */
-	uint64_t start_ns;
+	struct bp_pacer schedule;     /* open loop: the whole test's, cfg->rate from cfg->start_ns */
 	uint64_t released;            /* open loop: requests due so far (relaxed atomic) */
 	bool running;
 	uint64_t now;                 /* the clock as of the current event */
@@ -105,15 +106,23 @@ void bp_http_conn_init(struct bp_http_conn *c, struct bp_http_worker *w, int j);
 void bp_http_conn_open(struct bp_http_conn *c);
 /* Send what is allowed: closed loop tops up to depth, open loop sends what is due. */
 void bp_http_conn_pump(struct bp_http_conn *c);
-/* Pump once the current batch of events is handled (http_worker.c). */
-void bp_http_worker_defer(struct bp_http_conn *c);
 /* The periodic check: timeouts, a connect's retry. */
 void bp_http_conn_sweep(struct bp_http_conn *c, uint64_t now);
 /* Close without counting anything (the end of the run). */
 void bp_http_conn_close(struct bp_http_conn *c);
 void bp_http_conn_free(struct bp_http_conn *c);
 
-/* http_worker.c: open loop, when the m-th request of connection j of w is due. */
-uint64_t bp_http_due_ns(const struct bp_http_worker *w, int j, uint64_t m);
+/*
+ * The open-loop schedule over all connections: request number k of the test is due at
+ * k / rate and goes to connection k mod total, so each connection sends every
+ * total / rate seconds, the connections evenly staggered. Connection j of a worker whose
+ * slice starts at first sends its m-th request as request m * total + first + j: its
+ * sub-schedule of the worker's pacer (io/pacer.h), exact in integer ns.
+ */
+static inline uint64_t bp_http_conn_due_ns(const struct bp_http_conn *c, uint64_t m)
+{
+	return bp_pacer_sub_slot_ns(&c->w->schedule, (uint64_t)(c->w->first + c->j),
+				    (uint64_t)c->w->cfg->total_conns, m);
+}
 
 #endif

@@ -19,13 +19,13 @@ static void add_counts(struct bp_result *r, const struct bp_http_outcome *out)
 {
 	char name[48];
 
-	bp_result_add_metric(r, "errors", (double)bp_http_counts_errors(&out->total), "count",
+	bp_result_add_metric(r, "errors", (double)bp_txn_counts_failures(&out->total.txn), "count",
 			     BP_BETTER_LOWER);
 	for (int k = 0; k < BP_HTTP_NERR; k++) {
-		if (!out->total.errors[k])
+		if (!out->total.txn.fails[k])
 			continue;
 		snprintf(name, sizeof(name), "errors.%s", bp_http_err_name(k));
-		bp_result_add_metric(r, name, (double)out->total.errors[k], "count",
+		bp_result_add_metric(r, name, (double)out->total.txn.fails[k], "count",
 				     BP_BETTER_LOWER);
 	}
 	for (int s = 0; s < BP_HTTP_STATUS_MAX; s++) {
@@ -45,12 +45,12 @@ static void add_intervals(struct bp_result *r, const struct bp_http_outcome *out
 
 		if (!iv)
 			return;
-		bp_interval_add_metric(iv, "requests.rate", per_s(v->c.requests, secs), "op/s",
+		bp_interval_add_metric(iv, "requests.rate", per_s(v->c.txn.done, secs), "op/s",
 				       BP_BETTER_HIGHER);
-		bp_interval_add_metric(iv, "bytes.rate", per_s(v->c.bytes, secs), "B/s",
+		bp_interval_add_metric(iv, "bytes.rate", per_s(v->c.txn.bytes, secs), "B/s",
 				       BP_BETTER_HIGHER);
 		bp_interval_add_latency(iv, &v->latency);
-		bp_interval_add_metric(iv, "errors", (double)bp_http_counts_errors(&v->c), "count",
+		bp_interval_add_metric(iv, "errors", (double)bp_txn_counts_failures(&v->c.txn), "count",
 				       BP_BETTER_LOWER);
 	}
 }
@@ -67,10 +67,10 @@ static void add_cpu(struct bp_result *r, const struct bp_http_outcome *out)
 		json_object_set_new(local, "busiest_worker_share", json_real(out->busy_max));
 	bp_result_set_cpu(r, json_pack("{s:o*}", "local", local));
 	/* What a load generator costs per request: the figure to compare with wrk's. */
-	if (out->total.requests)
+	if (out->total.txn.done)
 		bp_result_add_metric(r, "cpu.per_request",
 				     (out->cpu_user_s + out->cpu_sys_s) * 1e9 /
-				     (double)out->total.requests, "ns", BP_BETTER_LOWER);
+				     (double)out->total.txn.done, "ns", BP_BETTER_LOWER);
 	if (out->busy_max >= BP_CPU_BOUND_SHARE)
 		bp_result_add_warning(r, "tester-cpu-bound",
 				      "the busiest load worker used %.0f %% of its core: the figure "
@@ -85,17 +85,17 @@ static void add_warnings(struct bp_result *r, const struct bp_http_client_opts *
 	size_t used = 0;
 
 	for (int k = 0; k < BP_HTTP_NERR; k++)
-		if (out->total.errors[k] && out->first_error[k][0] && used < sizeof(msg))
+		if (out->total.txn.fails[k] && out->first_error[k][0] && used < sizeof(msg))
 			used += (size_t)snprintf(msg + used, sizeof(msg) - used, "%s%s: %" PRIu64
 						 " (first: %s)", used ? "; " : "",
-						 bp_http_err_name(k), out->total.errors[k],
+						 bp_http_err_name(k), out->total.txn.fails[k],
 						 out->first_error[k]);
 	if (msg[0])
 		bp_result_add_warning(r, "http-errors", "%s", msg);
-	if (out->total.errors[BP_HTTP_ERR_STATUS])
+	if (out->total.txn.fails[BP_HTTP_ERR_STATUS])
 		bp_result_add_warning(r, "non-2xx", "%" PRIu64 " of %" PRIu64 " responses were "
-				      "not 2xx (see status.*)", out->total.errors[BP_HTTP_ERR_STATUS],
-				      out->total.requests);
+				      "not 2xx (see status.*)", out->total.txn.fails[BP_HTTP_ERR_STATUS],
+				      out->total.txn.done);
 	if (o->rate > 0 && out->duration_s > 0 && rate < o->rate * 0.99)
 		bp_result_add_warning(r, "rate-not-reached",
 				      "%.0f requests/s offered, %.0f/s answered: the server (or "
@@ -109,24 +109,24 @@ static void add_warnings(struct bp_result *r, const struct bp_http_client_opts *
 int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 		   const struct bp_http_outcome *out)
 {
-	double secs = out->duration_s, rate = per_s(out->total.requests, secs);
+	double secs = out->duration_s, rate = per_s(out->total.txn.done, secs);
 
-	bp_result_add_metric(r, "requests", (double)out->total.requests, "count",
+	bp_result_add_metric(r, "requests", (double)out->total.txn.done, "count",
 			     BP_BETTER_NONE);
 	bp_result_add_metric(r, "requests.rate", rate, "op/s", BP_BETTER_HIGHER);
-	bp_result_add_metric(r, "bytes", (double)out->total.bytes, "B", BP_BETTER_NONE);
-	bp_result_add_metric(r, "bytes.rate", per_s(out->total.bytes, secs), "B/s",
+	bp_result_add_metric(r, "bytes", (double)out->total.txn.bytes, "B", BP_BETTER_NONE);
+	bp_result_add_metric(r, "bytes.rate", per_s(out->total.txn.bytes, secs), "B/s",
 			     BP_BETTER_HIGHER);
-	bp_result_add_metric(r, "connections", (double)out->total.connects, "count",
+	bp_result_add_metric(r, "connections", (double)out->total.txn.connects, "count",
 			     BP_BETTER_NONE);
 	if (o->new_conn)
-		bp_result_add_metric(r, "connections.rate", per_s(out->total.connects, secs),
+		bp_result_add_metric(r, "connections.rate", per_s(out->total.txn.connects, secs),
 				     "op/s", BP_BETTER_HIGHER);
 	if (o->rate > 0) {
 		bp_result_add_metric(r, "offered.rate", o->rate, "op/s", BP_BETTER_NONE);
 		bp_result_add_metric(r, "requests.offered", (double)out->offered, "count",
 				     BP_BETTER_NONE);
-		bp_result_add_metric(r, "late", (double)out->total.late, "count", BP_BETTER_LOWER);
+		bp_result_add_metric(r, "late", (double)out->total.txn.late, "count", BP_BETTER_LOWER);
 	}
 	add_counts(r, out);
 	bp_result_add_latency_summary(r, "request", &out->latency);
@@ -158,7 +158,7 @@ int bp_http_run_and_report(const struct bp_http_client_opts *o, struct bp_result
 
 	if (!rc) {
 		bp_http_report(r, o, &out);
-		if (!out.total.requests && !out.interrupted) {
+		if (!out.total.txn.done && !out.interrupted) {
 			const char *why = first_error(&out);
 
 			snprintf(err, errlen, "no response in %.1f s%s%s", out.duration_s,

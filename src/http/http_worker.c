@@ -21,21 +21,8 @@
 /* Requests released per pacer wake-up before the sockets get their turn. */
 #define PACER_BURST 1024
 
-/*
- * The open-loop schedule over all connections: request number k of the test is due at
- * k / rate and goes to connection k mod total, so each connection sends every
- * total / rate seconds, the connections evenly staggered. Connection j of a worker whose
- * slice starts at first sends its m-th request as request m * total + first + j.
- */
-uint64_t bp_http_due_ns(const struct bp_http_worker *w, int j, uint64_t m)
-{
-	double k = (double)m * w->cfg->total_conns + w->first + j;
-
-	return w->start_ns + (uint64_t)(k * 1e9 / w->cfg->rate);
-}
-
 struct bp_http_worker *bp_http_worker_new(const struct bp_http_load_cfg *cfg,
-					  struct bp_http_stats *stats, int first, int n)
+					  struct bp_txn_stats *stats, int first, int n)
 {
 	struct bp_http_worker *w = calloc(1, sizeof(*w));
 
@@ -86,9 +73,8 @@ static void pacer_fired(struct bp_timer *t, uint64_t now)
 	(void)now;
 	for (int i = 0; i < PACER_BURST && w->running; i++) {
 		uint64_t k = w->released;
-		int j = (int)(k % (uint64_t)w->n);
-		uint64_t due = bp_http_due_ns(w, j, k / (uint64_t)w->n);
-		struct bp_http_conn *c = &w->conns[j];
+		struct bp_http_conn *c = &w->conns[k % (uint64_t)w->n];
+		uint64_t due = bp_http_conn_due_ns(c, k / (uint64_t)w->n);
 
 		if (due > w->now) {
 			bp_timer_arm(w->loop, &w->pacer, due);
@@ -106,26 +92,7 @@ static void pacer_fired(struct bp_timer *t, uint64_t now)
 		bp_timer_arm(w->loop, &w->pacer, w->now);
 }
 
-/*
- * Sends wait until every answer of the current epoll batch is read, then go out together:
- * the server then finds several requests at once when it wakes, instead of being woken
- * for each (h2load and wrk defer their writes to the next loop pass for the same effect,
- * at the price of two epoll_ctl calls per request). A timer due at once runs right after
- * the batch, before the loop waits again.
- */
-void bp_http_worker_defer(struct bp_http_conn *c)
-{
-	struct bp_http_worker *w = c->w;
-
-	if (c->ready)
-		return;
-	c->ready = true;
-	c->next_ready = w->ready;
-	w->ready = c;
-	if (!w->flush.armed)
-		bp_timer_arm(w->loop, &w->flush, 0);
-}
-
+/* The connections that deferred their sends (http_conn.c) send now, after the batch. */
 static void flush_fired(struct bp_timer *t, uint64_t now)
 {
 	struct bp_http_worker *w = t->data;
@@ -193,7 +160,7 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 	if (start_sweep(w))
 		return -EIO;
 	/* One time zero for all: a worker that starts late catches up on what fell due. */
-	w->start_ns = w->cfg->start_ns;
+	bp_pacer_init_pps(&w->schedule, w->cfg->rate, w->cfg->start_ns);  /* 0: closed loop */
 	w->now = bp_now_ns();
 	w->running = true;
 	/* Open loop with a connection per request: connections open as requests fall due. */
@@ -201,7 +168,7 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 		for (int j = 0; j < w->n; j++)
 			bp_http_conn_open(&w->conns[j]);
 	if (w->cfg->rate > 0)
-		bp_timer_arm(loop, &w->pacer, bp_http_due_ns(w, 0, 0));
+		bp_timer_arm(loop, &w->pacer, bp_pacer_slot_ns(&w->schedule, (uint64_t)w->first));
 	return 0;
 }
 

@@ -13,7 +13,7 @@
  * of memory. The pool runs it (bp_http_worker_ops) and frees it at release.
  */
 struct bp_http_worker *bp_http_worker_new(const struct bp_http_load_cfg *cfg,
-					  struct bp_http_stats *stats, int first, int n);
+					  struct bp_txn_stats *stats, int first, int n);
 
 extern const struct bp_stream_ops bp_http_worker_ops;
 

@@ -95,6 +95,14 @@ void bp_pacer_init_line_rate(struct bp_pacer *p, double line_bps, unsigned frame
 	init_units(p, line_bps, (uint64_t)bp_frame_wire_bytes(frame_len) * 8, start_ns);
 }
 
+void bp_pacer_init_period(struct bp_pacer *p, uint64_t period_ns, uint64_t start_ns)
+{
+	init_units(p, 0.0, 1, start_ns);
+	p->unpaced = period_ns == 0;
+	p->q = period_ns;
+	set_step(p);
+}
+
 int bp_pacer_set_limits(struct bp_pacer *p, unsigned max_batch, unsigned catchup_pct)
 {
 	if (catchup_pct && catchup_pct <= 100)
@@ -244,4 +252,63 @@ double bp_pacer_interval_ns(const struct bp_pacer *p)
 uint64_t bp_pacer_max_lag_ns(const struct bp_pacer *p)
 {
 	return p->max_lag_ns;
+}
+
+/*
+ * floor(k * interval) = k q + floor(k r / den), with k = a den + b: a r + floor(b r / den).
+ * b r < den^2 <= 2^64 and each term is at most the sum, so nothing overflows that the
+ * result itself would not.
+ */
+static uint64_t slot_offset(const struct bp_pacer *p, uint64_t k)
+{
+	return k * p->q + k / p->den * p->r + k % p->den * p->r / p->den;
+}
+
+uint64_t bp_pacer_slot_ns(const struct bp_pacer *p, uint64_t k)
+{
+	return p->unpaced ? p->start_ns : p->start_ns + slot_offset(p, k);
+}
+
+uint64_t bp_pacer_sub_slot_ns(const struct bp_pacer *p, uint64_t j, uint64_t n, uint64_t m)
+{
+	return bp_pacer_slot_ns(p, m * n + j);
+}
+
+/* a * b as hi * 2^64 + lo from 32-bit halves: 32-bit ARM has no __int128. */
+static void mul_wide(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+	uint64_t a0 = a & UINT32_MAX, a1 = a >> 32, b0 = b & UINT32_MAX, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+	uint64_t mid = (p00 >> 32) + (p01 & UINT32_MAX) + (p10 & UINT32_MAX);
+
+	*lo = (mid << 32) | (p00 & UINT32_MAX);
+	*hi = a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* The largest x with x^2 <= hi * 2^64 + lo, bit by bit from the top (x < 2^64). */
+static uint64_t isqrt_wide(uint64_t hi, uint64_t lo)
+{
+	uint64_t x = 0;
+
+	for (int bit = hi ? 63 : 31; bit >= 0; bit--) {
+		uint64_t c = x | 1ULL << bit, sh, sl;
+
+		mul_wide(c, c, &sh, &sl);
+		if (sh < hi || (sh == hi && sl <= lo))
+			x = c;
+	}
+	return x;
+}
+
+uint64_t bp_pacer_ramp_slot_ns(const struct bp_pacer *p, uint64_t ramp_ns, uint64_t k)
+{
+	uint64_t s, hi, lo;
+
+	if (p->unpaced)
+		return p->start_ns;
+	s = slot_offset(p, k);
+	if (s >= ramp_ns / 2 + ramp_ns % 2)  /* 2 s >= R without computing 2 s */
+		return p->start_ns + s + ramp_ns / 2;
+	mul_wide(2 * s, ramp_ns, &hi, &lo);  /* 2 s < R: no overflow, and x < R below */
+	return p->start_ns + isqrt_wide(hi, lo);
 }

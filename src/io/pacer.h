@@ -37,6 +37,25 @@
  *
  * Rate 0 means unpaced: every call allows a full batch.
  *
+ * Slots: the schedule without a sender. Open-loop tests that start each operation at its
+ * own time (rr and crr --rate, http --rate) need only when operation k is due, not the
+ * sender's state: bp_pacer_slot_ns(p, k) is start + floor(k * interval), computed in one
+ * step, O(1) for any k, and the same number bp_pacer_due_time_ns gives a sender that has
+ * sent nothing yet. Two shapes are built on it:
+ *  - interleaved sub-schedules (http: request k of the test goes to connection k mod n):
+ *    the m-th slot of sub-schedule j of n is slot m * n + j, so n connections each keep
+ *    every n-th slot of one exact schedule and stay evenly staggered with no drift;
+ *  - a linear ramp of the rate from 0 to the target over R ns (crr --ramp): the slot's
+ *    time s = floor(k * interval) since the start is warped to floor(sqrt(2 R s)) while
+ *    2 s < R and to s + floor(R / 2) after, so that the count due by time t is t^2 / 2RI
+ *    during the ramp (the rate rising linearly) and R / 2I + (t - R) / I after (I the
+ *    interval); the two pieces meet at t = R and the warp never runs backwards. The
+ *    square root is exact (the largest x with x^2 <= 2 R s), on a 128-bit product kept in
+ *    two 64-bit words: 2 s R < R^2 < 2^128 for any R, and x < R.
+ * Bounds: a slot's due time must fit in 64 bits (584 years of ns from 0), and for the
+ * sub-schedules m * n + j < 2^64; no intermediate value exceeds the result (see
+ * slot_offset in pacer.c).
+ *
  * Sender loop:
  *	n = bp_pacer_due(p, now);  send n;  bp_pacer_sent(p, sent, now);
  *	if nothing was due, sleep until bp_pacer_next_ns(p). The schedule absorbs a late
@@ -88,6 +107,9 @@ void bp_pacer_init_pps(struct bp_pacer *p, double datagrams_per_sec, uint64_t st
 void bp_pacer_init_line_rate(struct bp_pacer *p, double line_bps, unsigned frame_len,
 			     uint64_t start_ns);
 
+/* An exact interval of period_ns between datagrams (rr's per-flow period); 0: unpaced. */
+void bp_pacer_init_period(struct bp_pacer *p, uint64_t period_ns, uint64_t start_ns);
+
 /*
  * max_batch (>= 1; 0 keeps the default) and the catch-up rate in percent of the target
  * (> 100; 0 lifts the limit, leaving only max_batch per call). Returns 0 or -EINVAL.
@@ -117,6 +139,15 @@ uint64_t bp_pacer_next_ns(const struct bp_pacer *p);
  * alone: a sender that wants batches of n waits for bp_pacer_due_time_ns(p, n - 1).
  */
 uint64_t bp_pacer_due_time_ns(const struct bp_pacer *p, uint64_t i);
+
+/* Due time of slot k (k = 0 at start_ns) by the schedule alone; start_ns when unpaced. */
+uint64_t bp_pacer_slot_ns(const struct bp_pacer *p, uint64_t k);
+
+/* The m-th slot of sub-schedule j of n interleaved ones (j < n): slot m * n + j. */
+uint64_t bp_pacer_sub_slot_ns(const struct bp_pacer *p, uint64_t j, uint64_t n, uint64_t m);
+
+/* Slot k with the rate ramped linearly from 0 over the first ramp_ns (0: no ramp). */
+uint64_t bp_pacer_ramp_slot_ns(const struct bp_pacer *p, uint64_t ramp_ns, uint64_t k);
 
 /* Datagrams sent so far, and the interval between them in ns (0 when unpaced). */
 uint64_t bp_pacer_sent_count(const struct bp_pacer *p);

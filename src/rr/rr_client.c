@@ -25,7 +25,7 @@ struct client {
 	struct bp_stream_pool *pool;
 	struct bp_stream_side side;
 	bool side_ready;
-	struct bp_rr_stats *stats;       /* one per pool worker */
+	struct bp_txn_stats *stats;      /* one per pool worker */
 	int nworkers;
 	struct bp_rr_flow *flows[BP_NET_MAX_STREAMS];
 	int nflows;
@@ -80,7 +80,7 @@ static int open_flows(void *arg)
 	if (!c->pool || !c->stats)
 		return -ENOMEM;
 	for (int w = 0; w < c->nworkers; w++)
-		if (bp_rr_stats_init(&c->stats[w]))
+		if (bp_txn_stats_init(&c->stats[w], 0))
 			return -ENOMEM;
 	rc = bp_stream_side_init(&c->side, c->pool, 0);
 	if (rc)
@@ -130,9 +130,9 @@ static void mark(struct client *c, uint64_t from, uint64_t now, bool counted)
 
 	bp_conn_hists_reset(&c->iv_h);
 	for (int w = 0; w < c->nworkers; w++)
-		bp_rr_stats_take(&c->stats[w], &counts, &c->iv_h);
+		bp_txn_stats_take(&c->stats[w], &counts.txn, NULL, &c->iv_h);
 	if (counted) {
-		bp_rr_counts_add(&out->total, &counts);
+		bp_txn_counts_add(&out->total.txn, &counts.txn);
 		bp_conn_hists_merge(&c->total_h, &c->iv_h);
 	}
 	if (now <= from || out->niv == BP_NET_MAX_INTERVALS)
@@ -178,7 +178,7 @@ static int run_timed(struct client *c)
 		      60 * BP_NS_PER_SEC;
 	/* --concurrent ends when its flows are done; the others at a time known now. */
 	for (int w = 0; w < c->nworkers && !o->concurrent; w++)
-		bp_rr_stats_end_at(&c->stats[w], end);
+		bp_txn_stats_end_at(&c->stats[w], end);
 	bp_stream_side_start(&c->side, start);
 	now = bp_now_ns();  /* starting the flows took a while: wait from here */
 	while (now < end && !all_flows_done(c)) {
@@ -217,7 +217,7 @@ static int run_timed(struct client *c)
 	if (now > end)
 		now = end;
 	for (int w = 0; w < c->nworkers; w++)  /* earlier than planned after a stop */
-		bp_rr_stats_end_at(&c->stats[w], now);
+		bp_txn_stats_end_at(&c->stats[w], now);
 	bp_stream_side_stop(&c->side, now);
 	mark(c, last, now, last >= counted_from);
 	c->out->duration_s = (double)(now - start) / 1e9;
@@ -287,7 +287,7 @@ static void cleanup(struct client *c)
 	if (c->pool)
 		bp_stream_pool_free(c->pool);
 	for (int w = 0; c->stats && w < c->nworkers; w++)
-		bp_rr_stats_free(&c->stats[w]);
+		bp_txn_stats_free(&c->stats[w]);
 	free(c->stats);
 	bp_conn_hists_free(&c->iv_h);
 	bp_conn_hists_free(&c->total_h);

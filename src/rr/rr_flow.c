@@ -1,9 +1,6 @@
-#include "rr/rr_flow.h"
+#include "rr/rr_flow_internal.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -13,46 +10,11 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "io/loop.h"
+#include "io/sock.h"
 #include "rr/rr_responder.h"
 
 /* An open-loop transaction that starts this much after its due time counts as late. */
 #define LATE_SLACK_NS (1 * BP_NS_PER_MS)
-
-enum phase { PH_RUN, PH_HOLD, PH_VERIFY, PH_DONE };
-
-struct bp_rr_flow {
-	struct bp_rr_flow_cfg cfg;
-	struct bp_loop *loop;
-	struct bp_flow flow;          /* the current socket */
-	bool registered;
-	bool running;
-	struct bp_timer due;          /* open loop: the next transaction; hold: its end */
-	struct bp_flow watchdog;      /* a timerfd: the current transaction's deadline */
-	bool watchdog_armed;
-	uint64_t start_ns;
-	uint64_t k;                   /* open loop: transactions begun */
-	bool busy;                    /* a transaction is under way */
-	bool connecting;              /* crr: waiting for the handshake */
-	bool in_inline;               /* inside crr_inline, which polls the socket itself */
-	bool again;                   /* crr_inline: the next transaction is due now */
-	bool late;
-	uint64_t t0;                  /* the latency's start: due time (open) or send time */
-	uint64_t t_begun;             /* when it really began, for the timeout */
-	uint64_t connect_t0;
-	size_t sent, got;             /* bytes of the request written, of the answer read */
-	size_t out_len;               /* bytes to write for this request */
-	uint64_t seq;                 /* UDP: the current request's number */
-	int error;                    /* relaxed atomic */
-	char *buf;                    /* crr: cookie + request; rr: request */
-	int *held;                    /* --concurrent: connections held open */
-	size_t nheld, cap, verify_i;
-	enum phase phase;
-};
-
-static void schedule(struct bp_rr_flow *f, uint64_t now);
-static void crr_inline(struct bp_rr_flow *f);
-static void on_event(struct bp_flow *fl, uint32_t events);
 
 struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
 {
@@ -73,7 +35,7 @@ struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
 	return f;
 }
 
-void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_rr_stats *stats)
+void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_txn_stats *stats)
 {
 	f->cfg.stats = stats;
 }
@@ -83,9 +45,9 @@ int bp_rr_flow_error(const struct bp_rr_flow *f)
 	return __atomic_load_n(&f->error, __ATOMIC_RELAXED);
 }
 
-static void set_events(struct bp_rr_flow *f, uint32_t events)
+void bp_rr_flow_set_events(struct bp_rr_flow *f, uint32_t events)
 {
-	/* crr_inline polls for them itself; an epoll registration would cost two calls more. */
+	/* bp_rr_flow_crr_inline polls for them itself; an epoll registration would cost two calls more. */
 	if (f->in_inline && !f->registered) {
 		f->flow.events = events;
 		return;
@@ -98,7 +60,7 @@ static void set_events(struct bp_rr_flow *f, uint32_t events)
 	}
 }
 
-static void unregister(struct bp_rr_flow *f)
+void bp_rr_flow_unregister(struct bp_rr_flow *f)
 {
 	if (f->registered)
 		bp_loop_del(&f->flow);
@@ -106,84 +68,54 @@ static void unregister(struct bp_rr_flow *f)
 }
 
 /* crr: the connection of this transaction is over. */
-static void close_conn(struct bp_rr_flow *f)
+void bp_rr_flow_close_conn(struct bp_rr_flow *f)
 {
-	unregister(f);
+	bp_rr_flow_unregister(f);
 	if (f->flow.fd >= 0)
 		close(f->flow.fd);
 	f->flow.fd = -1;
 }
 
-static void atomic_max(int64_t *p, int64_t v)
-{
-	int64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
-
-	while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
-		;
-}
-
-static void hold_conn(struct bp_rr_flow *f)
-{
-	struct bp_rr_concurrent *cc = f->cfg.concurrent;
-
-	unregister(f);
-	if (f->nheld == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 64;
-		int *grown = realloc(f->held, cap * sizeof(*grown));
-
-		if (!grown) {
-			close_conn(f);
-			return;
-		}
-		f->held = grown;
-		f->cap = cap;
-	}
-	f->held[f->nheld++] = f->flow.fd;
-	f->flow.fd = -1;
-	atomic_max(&cc->peak, __atomic_add_fetch(&cc->open_now, 1, __ATOMIC_RELAXED));
-}
-
-static void finish_ok(struct bp_rr_flow *f, uint64_t now)
+void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 {
 	f->busy = false;
-	if (f->phase == PH_VERIFY) {
+	if (f->phase == BP_RR_PH_VERIFY) {
 		__atomic_add_fetch(&f->cfg.concurrent->alive, 1, __ATOMIC_RELAXED);
-		close_conn(f);
-		schedule(f, now);
+		bp_rr_flow_close_conn(f);
+		bp_rr_flow_schedule(f, now);
 		return;
 	}
-	bp_rr_stats_transaction(f->cfg.stats, now, now - f->t0, f->late);
+	bp_txn_stats_done(f->cfg.stats, now, now - f->t0, f->late, 0);
 	if (f->cfg.crr && f->cfg.concurrent)
-		hold_conn(f);
+		bp_rr_flow_hold_conn(f);
 	else if (f->cfg.crr)
-		close_conn(f);
-	schedule(f, now);
+		bp_rr_flow_close_conn(f);
+	bp_rr_flow_schedule(f, now);
 }
 
 static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, uint64_t now)
 {
 	f->busy = false;
 	f->connecting = false;
-	if (f->phase == PH_VERIFY)
+	if (f->phase == BP_RR_PH_VERIFY)
 		__atomic_add_fetch(&f->cfg.concurrent->dropped, 1, __ATOMIC_RELAXED);
 	else
-		bp_rr_stats_fail(f->cfg.stats, now, kind);
+		bp_txn_stats_fail(f->cfg.stats, now, kind, 1, NULL);
 	if (f->cfg.crr) {
-		close_conn(f);
+		bp_rr_flow_close_conn(f);
 	} else if (!f->cfg.udp) {
 		/* A broken rr connection cannot carry another request: the flow ends. */
-		unregister(f);
+		bp_rr_flow_unregister(f);
 		__atomic_store_n(&f->error, -err, __ATOMIC_RELAXED);
 		return;
 	}
-	schedule(f, now);
+	bp_rr_flow_schedule(f, now);
 }
 
 /* Write the rest of the request; false when the connection broke (failure recorded). */
-static bool write_request(struct bp_rr_flow *f, uint64_t now)
+bool bp_rr_flow_write_request(struct bp_rr_flow *f, uint64_t now)
 {
-	const char *p = f->cfg.crr && f->phase != PH_VERIFY ? f->buf : f->buf + BP_COOKIE_LEN;
+	const char *p = f->cfg.crr && f->phase != BP_RR_PH_VERIFY ? f->buf : f->buf + BP_COOKIE_LEN;
 
 	while (f->sent < f->out_len) {
 		ssize_t n = send(f->flow.fd, p + f->sent, f->out_len - f->sent,
@@ -197,7 +129,7 @@ static bool write_request(struct bp_rr_flow *f, uint64_t now)
 		}
 		f->sent += (size_t)n;
 	}
-	set_events(f, f->sent < f->out_len ? EPOLLIN | EPOLLOUT : EPOLLIN);
+	bp_rr_flow_set_events(f, f->sent < f->out_len ? EPOLLIN | EPOLLOUT : EPOLLIN);
 	return true;
 }
 
@@ -214,14 +146,14 @@ static void send_udp(struct bp_rr_flow *f, uint64_t now)
 static void connected(struct bp_rr_flow *f, uint64_t now)
 {
 	f->connecting = false;
-	bp_rr_stats_connect(f->cfg.stats, now, now - f->connect_t0);
+	bp_txn_stats_connect(f->cfg.stats, now, now - f->connect_t0);
 	if (f->cfg.connect_only) {
-		finish_ok(f, now);  /* closes: this side first, as iperf2 --connect-only */
+		bp_rr_flow_finish_ok(f, now);  /* closes: this side first, as iperf2 --connect-only */
 		return;
 	}
 	f->sent = 0;
 	f->out_len = BP_COOKIE_LEN + f->cfg.req_len;
-	write_request(f, now);
+	bp_rr_flow_write_request(f, now);
 }
 
 static void start_connect(struct bp_rr_flow *f, uint64_t now)
@@ -240,7 +172,7 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 	if (connect(fd, sa, f->cfg.addr.len) == 0) {
 		connected(f, bp_now_ns());
 	} else if (errno == EINPROGRESS && f->cfg.connect_only) {
-		set_events(f, EPOLLOUT);  /* writable: the handshake is done */
+		bp_rr_flow_set_events(f, EPOLLOUT);  /* writable: the handshake is done */
 	} else if (errno == EINPROGRESS) {
 		uint64_t t = bp_now_ns();
 		ssize_t n;
@@ -258,11 +190,11 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 		n = send(fd, f->buf, f->out_len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n >= 0) {
 			f->connecting = false;
-			bp_rr_stats_connect(f->cfg.stats, t, t - f->connect_t0);
+			bp_txn_stats_connect(f->cfg.stats, t, t - f->connect_t0);
 			f->sent = (size_t)n;
-			write_request(f, t);  /* the rest, if any; then waits for the answer */
+			bp_rr_flow_write_request(f, t);  /* the rest, if any; then waits for the answer */
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			set_events(f, EPOLLOUT);
+			bp_rr_flow_set_events(f, EPOLLOUT);
 		} else {
 			finish_failed(f, bp_rr_fail_of(errno), errno, now);
 		}
@@ -286,128 +218,31 @@ static void set_watchdog(struct bp_rr_flow *f, uint64_t due_ns)
 	f->watchdog_armed = !timerfd_settime(f->watchdog.fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-static void arm_timeout(struct bp_rr_flow *f, uint64_t now)
+void bp_rr_flow_arm_timeout(struct bp_rr_flow *f, uint64_t now)
 {
 	f->t_begun = now;
 	if (!f->watchdog_armed)
 		set_watchdog(f, now + f->cfg.timeout_ns);
 }
 
-static void begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
+void bp_rr_flow_begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 {
-	if (bp_rr_stats_ended(f->cfg.stats, now))
+	if (bp_txn_stats_ended(f->cfg.stats, now))
 		return;  /* the run is over: it would not count, and the server would */
 	f->busy = true;
 	f->t0 = intended;
 	f->late = now > intended + LATE_SLACK_NS;
 	f->got = 0;
 	f->sent = 0;
-	arm_timeout(f, now);
+	bp_rr_flow_arm_timeout(f, now);
 	if (f->cfg.crr) {
 		start_connect(f, now);
 	} else if (f->cfg.udp) {
 		send_udp(f, now);
 	} else {
 		f->out_len = f->cfg.req_len;
-		write_request(f, now);
+		bp_rr_flow_write_request(f, now);
 	}
-}
-
-/* --concurrent: verify the next held connection still answers, or end the flow. */
-static void verify_next(struct bp_rr_flow *f, uint64_t now)
-{
-	struct bp_rr_concurrent *cc = f->cfg.concurrent;
-
-	if (f->verify_i == f->nheld) {
-		f->phase = PH_DONE;
-		__atomic_add_fetch(&cc->flows_done, 1, __ATOMIC_RELAXED);
-		return;
-	}
-	__atomic_sub_fetch(&cc->open_now, 1, __ATOMIC_RELAXED);
-	f->flow.fd = f->held[f->verify_i];
-	f->held[f->verify_i++] = -1;
-	f->busy = true;
-	f->got = 0;
-	f->sent = 0;
-	f->out_len = f->cfg.req_len;
-	arm_timeout(f, now);
-	write_request(f, now);
-}
-
-/*
- * When open-loop transaction k is due. With a ramp R the count due by time t is
- * r t^2 / 2R while t < R (the rate rising linearly to r) and r R / 2 + r (t - R) after.
- */
-static uint64_t due_of(const struct bp_rr_flow *f, uint64_t k)
-{
-	double period = (double)f->cfg.period_ns, ramp = (double)f->cfg.ramp_ns;
-	double t = (double)k * period;
-
-	if (ramp > 0 && t < ramp / 2)
-		t = sqrt(2 * t * ramp);
-	else
-		t += ramp / 2;
-	return f->start_ns + f->cfg.phase_ns + (uint64_t)t;
-}
-
-/* The flow is idle: start the next transaction now or when it is due. */
-static void schedule(struct bp_rr_flow *f, uint64_t now)
-{
-	struct bp_rr_concurrent *cc = f->cfg.concurrent;
-	uint64_t due;
-
-	if (!f->running || bp_rr_flow_error(f))
-		return;
-	if (f->phase == PH_VERIFY) {
-		verify_next(f, now);
-		return;
-	}
-	if (f->phase != PH_RUN)
-		return;
-	if (cc && __atomic_sub_fetch(&cc->to_open, 1, __ATOMIC_RELAXED) < 0) {
-		__atomic_add_fetch(&cc->to_open, 1, __ATOMIC_RELAXED);
-		f->phase = PH_HOLD;
-		bp_timer_arm(f->loop, &f->due, now + cc->hold_ns);
-		return;
-	}
-	if (!f->cfg.period_ns) {
-		/*
-		 * Closed loop: the latency starts at the send. `now` was read before the last
-		 * answer was received, counted and (crr) its connection closed; starting from it
-		 * would add that work to this transaction's latency.
-		 */
-		if (f->cfg.connect_only) {  /* closed loop here; never with --concurrent */
-			if (f->in_inline)
-				f->again = true;  /* crr_inline's loop starts it: no recursion */
-			else
-				crr_inline(f);
-			return;
-		}
-		now = bp_now_ns();
-		begin(f, now, now);
-		return;
-	}
-	due = due_of(f, f->k);
-	if (due <= now) {
-		f->k++;
-		begin(f, due, now);
-	} else {
-		if (cc)  /* the quota was taken for a transaction that waits for its time */
-			__atomic_add_fetch(&cc->to_open, 1, __ATOMIC_RELAXED);
-		bp_timer_arm(f->loop, &f->due, due);
-	}
-}
-
-static void due_fired(struct bp_timer *t, uint64_t now)
-{
-	struct bp_rr_flow *f = t->data;
-
-	if (f->phase == PH_HOLD) {
-		f->phase = PH_VERIFY;
-		f->verify_i = 0;
-	}
-	if (!f->busy)
-		schedule(f, now);
 }
 
 static void timeout_fired(struct bp_flow *w, uint32_t events)
@@ -435,7 +270,7 @@ static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
 	 * server closes after its second answer (the check after the hold), so that TIME_WAIT
 	 * stays on its side for these connections too.
 	 */
-	bool until_fin = f->cfg.crr && (!f->cfg.concurrent || f->phase == PH_VERIFY);
+	bool until_fin = f->cfg.crr && (!f->cfg.concurrent || f->phase == BP_RR_PH_VERIFY);
 
 	for (;;) {
 		ssize_t n = recv(f->flow.fd, NULL, 1 << 20, MSG_DONTWAIT | MSG_TRUNC);
@@ -447,14 +282,14 @@ static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
 		}
 		if (n == 0) {
 			if (until_fin && f->got >= f->cfg.resp_len)
-				finish_ok(f, now);
+				bp_rr_flow_finish_ok(f, now);
 			else
 				finish_failed(f, BP_RR_FAIL_RESET, ECONNRESET, now);
 			return;
 		}
 		f->got += (size_t)n;
 		if (f->got >= f->cfg.resp_len && !until_fin) {
-			finish_ok(f, now);
+			bp_rr_flow_finish_ok(f, now);
 			return;
 		}
 	}
@@ -471,91 +306,13 @@ static void udp_readable(struct bp_rr_flow *f, uint64_t now)
 			return;  /* EAGAIN, or an ICMP error: the timeout will count the loss */
 		/* A late answer to a request already given up on is not this one. */
 		if (f->busy && (size_t)n >= sizeof(seq) && seq == f->seq) {
-			finish_ok(f, now);
+			bp_rr_flow_finish_ok(f, now);
 			return;
 		}
 	}
 }
 
-/*
- * A closed-loop rr flow alone on its worker waits for each answer inside recv itself (the
- * socket is blocking, SO_RCVTIMEO bounds each wait): one system call per wake-up instead of
- * epoll_wait and then recv, which is what a round trip of a few microseconds notices (the
- * way sockperf waits). Back to the loop at least every ALONE_SLICE_NS, whenever a wait
- * times out or something else happened, and as soon as a stop is pending, so stops, signals
- * and the timeout are seen as always.
- */
-#define ALONE_SLICE_NS (10 * BP_NS_PER_MS)
-
-static void wait_alone(struct bp_rr_flow *f)
-{
-	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
-
-	while (f->running && f->busy && f->sent == f->out_len && !bp_loop_stopping(f->loop) &&
-	       bp_now_ns() < until) {
-		uint64_t seq = 0;
-		ssize_t n = f->cfg.udp ? recv(f->flow.fd, &seq, sizeof(seq), MSG_TRUNC) :
-				recv(f->flow.fd, NULL, 1 << 20, MSG_TRUNC);
-
-		if (n <= 0)
-			return;  /* timed out, or EOF/error: the loop's handlers deal with it */
-		if (f->cfg.udp) {
-			if ((size_t)n >= sizeof(seq) && seq == f->seq)
-				finish_ok(f, bp_now_ns());
-			continue;
-		}
-		f->got += (size_t)n;
-		if (f->got >= f->cfg.resp_len)
-			finish_ok(f, bp_now_ns());
-	}
-}
-
-/*
- * crr --connect-only in a closed loop runs its transactions here, one after another, each
- * waiting in poll() on its own socket instead of in the loop's epoll, which would cost an
- * epoll_ctl to add every new connection and another to remove it, besides the wait (iperf2's
- * connect-only threads block in connect):
- *   - a flow alone on its worker waits up to 1 ms per poll, and goes back to the loop when
- *     a stop is pending and at least every ALONE_SLICE_NS (through the due timer);
- *   - a flow sharing its worker does not wait at all (poll with timeout 0: on a path as
- *     short as loopback the handshake is over when connect returns) and hands over after
- *     INLINE_BURST transactions, so that its neighbours get their turns.
- * A connection not made within the wait is handed to the loop as usual (a SYN the path
- * dropped, a slow server): it registers its socket, and the watchdog times it out.
- * (Whole crr transactions gained nothing from this: their answer always needs the server's
- * turn first, measured 14.3-14.7k vs 14.5-15.0k connections/s through the loop.)
- */
-#define INLINE_BURST 8
-
-static void crr_inline(struct bp_rr_flow *f)
-{
-	uint64_t until = bp_now_ns() + ALONE_SLICE_NS;
-	int wait_ms = f->cfg.alone ? 1 : 0, budget = f->cfg.alone ? INT_MAX : INLINE_BURST;
-
-	f->in_inline = true;
-	do {
-		uint64_t now = bp_now_ns();
-
-		f->again = false;
-		begin(f, now, now);  /* its end (finish_*, then schedule) sets again */
-		while (f->busy && f->flow.fd >= 0) {
-			struct pollfd p = { .fd = f->flow.fd, .events = (short)f->flow.events };
-
-			if (poll(&p, 1, wait_ms) <= 0) {
-				f->in_inline = false;
-				set_events(f, f->flow.events);
-				return;
-			}
-			/* poll's POLLIN/POLLOUT/POLLERR/POLLHUP are epoll's bits on Linux. */
-			on_event(&f->flow, (uint32_t)p.revents);
-		}
-	} while (f->again && --budget > 0 && !bp_loop_stopping(f->loop) && bp_now_ns() < until);
-	f->in_inline = false;
-	if (f->again)  /* the slice is over: the loop starts the next one */
-		bp_timer_arm(f->loop, &f->due, bp_now_ns());
-}
-
-static void on_event(struct bp_flow *fl, uint32_t events)
+void bp_rr_flow_on_event(struct bp_flow *fl, uint32_t events)
 {
 	struct bp_rr_flow *f = fl->data;
 	uint64_t now = bp_now_ns();
@@ -576,13 +333,13 @@ static void on_event(struct bp_flow *fl, uint32_t events)
 	if (f->cfg.udp) {
 		udp_readable(f, now);
 	} else {
-		if ((events & EPOLLOUT) && f->sent < f->out_len && !write_request(f, now))
+		if ((events & EPOLLOUT) && f->sent < f->out_len && !bp_rr_flow_write_request(f, now))
 			return;
 		if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 			tcp_readable(f, now);
 	}
 	if (f->cfg.alone && !f->cfg.crr && !bp_rr_flow_error(f))
-		wait_alone(f);
+		bp_rr_flow_wait_alone(f);
 }
 
 static int ops_start(void *state, struct bp_loop *loop, int fd)
@@ -590,8 +347,8 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 	struct bp_rr_flow *f = state;
 
 	f->loop = loop;
-	f->flow = (struct bp_flow){ .fd = fd, .handler = on_event, .data = f };
-	f->due = (struct bp_timer){ .fn = due_fired, .data = f };
+	f->flow = (struct bp_flow){ .fd = fd, .handler = bp_rr_flow_on_event, .data = f };
+	f->due = (struct bp_timer){ .fn = bp_rr_flow_due_fired, .data = f };
 	/* CLOCK_MONOTONIC: the clock bp_now_ns() reads. */
 	f->watchdog = (struct bp_flow){ .fd = timerfd_create(CLOCK_MONOTONIC,
 							      TFD_NONBLOCK | TFD_CLOEXEC),
@@ -611,14 +368,15 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 			       !setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	}
 	f->start_ns = bp_now_ns();
+	bp_pacer_init_period(&f->sched, f->cfg.period_ns, f->start_ns + f->cfg.phase_ns);
 	f->running = true;
 	if (!f->cfg.crr)
-		set_events(f, EPOLLIN);
-	/* From the loop: crr_inline here would hold up the start command. */
+		bp_rr_flow_set_events(f, EPOLLIN);
+	/* From the loop: bp_rr_flow_crr_inline here would hold up the start command. */
 	if (f->cfg.connect_only && !f->cfg.period_ns)
 		bp_timer_arm(loop, &f->due, f->start_ns);
 	else
-		schedule(f, f->start_ns);
+		bp_rr_flow_schedule(f, f->start_ns);
 	return 0;
 }
 
@@ -634,9 +392,9 @@ static void ops_stop(void *state, struct bp_loop *loop)
 		f->watchdog.fd = -1;
 	}
 	if (f->cfg.crr)
-		close_conn(f);  /* a transaction cut short by the end is not counted */
+		bp_rr_flow_close_conn(f);  /* a transaction cut short by the end is not counted */
 	else
-		unregister(f);
+		bp_rr_flow_unregister(f);
 }
 
 static void ops_release(void *state)

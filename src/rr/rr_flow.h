@@ -40,7 +40,7 @@ struct bp_rr_flow_cfg {
 	uint64_t phase_ns;            /* open loop: the first one's offset from the start */
 	uint64_t ramp_ns;             /* open loop: the rate rises linearly from 0 over this */
 	uint64_t timeout_ns;          /* a transaction not done by then fails (timeout) */
-	struct bp_rr_stats *stats;    /* the worker's; set before the flow starts */
+	struct bp_txn_stats *stats;    /* the worker's; set before the flow starts */
 	/* crr */
 	struct bp_addr addr;
 	char cookie[BP_COOKIE_LEN];
@@ -54,7 +54,7 @@ struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg);
 /* The stream pool runs the flow; rr flows get their connected socket, crr flows fd -1. */
 extern const struct bp_stream_ops bp_rr_flow_ops;
 /* Set the stats once the pool has chosen the flow's worker (before it starts). */
-void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_rr_stats *stats);
+void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_txn_stats *stats);
 /* 0, or the negative errno that ended an rr flow (its connection broke). */
 int bp_rr_flow_error(const struct bp_rr_flow *f);
 

@@ -17,13 +17,13 @@ static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)
 {
 	char name[48];
 
-	bp_result_add_metric(r, "failures", (double)bp_rr_counts_failures(c), "count",
+	bp_result_add_metric(r, "failures", (double)bp_txn_counts_failures(&c->txn), "count",
 			     BP_BETTER_LOWER);
 	for (int k = 0; k < BP_RR_NFAIL; k++) {
-		if (!c->fails[k])
+		if (!c->txn.fails[k])
 			continue;
 		snprintf(name, sizeof(name), "failures.%s", bp_rr_fail_name(k));
-		bp_result_add_metric(r, name, (double)c->fails[k], "count", BP_BETTER_LOWER);
+		bp_result_add_metric(r, name, (double)c->txn.fails[k], "count", BP_BETTER_LOWER);
 	}
 }
 
@@ -38,11 +38,11 @@ static void add_intervals(struct bp_result *r, const struct bp_rr_client_opts *o
 		if (!iv)
 			return;
 		bp_interval_add_metric(iv, is_crr(o) ? "connections.rate" : "transactions.rate",
-				       secs > 0 ? (double)v->c.transactions / secs : 0, "op/s",
+				       secs > 0 ? (double)v->c.txn.done / secs : 0, "op/s",
 				       BP_BETTER_HIGHER);
 		bp_interval_add_latency(iv, &v->latency);
-		if (bp_rr_counts_failures(&v->c) || is_crr(o))
-			bp_interval_add_metric(iv, "failures", (double)bp_rr_counts_failures(&v->c),
+		if (bp_txn_counts_failures(&v->c.txn) || is_crr(o))
+			bp_interval_add_metric(iv, "failures", (double)bp_txn_counts_failures(&v->c.txn),
 					       "count", BP_BETTER_LOWER);
 		if (v->omitted)
 			bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
@@ -73,7 +73,7 @@ static void port_warning(struct bp_result *r, const struct bp_rr_client_opts *o,
 			      "%" PRIu64 " connects failed with EADDRNOTAVAIL: the client ran out "
 			      "of ephemeral ports (net.ipv4.ip_local_port_range %s; %ld TCP sockets "
 			      "in TIME_WAIT on this host). %s",
-			      out->total.fails[BP_RR_FAIL_NO_PORT], range, out->time_wait,
+			      out->total.txn.fails[BP_RR_FAIL_NO_PORT], range, out->time_wait,
 			      o->connect_only ?
 			      "--connect-only closes first, so TIME_WAIT stays here: widen the "
 			      "port range, set net.ipv4.tcp_tw_reuse=1, or measure whole crr "
@@ -107,8 +107,8 @@ static void time_wait_warning(struct bp_result *r, const struct bp_rr_outcome *o
 static void verdict(struct bp_result *r, const struct bp_rr_client_opts *o,
 		    const struct bp_rr_report_opts *ro, const struct bp_rr_outcome *out)
 {
-	uint64_t fails = bp_rr_counts_failures(&out->total);
-	uint64_t attempts = out->total.transactions + fails;
+	uint64_t fails = bp_txn_counts_failures(&out->total.txn);
+	uint64_t attempts = out->total.txn.done + fails;
 	double pct = attempts ? 100.0 * (double)fails / (double)attempts : 0;
 	bool pass = attempts && pct <= ro->max_failure_pct;
 
@@ -151,20 +151,20 @@ static uint64_t served_by_server(const struct bp_net_results *remote)
 int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 		 const struct bp_rr_report_opts *ro, const struct bp_rr_outcome *out)
 {
-	double secs = out->counted_s, rate = secs > 0 ? (double)out->total.transactions / secs : 0;
+	double secs = out->counted_s, rate = secs > 0 ? (double)out->total.txn.done / secs : 0;
 
-	bp_result_add_metric(r, "transactions", (double)out->total.transactions, "count",
+	bp_result_add_metric(r, "transactions", (double)out->total.txn.done, "count",
 			     BP_BETTER_NONE);
 	if (is_crr(o) && !o->concurrent) {
 		bp_result_add_metric(r, "connections.rate", rate, "op/s", BP_BETTER_HIGHER);
-		bp_result_add_metric(r, "connections", (double)out->total.connects, "count",
+		bp_result_add_metric(r, "connections", (double)out->total.txn.connects, "count",
 				     BP_BETTER_NONE);
 	} else if (!o->concurrent) {
 		bp_result_add_metric(r, "transactions.rate", rate, "op/s", BP_BETTER_HIGHER);
 	}
 	if (o->rate > 0) {
 		bp_result_add_metric(r, "offered.rate", o->rate, "op/s", BP_BETTER_NONE);
-		bp_result_add_metric(r, "late", (double)out->total.late, "count", BP_BETTER_LOWER);
+		bp_result_add_metric(r, "late", (double)out->total.txn.late, "count", BP_BETTER_LOWER);
 	}
 	/* --connect-only has no control connection: the far side's counts and CPU are unknown. */
 	if (!o->connect_only)
@@ -190,7 +190,7 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 				      "%.0f transactions/s offered, %.0f/s completed: the peer (or "
 				      "the tester) could not keep up; latency counts from each "
 				      "transaction's due time", o->rate, rate);
-	if (out->total.fails[BP_RR_FAIL_NO_PORT])
+	if (out->total.txn.fails[BP_RR_FAIL_NO_PORT])
 		port_warning(r, o, out);
 	else if (o->connect_only)
 		time_wait_warning(r, out);

@@ -45,18 +45,18 @@ static void expect_clean(const struct run *rn)
 
 	printf("# %s -c %d --pipeline %d%s: %llu requests, %s\n", rn->path, rn->conns,
 	       rn->depth, rn->new_conn ? " --new-conn" : "",
-	       (unsigned long long)out.total.requests, err);
+	       (unsigned long long)out.total.txn.done, err);
 	CHECK_INT(rc, 0);
-	CHECK(out.total.requests > 50);
-	CHECK_INT(bp_http_counts_errors(&out.total), 0);
-	CHECK_INT(out.status[200], out.total.requests);
-	CHECK_INT(out.latency.count, out.total.requests);
+	CHECK(out.total.txn.done > 50);
+	CHECK_INT(bp_txn_counts_failures(&out.total.txn), 0);
+	CHECK_INT(out.status[200], out.total.txn.done);
+	CHECK_INT(out.latency.count, out.total.txn.done);
 	CHECK(out.latency.min <= out.latency.p50 && out.latency.p50 <= out.latency.max);
 	CHECK(out.niv >= 2);
 	if (rn->new_conn)
-		CHECK(out.total.connects >= out.total.requests);
+		CHECK(out.total.txn.connects >= out.total.txn.done);
 	else
-		CHECK(out.total.connects >= (uint64_t)rn->conns);
+		CHECK(out.total.txn.connects >= (uint64_t)rn->conns);
 	bp_http_outcome_free(&out);
 }
 
@@ -69,7 +69,7 @@ static void test_rate(void)
 	CHECK_INT(load(&rn, &out, err, sizeof(err)), 0);
 	/* 400/s for 0.5 s: 200 due; one may still be on its way at the end. */
 	CHECK(out.offered >= 199 && out.offered <= 201);
-	CHECK(out.total.requests >= 198 && out.total.requests <= 201);
+	CHECK(out.total.txn.done >= 198 && out.total.txn.done <= 201);
 	bp_http_outcome_free(&out);
 }
 
@@ -81,10 +81,10 @@ static void test_close_mid(void)
 
 	CHECK_INT(load(&rn, &out, err, sizeof(err)), 0);
 	/* Every request fails as a read error; each costs its connection. */
-	CHECK_INT(out.total.requests, 0);
-	CHECK(out.total.errors[BP_HTTP_ERR_READ] > 10);
-	CHECK(out.total.errors[BP_HTTP_ERR_READ] <= out.total.connects);
-	CHECK(out.total.errors[BP_HTTP_ERR_READ] + 2 >= out.total.connects);
+	CHECK_INT(out.total.txn.done, 0);
+	CHECK(out.total.txn.fails[BP_HTTP_ERR_READ] > 10);
+	CHECK(out.total.txn.fails[BP_HTTP_ERR_READ] <= out.total.txn.connects);
+	CHECK(out.total.txn.fails[BP_HTTP_ERR_READ] + 2 >= out.total.txn.connects);
 	CHECK(strstr(out.first_error[BP_HTTP_ERR_READ], "middle of a response") != NULL);
 	bp_http_outcome_free(&out);
 }
@@ -96,9 +96,9 @@ static void test_not_found(void)
 	char err[256] = "";
 
 	CHECK_INT(load(&rn, &out, err, sizeof(err)), 0);
-	CHECK(out.total.requests > 10);
-	CHECK_INT(out.status[404], out.total.requests);
-	CHECK_INT(out.total.errors[BP_HTTP_ERR_STATUS], out.total.requests);
+	CHECK(out.total.txn.done > 10);
+	CHECK_INT(out.status[404], out.total.txn.done);
+	CHECK_INT(out.total.txn.fails[BP_HTTP_ERR_STATUS], out.total.txn.done);
 	bp_http_outcome_free(&out);
 }
 

@@ -6,6 +6,7 @@
  * up at the bounded catch-up rate and still hit the long-run rate.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -257,6 +258,163 @@ static void test_limits_and_unpaced(void)
 	CHECK_INT(bp_pacer_due(&p, bp_pacer_next_ns(&p) - 1), 15);
 }
 
+/*
+ * The slots against the schedules they replace (copied here as they were, doubles and all):
+ * http --rate's bp_http_due_ns and rr/crr --rate's due_of. The doubles round k * 1e9 /
+ * rate and the square root before truncating, so they may differ from the exact integer
+ * answer by 1 ns; never more (below 2^52 ns, where doubles hold every integer).
+ */
+static uint64_t old_http_due(uint64_t start, double rate, int total, int first_j, uint64_t m)
+{
+	double k = (double)m * total + first_j;
+
+	return start + (uint64_t)(k * 1e9 / rate);
+}
+
+static uint64_t old_rr_due(uint64_t start, uint64_t phase, uint64_t period_ns,
+			   uint64_t ramp_ns, uint64_t k)
+{
+	double period = (double)period_ns, ramp = (double)ramp_ns;
+	double t = (double)k * period;
+
+	if (ramp > 0 && t < ramp / 2)
+		t = sqrt(2 * t * ramp);
+	else
+		t += ramp / 2;
+	return start + phase + (uint64_t)t;
+}
+
+static uint64_t diff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* slot_ns is the sender's own schedule: bp_pacer_due_time_ns of a pacer that sent nothing. */
+static void test_slots_are_the_schedule(void)
+{
+	static const double rates[] = { 1, 3, 400, 7777, 1e6, 1234.5, 0.3, 8503.4, 1488095 };
+	bool same = true;
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		struct bp_pacer p;
+
+		bp_pacer_init_pps(&p, rates[i], START_NS);
+		for (uint64_t k = 0; k < 3000; k += 1 + k / 16)
+			same &= bp_pacer_slot_ns(&p, k) == bp_pacer_due_time_ns(&p, k);
+		same &= bp_pacer_slot_ns(&p, 5000000000ULL) == bp_pacer_due_time_ns(&p, 5000000000ULL);
+	}
+	CHECK(same);
+}
+
+static void test_http_sub_slots(void)
+{
+	static const double rates[] = { 1, 3, 400, 1000, 7777, 1e6, 1234.5, 0.5, 33.3 };
+	static const int totals[] = { 1, 2, 3, 7, 64, 1000 };
+	uint64_t worst = 0, off = 0, n = 0;
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		struct bp_pacer p;
+
+		bp_pacer_init_pps(&p, rates[i], START_NS);
+		for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+			for (int j = 0; j < totals[t]; j += 1 + totals[t] / 5) {
+				uint64_t old = START_NS;
+
+				/* Up to 2^52 ns (52 days) from the start, where doubles are exact. */
+				for (uint64_t m = 0; m < 100000 && old < START_NS + (1ULL << 52);
+				     m += 1 + m / 8) {
+					uint64_t d;
+
+					old = old_http_due(START_NS, rates[i], totals[t], j, m);
+					d = diff(bp_pacer_sub_slot_ns(&p, (uint64_t)j, (uint64_t)totals[t],
+								      m), old);
+
+					worst = d > worst ? d : worst;
+					off += d != 0;
+					n++;
+				}
+			}
+		}
+	}
+	CHECK(worst <= 1);
+	printf("# http: %llu of %llu due times 1 ns off the double formula, none more\n",
+		 (unsigned long long)off, (unsigned long long)n);
+	/* Integer rates are exact: request 3 of 3/s is due at 1 s, not 999,999,999 ns. */
+	{
+		struct bp_pacer p;
+
+		bp_pacer_init_pps(&p, 3, 0);
+		CHECK_INT(bp_pacer_sub_slot_ns(&p, 1, 2, 1), BP_NS_PER_SEC);
+		CHECK_INT(bp_pacer_sub_slot_ns(&p, 0, 2, 2), 1333333333);
+	}
+}
+
+/* The largest x with x^2 <= v, by brute force below 2^32. */
+static bool is_isqrt(uint64_t x, uint64_t v)
+{
+	return x * x <= v && (x + 1) * (x + 1) > v;
+}
+
+static void test_rr_ramp_slots(void)
+{
+	static const uint64_t periods[] = { 1, 7, 1000, 33333, 1000003, BP_NS_PER_SEC,
+					    3 * BP_NS_PER_SEC };
+	static const uint64_t ramps[] = { 0, 1, 2, 999, 1000000, BP_NS_PER_SEC + 1,
+					  10 * BP_NS_PER_SEC, 3600 * BP_NS_PER_SEC };
+	uint64_t worst = 0, off = 0, n = 0;
+	bool monotone = true;
+
+	for (size_t i = 0; i < sizeof(periods) / sizeof(periods[0]); i++) {
+		for (size_t r = 0; r < sizeof(ramps) / sizeof(ramps[0]); r++) {
+			uint64_t phase = periods[i] / 3, kr = ramps[r] / periods[i] / 2, prev = 0;
+			struct bp_pacer p;
+
+			bp_pacer_init_period(&p, periods[i], START_NS + phase);
+			/* From 0, around the end of the ramp (2 k P = R), and well after. */
+			for (uint64_t k = 0; k < 3 * kr + 2000; k += k < 1000 ? 1 : 1 + diff(k, kr) / 64) {
+				uint64_t got = bp_pacer_ramp_slot_ns(&p, ramps[r], k);
+				uint64_t d = diff(got, old_rr_due(START_NS, phase, periods[i],
+								  ramps[r], k));
+
+				worst = d > worst ? d : worst;
+				off += d != 0;
+				n++;
+				monotone &= got >= prev;
+				prev = got;
+			}
+		}
+	}
+	CHECK(worst <= 1);
+	CHECK(monotone);
+	printf("# rr: %llu of %llu due times 1 ns off the double formula, none more\n",
+		 (unsigned long long)off, (unsigned long long)n);
+	/* No ramp: slot k exactly. Within the ramp: the exact integer square root. */
+	{
+		struct bp_pacer p;
+		bool exact = true;
+
+		bp_pacer_init_period(&p, 1000, 0);
+		CHECK_INT(bp_pacer_ramp_slot_ns(&p, 0, 12345), 12345000);
+		for (uint64_t k = 0; k < 5000; k++) {
+			uint64_t x = bp_pacer_ramp_slot_ns(&p, 10000000, k);
+
+			exact &= k * 1000 * 2 >= 10000000 ? x == k * 1000 + 5000000 :
+				 is_isqrt(x, 2 * k * 1000 * 10000000);
+		}
+		CHECK(exact);
+		/* The hour-long ramp's largest product, 2 s R just below R^2 = 1.3e25 > 2^64. */
+		bp_pacer_init_period(&p, 1, 0);
+		CHECK_INT(bp_pacer_ramp_slot_ns(&p, 3600 * BP_NS_PER_SEC, 1800 * BP_NS_PER_SEC - 1),
+			  3600 * BP_NS_PER_SEC - 2);
+		CHECK_INT(bp_pacer_ramp_slot_ns(&p, 3600 * BP_NS_PER_SEC, 1800 * BP_NS_PER_SEC),
+			  3600 * BP_NS_PER_SEC);
+		/* Unpaced: everything due at the start. */
+		bp_pacer_init_period(&p, 0, 7);
+		CHECK_INT(bp_pacer_ramp_slot_ns(&p, 100, 5), 7);
+		CHECK_INT(bp_pacer_slot_ns(&p, 5), 7);
+	}
+}
+
 int main(void)
 {
 	test_rates();
@@ -265,5 +423,8 @@ int main(void)
 	test_stall(150);
 	test_stall(0);
 	test_limits_and_unpaced();
+	test_slots_are_the_schedule();
+	test_http_sub_slots();
+	test_rr_ramp_slots();
 	return tap_done();
 }

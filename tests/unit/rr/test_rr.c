@@ -30,39 +30,39 @@ static void test_fail_kinds(void)
 
 static void test_stats_take(void)
 {
-	struct bp_rr_stats s;
+	struct bp_txn_stats s;
 	struct bp_rr_counts c = { 0 };
 	struct bp_conn_hists h;
 
-	CHECK_INT(bp_rr_stats_init(&s), 0);
+	CHECK_INT(bp_txn_stats_init(&s, 0), 0);
 	CHECK_INT(bp_conn_hists_init(&h), 0);
 	for (int i = 1; i <= 100; i++)
-		bp_rr_stats_transaction(&s, 1000 + (uint64_t)i, (uint64_t)i * 1000, i > 90);
-	bp_rr_stats_connect(&s, 2000, 5000);
-	bp_rr_stats_fail(&s, 2000, BP_RR_FAIL_TIMEOUT);
-	bp_rr_stats_fail(&s, 2000, BP_RR_FAIL_REFUSED);
+		bp_txn_stats_done(&s, 1000 + (uint64_t)i, (uint64_t)i * 1000, i > 90, 0);
+	bp_txn_stats_connect(&s, 2000, 5000);
+	bp_txn_stats_fail(&s, 2000, BP_RR_FAIL_TIMEOUT, 1, NULL);
+	bp_txn_stats_fail(&s, 2000, BP_RR_FAIL_REFUSED, 1, NULL);
 	/* After the end (what workers finish while they are being stopped): not counted. */
-	CHECK(!bp_rr_stats_ended(&s, UINT64_MAX));  /* no end set: never */
-	bp_rr_stats_end_at(&s, 2000);
-	CHECK(!bp_rr_stats_ended(&s, 2000));
-	CHECK(bp_rr_stats_ended(&s, 2001));
-	bp_rr_stats_transaction(&s, 2001, 1, false);
-	bp_rr_stats_connect(&s, 2001, 1);
-	bp_rr_stats_fail(&s, 2001, BP_RR_FAIL_RESET);
-	bp_rr_stats_take(&s, &c, &h);
-	CHECK_INT(c.transactions, 100);
-	CHECK_INT(c.late, 10);
-	CHECK_INT(c.connects, 1);
-	CHECK_INT(bp_rr_counts_failures(&c), 2);
+	CHECK(!bp_txn_stats_ended(&s, UINT64_MAX));  /* no end set: never */
+	bp_txn_stats_end_at(&s, 2000);
+	CHECK(!bp_txn_stats_ended(&s, 2000));
+	CHECK(bp_txn_stats_ended(&s, 2001));
+	bp_txn_stats_done(&s, 2001, 1, false, 0);
+	bp_txn_stats_connect(&s, 2001, 1);
+	bp_txn_stats_fail(&s, 2001, BP_RR_FAIL_RESET, 1, NULL);
+	bp_txn_stats_take(&s, &c.txn, NULL, &h);
+	CHECK_INT(c.txn.done, 100);
+	CHECK_INT(c.txn.late, 10);
+	CHECK_INT(c.txn.connects, 1);
+	CHECK_INT(bp_txn_counts_failures(&c.txn), 2);
 	CHECK_INT(bp_histo_count(h.latency), 100);
 	CHECK_INT(bp_histo_min(h.latency), 1000);
 	CHECK_INT(bp_histo_max(h.latency), 100000);
 	/* The interval was handed over: a second take adds nothing. */
-	bp_rr_stats_take(&s, &c, &h);
-	CHECK_INT(c.transactions, 100);
+	bp_txn_stats_take(&s, &c.txn, NULL, &h);
+	CHECK_INT(c.txn.done, 100);
 	CHECK_INT(bp_histo_count(h.latency), 100);
 	bp_conn_hists_free(&h);
-	bp_rr_stats_free(&s);
+	bp_txn_stats_free(&s);
 }
 
 static struct sockaddr_in bound_addr(int fd)
@@ -104,7 +104,7 @@ static int loopback_pair(int type, int sv[2])
 static void run_pair(int type, bool udp, size_t req, size_t resp)
 {
 	struct bp_loop *loop = bp_loop_new();
-	struct bp_rr_stats stats;
+	struct bp_txn_stats stats;
 	struct bp_rr_counts c = { 0 };
 	struct bp_conn_hists h;
 	struct bp_rr_responder_cfg rc = { .req_len = req, .resp_len = resp, .udp = udp };
@@ -115,7 +115,7 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	int sv[2];
 
 	CHECK_INT(loopback_pair(type, sv), 0);
-	CHECK_INT(bp_rr_stats_init(&stats), 0);
+	CHECK_INT(bp_txn_stats_init(&stats, 0), 0);
 	CHECK_INT(bp_conn_hists_init(&h), 0);
 	fc.stats = &stats;
 	f = bp_rr_flow_new(&fc);
@@ -124,12 +124,12 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	CHECK_INT(bp_rr_flow_ops.start(f, loop, sv[0]), 0);
 	bp_loop_run(loop, bp_now_ns() + 200 * BP_NS_PER_MS);
 	bp_rr_flow_ops.stop(f, loop);
-	bp_rr_stats_take(&stats, &c, &h);
-	CHECK(c.transactions > 100);
-	CHECK_INT(bp_rr_counts_failures(&c), 0);
+	bp_txn_stats_take(&stats, &c.txn, NULL, &h);
+	CHECK(c.txn.done > 100);
+	CHECK_INT(bp_txn_counts_failures(&c.txn), 0);
 	/* The one in flight when the flow stopped was answered but not counted. */
-	CHECK(bp_rr_responder_served(r) >= c.transactions &&
-	      bp_rr_responder_served(r) <= c.transactions + 1);
+	CHECK(bp_rr_responder_served(r) >= c.txn.done &&
+	      bp_rr_responder_served(r) <= c.txn.done + 1);
 	CHECK_INT(bp_rr_responder_bytes(r), bp_rr_responder_served(r) * req);
 	CHECK(bp_histo_min(h.latency) > 0);
 	bp_rr_flow_ops.release(f);
@@ -137,7 +137,7 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	close(sv[0]);
 	close(sv[1]);
 	bp_conn_hists_free(&h);
-	bp_rr_stats_free(&stats);
+	bp_txn_stats_free(&stats);
 	bp_loop_free(loop);
 }
 
@@ -145,7 +145,7 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 static void test_udp_timeout(void)
 {
 	struct bp_loop *loop = bp_loop_new();
-	struct bp_rr_stats stats;
+	struct bp_txn_stats stats;
 	struct bp_rr_counts c = { 0 };
 	struct bp_conn_hists h;
 	struct bp_rr_flow_cfg fc = { .req_len = 16, .resp_len = 16, .udp = true,
@@ -154,21 +154,21 @@ static void test_udp_timeout(void)
 	int sv[2];
 
 	CHECK_INT(loopback_pair(SOCK_DGRAM, sv), 0);
-	CHECK_INT(bp_rr_stats_init(&stats), 0);
+	CHECK_INT(bp_txn_stats_init(&stats, 0), 0);
 	CHECK_INT(bp_conn_hists_init(&h), 0);
 	fc.stats = &stats;
 	f = bp_rr_flow_new(&fc);
 	CHECK_INT(bp_rr_flow_ops.start(f, loop, sv[0]), 0);
 	bp_loop_run(loop, bp_now_ns() + 130 * BP_NS_PER_MS);
 	bp_rr_flow_ops.stop(f, loop);
-	bp_rr_stats_take(&stats, &c, &h);
-	CHECK_INT(c.transactions, 0);
-	CHECK_INT(c.fails[BP_RR_FAIL_TIMEOUT], 2);
+	bp_txn_stats_take(&stats, &c.txn, NULL, &h);
+	CHECK_INT(c.txn.done, 0);
+	CHECK_INT(c.txn.fails[BP_RR_FAIL_TIMEOUT], 2);
 	bp_rr_flow_ops.release(f);
 	close(sv[0]);
 	close(sv[1]);
 	bp_conn_hists_free(&h);
-	bp_rr_stats_free(&stats);
+	bp_txn_stats_free(&stats);
 	bp_loop_free(loop);
 }
 
