@@ -1,14 +1,22 @@
 #include "core/signals.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 
-static volatile sig_atomic_t stop_signal;
+/*
+ * Written by the handler, read by worker threads: volatile sig_atomic_t is only defined for
+ * the thread that took the signal, so the other threads need an atomic. A handler may only
+ * touch a lock-free one (C17 7.14.1.1), hence the check.
+ */
+static _Atomic int stop_signal;
+static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be lock-free for the handler");
 
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	atomic_store(&stop_signal, sig);
 }
 
 int bp_signals_install(void)
@@ -28,10 +36,10 @@ int bp_signals_install(void)
 
 bool bp_stop_requested(void)
 {
-	return stop_signal != 0;
+	return atomic_load(&stop_signal) != 0;
 }
 
 int bp_stop_signal(void)
 {
-	return stop_signal;
+	return atomic_load(&stop_signal);
 }
