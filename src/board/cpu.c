@@ -34,12 +34,13 @@ static void core_init(struct bp_cpu_core *c, int cpu_no)
 	c->part = c->revision = BP_INT_UNKNOWN;
 }
 
-static struct bp_cpu_core *core_lookup(struct bp_cpu_info *cpu, int cpu_no)
+/* An index rather than a pointer, so that readers and the parser share it const-correctly. */
+static int core_index(const struct bp_cpu_info *cpu, int cpu_no)
 {
 	for (int i = 0; i < cpu->n_cores; i++)
 		if (cpu->cores[i].cpu == cpu_no)
-			return &cpu->cores[i];
-	return NULL;
+			return i;
+	return -1;
 }
 
 static struct bp_cpu_core *core_add(struct bp_cpu_info *cpu, int *cap, int cpu_no)
@@ -101,15 +102,15 @@ static int parse_line(struct parse *p, char *line)
 	val = bp_trim(colon + 1);
 	if (strcmp(key, "processor") == 0) {
 		int64_t n;
+		int i;
 
 		if (bp_sysfs_parse_int(val, 10, &n) < 0 || n < 0 || n > 65535) {
 			p->cur = NULL;
 			return 0;
 		}
 		/* a repeated number (a damaged file) reuses the entry rather than adding one */
-		p->cur = core_lookup(cpu, (int)n);
-		if (!p->cur)
-			p->cur = core_add(cpu, &p->cap, (int)n);
+		i = core_index(cpu, (int)n);
+		p->cur = i >= 0 ? &cpu->cores[i] : core_add(cpu, &p->cap, (int)n);
 		return p->cur ? 0 : -ENOMEM;
 	}
 	if (strcmp(key, "model name") == 0 || strcmp(key, "Processor") == 0) {
@@ -176,7 +177,9 @@ static int core_cmp(const void *a, const void *b)
 
 const struct bp_cpu_core *bp_cpu_core_find(const struct bp_cpu_info *cpu, int cpu_no)
 {
-	return core_lookup((struct bp_cpu_info *)cpu, cpu_no);
+	int i = core_index(cpu, cpu_no);
+
+	return i >= 0 ? &cpu->cores[i] : NULL;
 }
 
 /*

@@ -14,6 +14,8 @@
 /* Longer than any sysfs path we build; deep USB/PCI device paths reach ~250 bytes. */
 #define BP_PATH_MAX 4096
 
+/* The v* helpers carry the format check of their callers through to vsnprintf. */
+BP_PRINTF(4, 0)
 static int vpath(char *buf, size_t len, const char *root, const char *fmt, va_list ap)
 {
 	size_t rlen;
@@ -80,6 +82,7 @@ static ssize_t read_at(const char *path, char *buf, size_t len)
 	return (ssize_t)got;
 }
 
+BP_PRINTF(4, 0)
 static ssize_t vraw(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char path[BP_PATH_MAX];
@@ -119,6 +122,7 @@ char *bp_trim(char *s)
 	return s;
 }
 
+BP_PRINTF(4, 0)
 static int vstr(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
 {
 	ssize_t n = vraw(root, buf, len, fmt, ap);
@@ -280,6 +284,7 @@ static int name_cmp(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+BP_PRINTF(4, 0)
 static int vlist(const char *root, const char *prefix, char ***names, const char *fmt,
 		 va_list ap)
 {

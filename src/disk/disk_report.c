@@ -69,7 +69,7 @@ static int report_totals(struct bp_result *r, const struct bp_disk_run_result *r
 
 static int report_latency(struct bp_result *r, const char *what, const struct bp_histo *h)
 {
-	struct bp_latency l = { .what = (char *)what, .unit = (char *)"ns" };
+	struct bp_latency l = { .what = what, .unit = "ns" };
 
 	l.count = bp_histo_count(h);
 	if (!l.count)

@@ -10,6 +10,8 @@
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
 
+#include "core/unconst.h"
+
 SSL_CTX *bp_http_tls_ctx_new(bool verify, char *err, size_t errlen)
 {
 	/* ALPN wire format: length-prefixed protocol names. */
@@ -54,8 +56,9 @@ int bp_http_io_tls_begin(struct bp_http_io *io, SSL_CTX *ctx, const char *host, 
 		return -ENOMEM;
 	}
 	/* SNI carries names only; an address in it is a protocol error (RFC 6066). */
+	/* The macro passes the name as void * (SSL_ctrl); OpenSSL copies it, never writes it. */
 	if (!is_ip_literal(host))
-		SSL_set_tlsext_host_name(io->ssl, host);
+		SSL_set_tlsext_host_name(io->ssl, bp_unconst(host));
 	if (verify)
 		SSL_set1_host(io->ssl, host);
 	SSL_set_connect_state(io->ssl);

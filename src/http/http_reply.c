@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/unconst.h"
+
 /* Bodies are zeros: their content does not matter, their size does. */
 static const char zeros[64 * 1024];
 
@@ -252,7 +254,7 @@ int bp_http_reply_iov(const struct bp_http_reply *r, const char *hdr, size_t hdr
 		}
 		if (len > cap - taken)
 			len = cap - taken;
-		iov[n++] = (struct iovec){ (void *)p, len };
+		iov[n++] = (struct iovec){ bp_unconst(p), len };  /* sent, not written */
 		o += len;
 		taken += len;
 	}

@@ -93,8 +93,8 @@ static int probe_port(const struct bp_addr *a, char *err, size_t errlen)
 {
 	int fd, rc;
 
-	if (a->ss.ss_family == AF_INET6 ? !((struct sockaddr_in6 *)&a->ss)->sin6_port :
-	    !((struct sockaddr_in *)&a->ss)->sin_port)
+	if (a->ss.ss_family == AF_INET6 ? !((const struct sockaddr_in6 *)&a->ss)->sin6_port :
+	    !((const struct sockaddr_in *)&a->ss)->sin_port)
 		return 0;
 	rc = bp_tcp_listen(a, 1, &fd, err, errlen);
 	if (!rc)

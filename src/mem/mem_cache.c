@@ -36,30 +36,33 @@ int bp_mem_cache_parse_size(const char *text, uint64_t *bytes)
 	return 0;
 }
 
+/* A literal, so that the compiler checks it against each call's arguments. */
+#define INDEX_FILE "/sys/devices/system/cpu/cpu%d/cache/%s/%s"
+
 /* One indexM directory; -ENOENT or -EINVAL when its level or size cannot be read. */
 static int read_index(const char *root, int cpu, const char *index, struct bp_mem_cache *c)
 {
-	const char *dir = "/sys/devices/system/cpu/cpu%d/cache/%s/%s";
 	char size[32];
 	int64_t v;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	rc = bp_sysfs_int(root, &v, dir, cpu, index, "level");
+	rc = bp_sysfs_int(root, &v, INDEX_FILE, cpu, index, "level");
 	if (rc)
 		return rc;
 	if (v < 1 || v > 9)
 		return -EINVAL;
 	c->level = (int)v;
-	rc = bp_sysfs_str(root, size, sizeof(size), dir, cpu, index, "size");
+	rc = bp_sysfs_str(root, size, sizeof(size), INDEX_FILE, cpu, index, "size");
 	if (!rc)
 		rc = bp_mem_cache_parse_size(size, &c->size);
 	if (rc)
 		return rc;
-	if (bp_sysfs_str(root, c->type, sizeof(c->type), dir, cpu, index, "type"))
+	if (bp_sysfs_str(root, c->type, sizeof(c->type), INDEX_FILE, cpu, index, "type"))
 		c->type[0] = '\0';
 	/* Some kernels leave the line size out or write 0; the caller then assumes one. */
-	if (!bp_sysfs_int(root, &v, dir, cpu, index, "coherency_line_size") && v > 0 && v <= 4096)
+	if (!bp_sysfs_int(root, &v, INDEX_FILE, cpu, index, "coherency_line_size") && v > 0 &&
+	    v <= 4096)
 		c->line_size = (unsigned)v;
 	return 0;
 }

@@ -9,9 +9,9 @@
 /* iperf3 shows three significant digits: 9.99, 99.9, 999. */
 static char *three_digits(char *buf, size_t len, double v, const char *unit)
 {
-	const char *fmt = v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s";
+	int decimals = v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
 
-	snprintf(buf, len, fmt, v, unit);
+	snprintf(buf, len, "%.*f %s", decimals, v, unit);
 	return buf;
 }
 

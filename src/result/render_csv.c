@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/unconst.h"
 #include "result/render.h"
 #include "result/text_tree.h"
 
@@ -136,7 +137,7 @@ static int put_leaves(FILE *out, struct csv_row row, const json_t *v, const char
 	int err = 0;
 
 	if (json_is_object(v)) {
-		json_object_foreach((json_t *)v, key, child) {
+		json_object_foreach(bp_unconst(v), key, child) {
 			if (asprintf(&sub, "%s%s%s", path, *path ? "." : "", key) < 0)
 				return -ENOMEM;
 			err = put_leaves(out, row, child, sub);

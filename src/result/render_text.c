@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/unconst.h"
 #include "core/units.h"
 #include "result/render.h"
 #include "result/text_table.h"
@@ -97,7 +98,7 @@ static int print_params_of(FILE *out, const json_t *obj, const char *prefix)
 	json_t *val;
 	int err = 0;
 
-	json_object_foreach((json_t *)obj, key, val) {
+	json_object_foreach(bp_unconst(obj), key, val) {
 		char *s;
 
 		if (json_is_null(val))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/unconst.h"
 #include "result/result.h"
 
 const char *bp_better_name(enum bp_better better)
@@ -88,8 +89,9 @@ void bp_result_free(struct bp_result *r)
 	for (size_t i = 0; i < r->nmetrics; i++)
 		metric_clear(&r->metrics[i]);
 	for (size_t i = 0; i < r->nlatency; i++) {
-		free(r->latency[i].what);
-		free(r->latency[i].unit);
+		/* The copies bp_result_add_latency made; the fields are const for its callers. */
+		free(bp_unconst(r->latency[i].what));
+		free(bp_unconst(r->latency[i].unit));
 	}
 	for (size_t i = 0; i < r->nintervals; i++)
 		interval_clear(&r->intervals[i]);
@@ -168,20 +170,22 @@ int bp_result_add_metric(struct bp_result *r, const char *name, double value,
 int bp_result_add_latency(struct bp_result *r, const struct bp_latency *lat)
 {
 	struct bp_latency *l;
+	char *what, *unit;
 	int err = grow((void **)&r->latency, &r->cap_latency, r->nlatency,
 		       sizeof(*r->latency));
 
 	if (err)
 		return err;
-	l = &r->latency[r->nlatency];
-	*l = *lat;
-	if (dup_opt(&l->what, lat->what))
+	if (dup_opt(&what, lat->what))
 		return -ENOMEM;
-	if (dup_opt(&l->unit, lat->unit)) {
-		free(l->what);
+	if (dup_opt(&unit, lat->unit)) {
+		free(what);
 		return -ENOMEM;
 	}
-	r->nlatency++;
+	l = &r->latency[r->nlatency++];
+	*l = *lat;
+	l->what = what;
+	l->unit = unit;
 	return 0;
 }
 

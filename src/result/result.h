@@ -34,8 +34,8 @@ struct bp_metric {
 
 /* A latency distribution summarised as the contract shows it. Values in `unit` (ns). */
 struct bp_latency {
-	char *what;  /* "rtt", "connect", "read", ... */
-	char *unit;
+	const char *what;  /* "rtt", "connect", "read", ... (the result keeps its own copy) */
+	const char *unit;
 	uint64_t count;
 	double min, mean, p50, p90, p99, p999, p9999, max;
 };

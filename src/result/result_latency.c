@@ -4,7 +4,7 @@ int bp_result_add_latency_summary(struct bp_result *r, const char *what,
 				  const struct bp_histo_summary *s)
 {
 	struct bp_latency l = {
-		.what = (char *)what, .unit = "ns", .count = s->count, .min = s->min,
+		.what = what, .unit = "ns", .count = s->count, .min = s->min,
 		.mean = s->mean, .p50 = s->p50, .p90 = s->p90, .p99 = s->p99, .p999 = s->p999,
 		.p9999 = s->p9999, .max = s->max,
 	};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/unconst.h"
 #include "core/units.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
@@ -250,7 +251,7 @@ static int table_keys(const json_t *arr, const char ***keys, size_t *nkeys)
 	json_t *item, *val;
 
 	json_array_foreach(arr, i, item) {
-		json_object_foreach((json_t *)item, key, val) {
+		json_object_foreach(item, key, val) {
 			size_t j;
 
 			for (j = 0; j < n && strcmp(k[j], key); j++)
@@ -357,7 +358,7 @@ bool bp_json_is_records(const json_t *obj)
 
 	if (!json_is_object(obj) || !json_object_size(obj))
 		return false;
-	json_object_foreach((json_t *)obj, key, val)
+	json_object_foreach(bp_unconst(obj), key, val)
 		if (!json_is_object(val))
 			return false;
 	return true;
@@ -377,7 +378,7 @@ int bp_text_records(FILE *out, const json_t *obj, const char *corner, unsigned i
 	rec.labels = calloc(json_object_size(obj), sizeof(*rec.labels));
 	if (!arr || !rec.labels)
 		goto out;
-	json_object_foreach((json_t *)obj, key, val) {
+	json_object_foreach(bp_unconst(obj), key, val) {
 		if (json_array_append(arr, val))
 			goto out;
 		rec.labels[n++] = key;
@@ -396,7 +397,7 @@ static size_t inline_key_width(const json_t *obj)
 	json_t *val;
 	size_t w = 0;
 
-	json_object_foreach((json_t *)obj, key, val) {
+	json_object_foreach(bp_unconst(obj), key, val) {
 		size_t kw = bp_text_width(key);
 
 		if (!is_section(val) && kw > w)
@@ -439,7 +440,7 @@ int bp_text_tree(FILE *out, const json_t *obj, unsigned indent)
 
 	if (!json_is_object(obj))
 		return -EINVAL;
-	json_object_foreach((json_t *)obj, key, val) {
+	json_object_foreach(bp_unconst(obj), key, val) {
 		bool section = is_section(val);
 
 		/* At the left margin, a blank line sets each section apart from the next. */

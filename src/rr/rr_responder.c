@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/unconst.h"
 #include "io/sock.h"
 
 /* Responses come from here: their content does not matter, their size does. */
@@ -205,7 +206,7 @@ static void udp_answer_iov(const struct bp_rr_responder *r, void *req, size_t le
 	size_t head = len < BP_RR_SEQ_LEN ? len : BP_RR_SEQ_LEN, resp = r->cfg.resp_len;
 
 	iov[0] = (struct iovec){ req, head };
-	iov[1] = (struct iovec){ (void *)zeros, resp > head ? resp - head : 0 };
+	iov[1] = (struct iovec){ bp_unconst(zeros), resp > head ? resp - head : 0 };  /* sent */
 }
 
 static void udp_serve_alone(struct bp_rr_responder *r)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/unconst.h"
+
 /* A 10 s test at the default 1 s interval fits without growing. */
 #define SERIES_INITIAL_ROWS 16
 
@@ -66,8 +68,9 @@ void bp_series_free(struct bp_series *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->ncols; i++) {
-		free((char *)s->cols[i].name);
-		free((char *)s->cols[i].unit);
+		/* The copies bp_series_new made; the fields are const for readers. */
+		free(bp_unconst(s->cols[i].name));
+		free(bp_unconst(s->cols[i].unit));
 	}
 	free(s->cols);
 	free(s->times);

@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/unconst.h"
 
 static int child_params(const struct bp_test *t, const char *const *argv, void **params,
 			struct bp_common_opts *common, struct bp_parsed *parsed,
@@ -19,9 +20,9 @@ static int child_params(const struct bp_test *t, const char *const *argv, void *
 	*params = calloc(1, t->params_size ? t->params_size : 1);
 	if (!*params)
 		return -ENOMEM;
-	/* The option engine only reads argv; the cast drops a const it never needed. */
-	rc = bp_opts_parse(t->opts, *params, common, parsed, argc, (char **)argv + 1,
-			   err, errlen);
+	/* The option engine only reads argv: it takes char ** as main() has it. */
+	rc = bp_opts_parse(t->opts, *params, common, parsed, argc,
+			   (char **)bp_unconst(argv) + 1, err, errlen);
 	if (!rc && t->check)
 		rc = t->check(*params, parsed, err, errlen);
 	return rc;
