@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Prints one closing line over the test logs of the given Meson build folders:
-# "tests: N passed, N failed, N skipped" (each TAP check counts; "ok ... # SKIP" is skipped).
+# Prints a line per given Meson build folder, then one closing line over all of their test
+# logs: "tests: N passed, N failed, N skipped" (each TAP check counts; "ok ... # SKIP" is
+# skipped). A folder without a log (its tests never ran) counts as one failure.
 set -euo pipefail
 passed=0 failed=0 skipped=0
 for b in "$@"; do
 	log="$b/meson-logs/testlog.json"
-	[ -f "$log" ] || { echo "no test log in $b" >&2; failed=$((failed + 1)); continue; }
+	[ -f "$log" ] || { echo "$b: no test log" >&2; failed=$((failed + 1)); continue; }
 	# One JSON object per test binary; a TAP binary's checks are in its stdout.
 	read -r p f s < <(jq -rs '
 		[ .[] | (.stdout // "" | split("\n")) as $lines
@@ -17,6 +18,7 @@ for b in "$@"; do
 		    (map(if .res == "FAIL" or .res == "TIMEOUT" or .res == "ERROR"
 			 then ([.nok, 1] | max) else .nok end) | add // 0),
 		    ((map(select(.res == "SKIP")) | length) + (map(.skip) | add // 0)) ] | @tsv' "$log")
+	echo "$b: $p passed, $f failed, $s skipped"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
 echo "tests: $passed passed, $failed failed, $skipped skipped"
