@@ -45,6 +45,7 @@ struct bp_stream {
 	size_t write_len;
 	int burst;                /* sends per writable event */
 	bool registered;          /* in the worker's epoll set */
+	bool holds_sendbuf;       /* counted in w->nsenders (its OP_ADD got the buffer) */
 	bool zc;                  /* sending with MSG_ZEROCOPY */
 	bool zc_wait;             /* ENOBUFS: EPOLLOUT off until completions free optmem */
 	uint32_t zc_issued, zc_done;

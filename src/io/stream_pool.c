@@ -80,8 +80,10 @@ static void exec_cmd(struct worker *w, struct cmd *c)
 	case OP_ADD:
 		if (s->role == BP_STREAM_SEND)
 			c->rc = bp_stream_data_sendbuf(w, s->write_len);
-		if (s->role == BP_STREAM_SEND && !c->rc)
+		if (s->role == BP_STREAM_SEND && !c->rc) {
 			w->nsenders++;
+			s->holds_sendbuf = true;
+		}
 		break;
 	case OP_START:
 		bp_stream_data_start(s);
@@ -92,8 +94,13 @@ static void exec_cmd(struct worker *w, struct cmd *c)
 	case OP_RELEASE:
 		bp_stream_data_stop(s);
 		close(s->flow.fd);
-		/* A server idles between tests: it should not keep a send buffer resident. */
-		if (s->role == BP_STREAM_SEND && --w->nsenders == 0) {
+		/*
+		 * A server idles between tests: it should not keep a send buffer resident. Only a
+		 * stream that got the buffer gives it back: one whose OP_ADD failed (no memory)
+		 * and is released at once was never counted, and must not free the buffer that
+		 * the worker's other senders still use.
+		 */
+		if (s->holds_sendbuf && --w->nsenders == 0) {
 			free(w->sendbuf);
 			w->sendbuf = NULL;
 			w->sendlen = 0;
