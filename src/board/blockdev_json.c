@@ -51,12 +51,12 @@ static json_t *mmc_to_json(const struct bp_mmc_card *c)
 {
 	json_t *o = json_object();
 
-	bp_json_put(o, "name", bp_json_str_or_unknown(c->name));
-	bp_json_put(o, "type", bp_json_str_or_unknown(c->type));
-	bp_json_put(o, "manfid", bp_json_str_or_unknown(c->manfid));
-	bp_json_put(o, "oemid", bp_json_str_or_unknown(c->oemid));
-	bp_json_put(o, "date", bp_json_str_or_unknown(c->date));
-	bp_json_put(o, "serial", bp_json_str_or_unknown(c->serial));
+	bp_json_put(o, "name", bp_json_str_or_null(c->name));
+	bp_json_put(o, "type", bp_json_str_or_null(c->type));
+	bp_json_put(o, "manfid", bp_json_str_or_null(c->manfid));
+	bp_json_put(o, "oemid", bp_json_str_or_null(c->oemid));
+	bp_json_put(o, "date", bp_json_str_or_null(c->date));
+	bp_json_put(o, "serial", bp_json_str_or_null(c->serial));
 	return o;
 }
 
@@ -68,28 +68,28 @@ json_t *bp_blockdev_to_json(const struct bp_blockdev_info *b)
 	char text[256];
 
 	bp_blockdev_describe(b, text, sizeof(text));
-	bp_json_put(o, "path", bp_json_str_or_unknown(b->path));
-	bp_json_put(o, "description", json_string(text));
+	bp_json_put(o, "path", bp_json_str_or_null(b->path));
+	bp_json_put(o, "description", bp_json_str_or_null(text));
 	bp_json_put(o, "is_block_device", bp_json_bool_or_null(b->is_block));
 	bp_json_put(o, "major", no_dev ? json_null() : json_integer(b->major));
 	bp_json_put(o, "minor", no_dev ? json_null() : json_integer(b->minor));
-	bp_json_put(o, "name", bp_json_str_or_unknown(b->name));
-	bp_json_put(o, "partition", bp_json_str_or_unknown(b->partition));
-	bp_json_put(o, "holder", bp_json_str_or_unknown(b->holder));
-	bp_json_put(o, "bus", bp_json_str_or_unknown(b->bus));
-	bp_json_put(o, "model", bp_json_str_or_unknown(b->model));
-	bp_json_put(o, "vendor", bp_json_str_or_unknown(b->vendor));
+	bp_json_put(o, "name", bp_json_str_or_null(b->name));
+	bp_json_put(o, "partition", bp_json_str_or_null(b->partition));
+	bp_json_put(o, "holder", bp_json_str_or_null(b->holder));
+	bp_json_put(o, "bus", bp_json_str_or_null(b->bus));
+	bp_json_put(o, "model", bp_json_str_or_null(b->model));
+	bp_json_put(o, "vendor", bp_json_str_or_null(b->vendor));
 	bp_json_put(o, "size_bytes", bp_json_int_or_null(b->size_bytes));
 	bp_json_put(o, "partition_size_bytes", bp_json_int_or_null(b->partition_size_bytes));
 	bp_json_put(o, "rotational", bp_json_bool_or_null(b->rotational));
 	bp_json_put(o, "removable", bp_json_bool_or_null(b->removable));
-	bp_json_put(o, "scheduler", bp_json_str_or_unknown(b->scheduler));
+	bp_json_put(o, "scheduler", bp_json_str_or_null(b->scheduler));
 	bp_json_put(o, "usb_speed_mbps", bp_json_number_or_null(b->usb_speed_mbps));
 	bp_usb_speed_label(b->usb_speed_mbps, text, sizeof(text));
-	bp_json_put(o, "usb_speed", json_string(text));
+	bp_json_put(o, "usb_speed", bp_json_str_or_null(text));
 	bp_json_put(o, "mmc", mmc_to_json(&b->mmc));
-	bp_json_put(o, "fstype", bp_json_str_or_unknown(b->fstype));
-	bp_json_put(o, "mount_point", bp_json_str_or_unknown(b->mount_point));
-	bp_json_put(o, "mount_source", bp_json_str_or_unknown(b->mount_source));
+	bp_json_put(o, "fstype", bp_json_str_or_null(b->fstype));
+	bp_json_put(o, "mount_point", bp_json_str_or_null(b->mount_point));
+	bp_json_put(o, "mount_source", bp_json_str_or_null(b->mount_source));
 	return o;
 }

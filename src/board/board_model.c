@@ -187,14 +187,14 @@ json_t *bp_board_to_json(const struct bp_board_info *b)
 
 	for (int i = 0; i < b->n_compatible; i++)
 		json_array_append_new(compat, json_string(b->compatible[i]));
-	bp_json_put(dmi, "sys_vendor", bp_json_str_or_unknown(b->dmi.sys_vendor));
-	bp_json_put(dmi, "product_name", bp_json_str_or_unknown(b->dmi.product_name));
-	bp_json_put(dmi, "board_vendor", bp_json_str_or_unknown(b->dmi.board_vendor));
-	bp_json_put(dmi, "board_name", bp_json_str_or_unknown(b->dmi.board_name));
-	bp_json_put(dmi, "bios_version", bp_json_str_or_unknown(b->dmi.bios_version));
-	bp_json_put(o, "model", bp_json_str_or_unknown(b->model));
-	bp_json_put(o, "model_source", bp_json_str_or_unknown(b->source));
-	bp_json_put(o, "soc", bp_json_str_or_unknown(b->soc));
+	bp_json_put(dmi, "sys_vendor", bp_json_str_or_null(b->dmi.sys_vendor));
+	bp_json_put(dmi, "product_name", bp_json_str_or_null(b->dmi.product_name));
+	bp_json_put(dmi, "board_vendor", bp_json_str_or_null(b->dmi.board_vendor));
+	bp_json_put(dmi, "board_name", bp_json_str_or_null(b->dmi.board_name));
+	bp_json_put(dmi, "bios_version", bp_json_str_or_null(b->dmi.bios_version));
+	bp_json_put(o, "model", bp_json_str_or_null(b->model));
+	bp_json_put(o, "model_source", bp_json_str_or_null(b->source));
+	bp_json_put(o, "soc", bp_json_str_or_null(b->soc));
 	bp_json_put(o, "compatible", compat);
 	bp_json_put(o, "dmi", dmi);
 	return o;

@@ -33,12 +33,12 @@ void bp_cpu_summary(const struct bp_cpu_core *cores, int n, char *buf, size_t le
 }
 
 /* MIDR fields read best as cpuinfo prints them: "0x41", "0xd08". */
-static json_t *hex_or_unknown(int64_t v, int width)
+static json_t *hex_or_null(int64_t v, int width)
 {
 	char buf[24];
 
 	if (v == BP_INT_UNKNOWN)
-		return json_string("unknown");
+		return json_null();
 	snprintf(buf, sizeof(buf), "0x%0*llx", width, (unsigned long long)v);
 	return json_string(buf);
 }
@@ -48,11 +48,11 @@ json_t *bp_cpu_core_to_json(const struct bp_cpu_core *c)
 	json_t *o = json_object();
 
 	bp_json_put(o, "cpu", json_integer(c->cpu));
-	bp_json_put(o, "name", bp_json_str_or_unknown(c->name));
+	bp_json_put(o, "name", bp_json_str_or_null(c->name));
 	bp_json_put(o, "online", bp_json_bool_or_null(c->online));
-	bp_json_put(o, "implementer", hex_or_unknown(c->implementer, 2));
-	bp_json_put(o, "part", hex_or_unknown(c->part, 3));
-	bp_json_put(o, "variant", hex_or_unknown(c->variant, 1));
+	bp_json_put(o, "implementer", hex_or_null(c->implementer, 2));
+	bp_json_put(o, "part", hex_or_null(c->part, 3));
+	bp_json_put(o, "variant", hex_or_null(c->variant, 1));
 	bp_json_put(o, "revision", bp_json_int_or_null(c->revision));
 	bp_json_put(o, "architecture", bp_json_int_or_null(c->architecture));
 	return o;
@@ -62,12 +62,12 @@ json_t *bp_cpu_to_json(const struct bp_cpu_info *cpu)
 {
 	json_t *o = json_object(), *cores = json_array();
 
-	bp_json_put(o, "model_name", bp_json_str_or_unknown(cpu->model_name));
-	bp_json_put(o, "hardware", bp_json_str_or_unknown(cpu->hardware));
-	bp_json_put(o, "vendor", bp_json_str_or_unknown(cpu->vendor));
-	bp_json_put(o, "summary", bp_json_str_or_unknown(cpu->summary));
+	bp_json_put(o, "model_name", bp_json_str_or_null(cpu->model_name));
+	bp_json_put(o, "hardware", bp_json_str_or_null(cpu->hardware));
+	bp_json_put(o, "vendor", bp_json_str_or_null(cpu->vendor));
+	bp_json_put(o, "summary", bp_json_str_or_null(cpu->summary));
 	bp_json_put(o, "core_count", json_integer(cpu->n_cores));
-	bp_json_put(o, "online", bp_json_str_or_unknown(cpu->online));
+	bp_json_put(o, "online", bp_json_str_or_null(cpu->online));
 	bp_json_put(o, "online_count", bp_json_int_or_null(cpu->n_online < 0 ? BP_INT_UNKNOWN :
 							   cpu->n_online));
 	bp_json_put(o, "features", cpu->have_flags ? bp_cpu_features_to_json(cpu->features) :

@@ -49,7 +49,7 @@ json_t *bp_cpufreq_to_json(const struct bp_cpufreq_core *f)
 	bp_json_put(o, "scaling_max_khz", bp_json_int_or_null(f->scaling_max_khz));
 	bp_json_put(o, "cpuinfo_min_khz", bp_json_int_or_null(f->cpuinfo_min_khz));
 	bp_json_put(o, "cpuinfo_max_khz", bp_json_int_or_null(f->cpuinfo_max_khz));
-	bp_json_put(o, "governor", bp_json_str_or_unknown(f->governor));
-	bp_json_put(o, "driver", bp_json_str_or_unknown(f->driver));
+	bp_json_put(o, "governor", bp_json_str_or_null(f->governor));
+	bp_json_put(o, "driver", bp_json_str_or_null(f->driver));
 	return o;
 }

@@ -1,7 +1,7 @@
 /*
  * Hardware and OS inventory, read only from files under a root directory ("/" on the real
  * machine; a fixture tree shaped like a Cubietruck, an Orange Pi Zero, a Raspberry Pi 4 or
- * an x86 PC in unit tests). Anything missing reads as "unknown" (or null for numbers);
+ * an x86 PC in unit tests). Anything missing reads as null in JSON ("unknown" in the text);
  * nothing here fails because a file is absent.
  */
 #ifndef BP_BOARD_INVENTORY_H

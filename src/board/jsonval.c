@@ -1,12 +1,15 @@
 #include "board/jsonval.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "board/sysfs.h"
 
-json_t *bp_json_str_or_unknown(const char *s)
+json_t *bp_json_str_or_null(const char *s)
 {
-	return json_string(s && *s ? s : "unknown");
+	if (!s || !*s || !strcmp(s, "unknown"))
+		return json_null();
+	return json_string(s);
 }
 
 json_t *bp_json_int_or_null(int64_t v)

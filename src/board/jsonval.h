@@ -1,7 +1,8 @@
 /*
- * JSON values for the inventory: a value we could not read still gets its key, as
- * "unknown" (strings) or null (numbers, booleans), so `boardperf info --json` has the same
- * shape on every machine and scripts never meet a missing key.
+ * JSON values for the inventory: a value we could not read still gets its key, as null
+ * (strings, numbers, booleans alike), so `boardperf info --json` has the same shape on every
+ * machine, scripts never meet a missing key, and none has to know a magic word: the text
+ * renderer prints null as "unknown" for a person.
  */
 #ifndef BP_BOARD_JSONVAL_H
 #define BP_BOARD_JSONVAL_H
@@ -10,8 +11,11 @@
 
 #include <jansson.h>
 
-/* "unknown" for NULL or "". */
-json_t *bp_json_str_or_unknown(const char *s);
+/*
+ * null for NULL, "" or "unknown": the word the kernel writes where it does not know (duplex,
+ * operstate) and our own labels use (bp_bus_name, bp_usb_speed_label).
+ */
+json_t *bp_json_str_or_null(const char *s);
 
 /* null for BP_INT_UNKNOWN. */
 json_t *bp_json_int_or_null(int64_t v);

@@ -114,7 +114,7 @@ json_t *bp_memory_to_json(const struct bp_memory_info *m)
 
 		bp_json_put(z, "name", json_string(m->zram[i].name));
 		bp_json_put(z, "disksize_bytes", bp_json_int_or_null(m->zram[i].disksize_bytes));
-		bp_json_put(z, "algorithm", bp_json_str_or_unknown(m->zram[i].algorithm));
+		bp_json_put(z, "algorithm", bp_json_str_or_null(m->zram[i].algorithm));
 		json_array_append_new(zram, z);
 	}
 	bp_json_put(o, "zram", zram);

@@ -93,15 +93,15 @@ json_t *bp_nic_to_json(const struct bp_nic_info *nic)
 
 	bp_usb_speed_label(nic->usb_speed_mbps, label, sizeof(label));
 	bp_json_put(o, "name", json_string(nic->name));
-	bp_json_put(o, "driver", bp_json_str_or_unknown(nic->driver));
-	bp_json_put(o, "bus", bp_json_str_or_unknown(nic->bus));
+	bp_json_put(o, "driver", bp_json_str_or_null(nic->driver));
+	bp_json_put(o, "bus", bp_json_str_or_null(nic->bus));
 	bp_json_put(o, "speed_mbps", bp_json_int_or_null(nic->speed_mbps));
-	bp_json_put(o, "duplex", bp_json_str_or_unknown(nic->duplex));
+	bp_json_put(o, "duplex", bp_json_str_or_null(nic->duplex));
 	bp_json_put(o, "mtu", bp_json_int_or_null(nic->mtu));
 	bp_json_put(o, "carrier", bp_json_bool_or_null(nic->carrier));
-	bp_json_put(o, "operstate", bp_json_str_or_unknown(nic->operstate));
-	bp_json_put(o, "mac", bp_json_str_or_unknown(nic->mac));
+	bp_json_put(o, "operstate", bp_json_str_or_null(nic->operstate));
+	bp_json_put(o, "mac", bp_json_str_or_null(nic->mac));
 	bp_json_put(o, "usb_speed_mbps", bp_json_number_or_null(nic->usb_speed_mbps));
-	bp_json_put(o, "usb_speed", bp_json_str_or_unknown(strcmp(label, "unknown") ? label : ""));
+	bp_json_put(o, "usb_speed", bp_json_str_or_null(label));
 	return o;
 }

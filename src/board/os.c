@@ -113,11 +113,11 @@ json_t *bp_os_to_json(const struct bp_os_info *os)
 {
 	json_t *o = json_object();
 
-	bp_json_put(o, "kernel_release", bp_json_str_or_unknown(os->kernel_release));
-	bp_json_put(o, "kernel_version", bp_json_str_or_unknown(os->kernel_version));
-	bp_json_put(o, "arch", bp_json_str_or_unknown(os->arch));
-	bp_json_put(o, "arch_source", bp_json_str_or_unknown(os->arch_source));
-	bp_json_put(o, "distribution", bp_json_str_or_unknown(os->distribution));
-	bp_json_put(o, "hostname", bp_json_str_or_unknown(os->hostname));
+	bp_json_put(o, "kernel_release", bp_json_str_or_null(os->kernel_release));
+	bp_json_put(o, "kernel_version", bp_json_str_or_null(os->kernel_version));
+	bp_json_put(o, "arch", bp_json_str_or_null(os->arch));
+	bp_json_put(o, "arch_source", bp_json_str_or_null(os->arch_source));
+	bp_json_put(o, "distribution", bp_json_str_or_null(os->distribution));
+	bp_json_put(o, "hostname", bp_json_str_or_null(os->hostname));
 	return o;
 }

@@ -58,7 +58,7 @@ json_t *bp_thermal_to_json(const struct bp_thermal_zone *zones, int n)
 		json_t *o = json_object();
 
 		bp_json_put(o, "zone", json_integer(zones[i].zone));
-		bp_json_put(o, "type", bp_json_str_or_unknown(zones[i].type));
+		bp_json_put(o, "type", bp_json_str_or_null(zones[i].type));
 		bp_json_put(o, "temp_c", bp_json_real_or_null(zones[i].temp_c));
 		json_array_append_new(a, o);
 	}

@@ -6,14 +6,14 @@
 #include "board/sysfs.h"
 #include "board/throttle.h"
 
-/* One word for the text renderer; the bits below carry the detail. */
+/* One word for the text renderer; the bits below carry the detail. NULL: not known. */
 static const char *fw_state(bool available, uint32_t bits)
 {
 	uint32_t now = BP_FW_UNDER_VOLTAGE | BP_FW_FREQ_CAPPED | BP_FW_THROTTLED |
 		       BP_FW_SOFT_TEMP_LIMIT;
 
 	if (!available)
-		return "unknown";
+		return NULL;
 	if (bits & now)
 		return "throttling";
 	if (bits & (now << BP_FW_OCCURRED_SHIFT))
@@ -37,7 +37,7 @@ json_t *bp_fw_throttle_to_json(bool available, uint32_t bits)
 
 	snprintf(raw, sizeof(raw), "0x%x", bits);
 	bp_json_put(o, "available", json_boolean(available));
-	bp_json_put(o, "state", json_string(fw_state(available, bits)));
+	bp_json_put(o, "state", bp_json_str_or_null(fw_state(available, bits)));
 	bp_json_put(o, "raw", available ? json_string(raw) : json_null());
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
 		uint32_t now = flags[i].bit, past = flags[i].bit << BP_FW_OCCURRED_SHIFT;

@@ -21,7 +21,8 @@
 static const char *golden_dir = "tests/unit/golden";
 
 /*
- * A Raspberry Pi 4 as the inventory (src/board) would describe it, with its key names:
+ * A Raspberry Pi 4 as the inventory (src/board) would describe it, with its key names and
+ * its null for every unknown value:
  * every leaf type appears, numbers carry their unit in the key (cur_khz, total_bytes,
  * temp_c, speed_mbps, below_max_pct), and some table columns are unknown in every row
  * (driver, usb_speed_mbps, usb_speed) so that the text renderer leaves them out.
@@ -34,8 +35,8 @@ static json_t *fixture_env(void)
 		"  \"buildtype\": \"debugoptimized\", \"sanitize\": \"none\"},"
 		" \"inventory\": {"
 		"  \"board\": {\"model\": \"Raspberry Pi 4 Model B Rev 1.4\","
-		"    \"model_source\": \"device-tree\", \"soc\": \"unknown\"},"
-		"  \"cpu\": {\"model_name\": \"unknown\", \"vendor\": \"ARM\","
+		"    \"model_source\": \"device-tree\", \"soc\": null},"
+		"  \"cpu\": {\"model_name\": null, \"vendor\": \"ARM\","
 		"    \"summary\": \"4x Cortex-A72\", \"core_count\": 4,"
 		"    \"features\": [\"fp\", \"asimd\", \"crc32\", \"cpuid\"],"
 		"    \"crypto_extensions\": false,"
@@ -46,7 +47,7 @@ static json_t *fixture_env(void)
 		"      {\"cpu\": 1, \"online\": true, \"implementer\": \"0x41\", \"driver\": null,"
 		"       \"cur_khz\": 1200000, \"scaling_min_khz\": 600000,"
 		"       \"scaling_max_khz\": 1800000, \"governor\": \"ondemand\"},"
-		"      {\"cpu\": 2, \"online\": false, \"implementer\": \"unknown\", \"driver\": null,"
+		"      {\"cpu\": 2, \"online\": false, \"implementer\": null, \"driver\": null,"
 		"       \"cur_khz\": null, \"governor\": null},"
 		"      {\"cpu\": 3, \"online\": true, \"implementer\": \"0x41\", \"driver\": null,"
 		"       \"cur_khz\": 600000, \"scaling_min_khz\": 600000,"
@@ -59,9 +60,9 @@ static json_t *fixture_env(void)
 		"    \"distribution\": \"Debian GNU/Linux 12 (bookworm)\"},"
 		"  \"nics\": ["
 		"    {\"name\": \"eth0\", \"speed_mbps\": 1000, \"carrier\": true,"
-		"     \"usb_speed_mbps\": null, \"usb_speed\": \"unknown\"},"
+		"     \"usb_speed_mbps\": null, \"usb_speed\": null},"
 		"    {\"name\": \"wlan0\", \"speed_mbps\": null, \"carrier\": null,"
-		"     \"usb_speed_mbps\": null, \"usb_speed\": \"unknown\"}"
+		"     \"usb_speed_mbps\": null, \"usb_speed\": null}"
 		"  ],"
 		"  \"storage\": null,"
 		"  \"throttle\": {"
