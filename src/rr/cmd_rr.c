@@ -34,7 +34,7 @@ struct rr_params {
 };
 
 #define RR_COMMON_OPTS \
-	BP_NET_CLI_OPTS(struct rr_params), \
+	BP_NET_CLI_BASE_OPTS(struct rr_params), \
 	{ 'l', "length", BP_OPT_STRING, offsetof(struct rr_params, sizes), "REQ[,RESP]", NULL, \
 	  0, 0, NULL, "request and response bytes (one size: both; default 1, over UDP 8), " \
 	  "e.g. 64,1K" }, \
@@ -100,14 +100,9 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 {
 	struct rr_params *p = params;
 
+	/* -R, --bidir and --iperf3 are not in the table (BP_NET_CLI_BASE_OPTS): never set. */
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
-	if (p->net.reverse || p->net.bidir || p->net.iperf3) {
-		snprintf(err, errlen, "%s does not apply to request/response tests (both directions "
-			 "are in every transaction; a stock iperf3 has no such test)",
-			 p->net.reverse ? "-R" : p->net.bidir ? "--bidir" : "--iperf3");
-		return -EINVAL;
-	}
 	if (p->ramp && p->rate <= 0) {
 		snprintf(err, errlen, "--ramp needs --rate: a ramp rises to an offered rate");
 		return -EINVAL;

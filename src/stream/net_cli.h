@@ -1,6 +1,7 @@
 /*
- * What every network client command (tcp, udp) takes from the command line, once: the
- * shared options, their checks, and the client and parameter fields they fill.
+ * What every network client command (tcp, udp; rr and crr the base rows) takes from the
+ * command line, once: the shared options, their checks, and the client and parameter fields
+ * they fill.
  */
 #ifndef BP_STREAM_NET_CLI_H
 #define BP_STREAM_NET_CLI_H
@@ -23,8 +24,11 @@ struct bp_net_cli {
 	bool iperf3;
 };
 
-/* The shared rows of an option table whose parameter struct T has a `net` member. */
-#define BP_NET_CLI_OPTS(T) \
+/*
+ * The rows every network client takes (tcp, udp, rr, crr), for an option table whose
+ * parameter struct T has a `net` member.
+ */
+#define BP_NET_CLI_BASE_OPTS(T) \
 	{ 'c', "client", BP_OPT_STRING, offsetof(T, net.host), "HOST", NULL, 0, 0, NULL, \
 	  "the boardperf server to test against (required)" }, \
 	{ 'p', "port", BP_OPT_INT, offsetof(T, net.port), "PORT", "5201", 1, 65535, NULL, \
@@ -37,18 +41,28 @@ struct bp_net_cli {
 	  "first run S seconds more and leave them (slow start) out of the totals" }, \
 	{ 'P', "parallel", BP_OPT_INT, offsetof(T, net.parallel), "N", "1", 1, 128, NULL, \
 	  "parallel streams (per direction)" }, \
-	{ 'R', "reverse", BP_OPT_FLAG, offsetof(T, net.reverse), NULL, NULL, 0, 0, NULL, \
-	  "the server sends, this side receives" }, \
-	{ 0, "bidir", BP_OPT_FLAG, offsetof(T, net.bidir), NULL, NULL, 0, 0, NULL, \
-	  "both send at once" }, \
 	{ '4', "version4", BP_OPT_FLAG, offsetof(T, net.v4), NULL, NULL, 0, 0, NULL, \
 	  "IPv4 only" }, \
 	{ '6', "version6", BP_OPT_FLAG, offsetof(T, net.v6), NULL, NULL, 0, 0, NULL, \
 	  "IPv6 only" }, \
 	{ 0, "connect-timeout", BP_OPT_DURATION, offsetof(T, net.connect_timeout), "S", "3", \
-	  0.1, 600, NULL, "give up connecting after S seconds" }, \
+	  0.1, 600, NULL, "give up connecting after S seconds" }
+
+/*
+ * The rows only the stream tests (tcp, udp) take: a direction, and a stock iperf3 server.
+ * rr and crr leave them out, so their --help does not offer them and the parser refuses
+ * them as unknown options (every transaction goes both ways; iperf3 has no such test).
+ */
+#define BP_NET_CLI_STREAM_OPTS(T) \
+	{ 'R', "reverse", BP_OPT_FLAG, offsetof(T, net.reverse), NULL, NULL, 0, 0, NULL, \
+	  "the server sends, this side receives" }, \
+	{ 0, "bidir", BP_OPT_FLAG, offsetof(T, net.bidir), NULL, NULL, 0, 0, NULL, \
+	  "both send at once" }, \
 	{ 0, "iperf3", BP_OPT_FLAG, offsetof(T, net.iperf3), NULL, NULL, 0, 0, NULL, \
 	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }
+
+/* Both: the table of tcp and udp. */
+#define BP_NET_CLI_OPTS(T) BP_NET_CLI_BASE_OPTS(T), BP_NET_CLI_STREAM_OPTS(T)
 
 /*
  * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds. 0 or -EINVAL with

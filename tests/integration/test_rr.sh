@@ -211,7 +211,17 @@ grep -q -- "--concurrent does not apply to --connect-only" <<<"$err"; ok $? "say
 closed=$((port + 2))
 expect_exit 1 "crr to a closed port" "$bp" crr -c 127.0.0.1 -p "$closed" -t 1
 grep -q "Connection refused" <<<"$err"; ok $? "one line: $err"
-expect_exit 2 "rr -R" "$bp" rr -c 127.0.0.1 -p "$port" -R
+# -R, --bidir, --iperf3 are tcp/udp options: rr and crr neither offer nor take them, and
+# refuse them as any unknown option, in one line.
+for c in rr crr; do
+	expect_exit 0 "$c --help" "$bp" "$c" --help
+	for o in -R --reverse --bidir --iperf3; do
+		! grep -qE -- "(^|[ ,])$o( |,|$)" <<<"$out"; ok $? "$c --help does not offer $o"
+		expect_exit 2 "$c $o" "$bp" "$c" -c 127.0.0.1 -p "$port" "$o"
+		[ "$(wc -l <<<"$err")" -eq 1 ] && grep -qF "unknown option '$o'" <<<"$err"
+		ok $? "$c $o: refused as an unknown option, one line: $err"
+	done
+done
 expect_exit 2 "crr --ramp without --rate" "$bp" crr -c 127.0.0.1 -p "$port" --ramp 2
 expect_exit 2 "rr -l garbage" "$bp" rr -c 127.0.0.1 -p "$port" -l 64,x
 grep -q "REQ\[,RESP\]" <<<"$err"; ok $? "bad -l names the expected form: $err"
