@@ -273,6 +273,22 @@ char *bp_format_duration(char *buf, size_t len, double ns)
 	return buf;
 }
 
+/*
+ * A figure in bytes. A whole number below 10 KiB is a size someone chose or a protocol fixed
+ * (a 1518-byte frame, up to a 9216-byte jumbo one; a 64-byte request) and reads as given:
+ * "1518 B", never "1.48 KiB", which no one typed and which hides the exact size. Five digits
+ * at most, no longer than three significant ones and a prefix. Larger or fractional amounts
+ * (bytes moved, a mean) are measurements: three significant digits, binary prefixes.
+ */
+static char *format_byte_figure(char *buf, size_t len, double bytes)
+{
+	if (bytes == floor(bytes) && fabs(bytes) < BP_EXACT_BYTES_BELOW) {
+		snprintf(buf, len, "%.0f B", bytes);
+		return buf;
+	}
+	return bp_format_bytes(buf, len, bytes);
+}
+
 char *bp_format_value(char *buf, size_t len, double value, const char *unit)
 {
 	if (isnan(value)) {
@@ -284,7 +300,7 @@ char *bp_format_value(char *buf, size_t len, double value, const char *unit)
 	if (!strcmp(unit, "bit/s"))
 		return bp_format_rate(buf, len, value);
 	if (!strcmp(unit, "B"))
-		return bp_format_bytes(buf, len, value);
+		return format_byte_figure(buf, len, value);
 	if (!strcmp(unit, "B/s"))
 		return bp_format_byte_rate(buf, len, value);
 	if (!strcmp(unit, "ns"))

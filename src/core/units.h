@@ -42,7 +42,13 @@ char *bp_format_byte_rate(char *buf, size_t len, double bytes_per_sec); /* "512 
 char *bp_format_duration(char *buf, size_t len, double ns);       /* "1.50 ms" */
 char *bp_format_count(char *buf, size_t len, double count);       /* "1.49M" */
 
-/* A value in a base unit ("bit/s", "B", "B/s", "ns", "op/s", "percent", ...) made readable. */
+/* Whole byte figures below this print exactly in bp_format_value ("1518 B"): see units.c. */
+#define BP_EXACT_BYTES_BELOW 10240.0
+
+/*
+ * A value in a base unit ("bit/s", "B", "B/s", "ns", "op/s", "percent", ...) made readable.
+ * Unlike bp_format_bytes, a whole "B" figure below 10 KiB keeps every digit ("1518 B").
+ */
 char *bp_format_value(char *buf, size_t len, double value, const char *unit);
 
 #endif

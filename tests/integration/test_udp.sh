@@ -55,6 +55,11 @@ jq -e '([.metrics[] | select(.name == "frame64.zero_loss.percent_of_max")][0].va
 	and ([.metrics[] | select(.name == "frame1518.zero_loss.fps")][0].value > 1600)
 	and ([.warnings[] | select(.code == "short-trials")] | length == 1)' <<<"$out" >/dev/null
 ok $? "20M: zero loss at 100 % of the medium for 64 and 1518, short trials stated"
+# The text's trial table gives each frame size as the size asked for.
+expect_exit 0 "rfc2544 text" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 20M --sizes 1518 \
+	--trial 0.2
+grep -qE '^ *[0-9.]+ +[0-9.]+ +1518 B ' <<<"$out" && ! grep -q KiB <<<"$out"
+ok $? "rfc2544 text: the frame prints as 1518 B"
 expect_exit 0 "rfc2544 beyond the tester" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 100G --sizes 64 \
 	--trial 0.3 --resolution 10 --json
 jq -e '[.warnings[] | select(.code == "tester-limited")] | length == 1' <<<"$out" >/dev/null

@@ -109,6 +109,17 @@ static void test_formatting(void)
 	CHECK_STR(bp_format_value(b, sizeof(b), 12.5, "percent"), "12.50 %");
 	CHECK_STR(bp_format_value(b, sizeof(b), 17, "count"), "17");
 	CHECK_STR(bp_format_value(b, sizeof(b), 0.0 / 0.0, "bit/s"), "n/a");
+	/* A frame or request size as given: every Ethernet frame size, jumbo ones too. */
+	CHECK_STR(bp_format_value(b, sizeof(b), 1518, "B"), "1518 B");
+	CHECK_STR(bp_format_value(b, sizeof(b), 64, "B"), "64 B");
+	CHECK_STR(bp_format_value(b, sizeof(b), 1024, "B"), "1024 B");
+	CHECK_STR(bp_format_value(b, sizeof(b), 9216, "B"), "9216 B");
+	CHECK_STR(bp_format_value(b, sizeof(b), 10239, "B"), "10239 B");
+	/* Amounts and means stay measurements: three digits and a prefix. */
+	CHECK_STR(bp_format_value(b, sizeof(b), 10240, "B"), "10.0 KiB");
+	CHECK_STR(bp_format_value(b, sizeof(b), 1517.5, "B"), "1.48 KiB");
+	CHECK_STR(bp_format_value(b, sizeof(b), 1173187500, "B"), "1.09 GiB");
+	CHECK_STR(bp_format_bytes(b, sizeof(b), 1518), "1.48 KiB");
 }
 
 int main(void)

@@ -362,6 +362,27 @@ static void check_write_error(void)
 	bp_result_free(r);
 }
 
+/* rfc2544's trial table: the frame size reads as the size given, "1518 B", not "1.48 KiB". */
+static void check_text_frame_size(void)
+{
+	struct bp_result *r = bp_result_new("rfc2544");
+	struct bp_interval *iv = bp_result_add_interval(r, 0, 2);
+	char *text;
+
+	bp_interval_add_metric(iv, "frame", 1518, "B", BP_BETTER_NONE);
+	bp_interval_add_metric(iv, "target.fps", 81274, "pkt/s", BP_BETTER_NONE);
+	iv = bp_result_add_interval(r, 2, 4);
+	bp_interval_add_metric(iv, "frame", 9216, "B", BP_BETTER_NONE);
+	bp_interval_add_metric(iv, "target.fps", 13552, "pkt/s", BP_BETTER_NONE);
+	text = render(r, BP_FORMAT_TEXT);
+	CHECK(text && strstr(text, " 1518 B ") && strstr(text, " 9216 B "));
+	CHECK(text && !strstr(text, "KiB"));
+	if (text && (!strstr(text, " 1518 B ") || strstr(text, "KiB")))
+		printf("# text:\n%s", text);
+	free(text);
+	bp_result_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -390,5 +411,6 @@ int main(int argc, char **argv)
 	check_json_nan();
 	check_json_suite();
 	check_write_error();
+	check_text_frame_size();
 	return tap_done();
 }
