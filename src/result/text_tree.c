@@ -82,9 +82,30 @@ static char *format_ms(char *buf, size_t len, double ms)
 	return bp_format_duration(buf, len, ms * 1e6);
 }
 
+/*
+ * A key in seconds prints in seconds ("4.03 s", "0.00210 s", "0 s"), three significant
+ * digits: a column of CPU times in s beside ms and ns made 0.3 s and 2.1 ms hard to compare,
+ * and 0 s read as "0 ns", a unit the figure never had.
+ */
 static char *format_s(char *buf, size_t len, double s)
 {
-	return bp_format_duration(buf, len, s * 1e9);
+	double a = fabs(s);
+
+	if (s == 0)
+		snprintf(buf, len, "0 s");
+	else if (a >= 99.95)
+		snprintf(buf, len, "%.0f s", s);
+	else if (a >= 0.001)
+		snprintf(buf, len, "%#.3g s", s);
+	else
+		snprintf(buf, len, "%.2g s", s);
+	return buf;
+}
+
+/* A share is a fraction in JSON (busy_share 1.49: one and a half cores); people read %. */
+static char *format_share(char *buf, size_t len, double share)
+{
+	return format_pct(buf, len, share * 100);
 }
 
 /*
@@ -105,6 +126,8 @@ static const struct {
 	{ "mbps", format_mbps },
 	{ "c", format_celsius },
 	{ "pct", format_pct },
+	{ "percent", format_pct },
+	{ "share", format_share },
 	{ "ms", format_ms },
 	{ "s", format_s },
 };

@@ -24,8 +24,9 @@ char *bp_format_double_exact(char *buf, size_t len, double v);
 
 /*
  * v formatted for a person by the unit its key names: "*_bytes" as "3.70 GiB", "*_khz" as
- * "1800 MHz", "*_mbps" as "1000 Mbit/s", "*_c" as "48.7 °C", "*_pct" as "88.2 %", "*_ms"
- * and "*_s" as durations ("1.50 s"); a key that is the unit alone ("khz") counts too.
+ * "1800 MHz", "*_mbps" as "1000 Mbit/s", "*_c" as "48.7 °C", "*_pct" and "*_percent" as
+ * "88.2 %", "*_share" (a fraction) as "149.4 %", "*_ms" as a duration ("1.50 s"), "*_s" in
+ * seconds ("0.300 s"); a key that is the unit alone ("khz") counts too.
  * buf, or NULL when the key names no unit or v is not finite. buf needs 64 bytes.
  */
 char *bp_format_by_key(char *buf, size_t len, const char *key, double v);

@@ -168,8 +168,17 @@ static void test_format_by_key(void)
 		{ "below_max_pct", 100, "100 %" },
 		{ "time_ms", 1500, "1.50 s" },
 		{ "time_ms", 0.25, "250 us" },
+		/* Seconds stay seconds: no "300 ms" beside "10.0 s", no "0 ns" for nothing. */
 		{ "wall_s", 10, "10.0 s" },
-		{ "user_s", 0.3, "300 ms" },
+		{ "user_s", 0.3, "0.300 s" },
+		{ "system_s", 0, "0 s" },
+		{ "system_s", 0.0021, "0.00210 s" },
+		{ "wall_s", 123.4, "123 s" },
+		/* A share (CPU time over wall time) reads as percent, above 100 % too. */
+		{ "busy_share", 1.494033599, "149.4 %" },
+		{ "machine_busy_share", 0.5275, "52.75 %" },
+		{ "busiest_worker_share", 0, "0 %" },
+		{ "user_percent", 31.62, "31.62 %" },
 	};
 	/* No unit in the key: a count, a name, a word that merely ends in a unit's letters. */
 	static const char *const plain[] = {
