@@ -21,6 +21,7 @@
 #include "board/sysfs.h"
 #include "core/clock.h"
 #include "core/cpuacct.h"
+#include "core/log.h"
 #include "core/signals.h"
 #include "core/test.h"
 #include "core/units.h"
@@ -30,6 +31,7 @@
 #include "disk/disk_progress.h"
 #include "disk/disk_report.h"
 #include "disk/disk_run.h"
+#include "disk/disk_stale.h"
 #include "result/result.h"
 
 static const char *const mode_choices[] = {
@@ -75,6 +77,9 @@ static const struct bp_opt disk_opts[] = {
 	{ 0, "threads", BP_OPT_INT, P(threads), "N", "1", 1, 1024, NULL, "worker threads" },
 	{ 'i', "interval", BP_OPT_DURATION, P(interval_ns), "S", "1", 0, 3600, NULL,
 	  "seconds between interval lines (0: none)" },
+	{ 0, "clean", BP_OPT_FLAG, P(clean), NULL, NULL, 0, 0, NULL,
+	  "first remove the boardperf-disk.* folders killed runs left in PATH (only those with "
+	  "boardperf's marker that no run is using)" },
 	BP_OPT_END,
 };
 
@@ -152,6 +157,37 @@ static void record_run(struct bp_result *r, const struct disk_session *s)
 		json_object_set_new(o, "engine_features", json_string(s->res.engine_note));
 }
 
+/* A folder an earlier run left: named (stale-files), or as --clean asked, removed. */
+static void on_stale(void *arg, const struct bp_disk_stale *st)
+{
+	struct bp_result *r = arg;
+	json_t *cleaned = json_object_get(r->params, "cleaned");
+	char size[32];
+
+	bp_format_bytes(size, sizeof(size), (double)st->bytes);
+	if (!st->tried) {
+		bp_result_add_warning(r, "stale-files", "%s (%s) was left by a disk run that did "
+				      "not end (killed?); --clean removes it", st->path, size);
+	} else if (st->rc) {
+		bp_result_add_warning(r, "cleanup-failed", "%s", st->message);
+	} else {
+		bp_info("removed %s (%s), left by an earlier run", st->path, size);
+		if (json_is_array(cleaned))
+			json_array_append_new(cleaned, json_string(st->path));
+	}
+}
+
+/* Before our own folder exists, so that it is never among them. */
+static void find_stale(struct bp_result *r, const struct bp_disk_params *p)
+{
+	char err[256];
+
+	if (p->clean && json_is_object(r->params))
+		json_object_set_new(r->params, "cleaned", json_array());
+	if (bp_disk_stale_scan(p->dir, p->clean, on_stale, r, err, sizeof(err)) < 0)
+		bp_warn("%s", err);  /* the run itself then fails with the reason */
+}
+
 static int prepare(struct disk_session *s, char *err, size_t errlen)
 {
 	const struct bp_disk_params *p = s->p;
@@ -223,8 +259,10 @@ static int run_session(struct disk_session *s, struct bp_result *r, char *err, s
 	struct bp_cpu_times c0;
 	struct bp_sys_cpu s0;
 	bool have_sys, have_cpu;
-	int rc = prepare(s, err, errlen), rrc;
+	int rc, rrc;
 
+	find_stale(r, s->p);
+	rc = prepare(s, err, errlen);
 	record_plan(r, s);
 	if (rc)
 		return rc;
@@ -252,7 +290,7 @@ static int disk_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		    char *err, size_t errlen)
 {
 	struct disk_session s = { .p = params, .cached_share = NAN,
-				  .files = { .parent_fd = -1, .dir_fd = -1 } };
+				  .files = { .parent_fd = -1, .dir_fd = -1, .marker_fd = -1 } };
 	char rm_err[512];
 	int rc, rm;
 

@@ -1,5 +1,6 @@
 #include "disk/disk_files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -47,13 +49,39 @@ static void file_name(char *buf, size_t len, uint32_t i)
 	snprintf(buf, len, "test_file.%u", i);
 }
 
+/*
+ * The marker: created empty, locked, and only then given its first line, so that a run
+ * looking for folders left behind (disk_stale.c) that gets the lock before us reads no
+ * line and leaves the folder alone. The lock lasts as long as the descriptor: to the end
+ * of bp_disk_files_remove, or of the process however it ends.
+ */
+static int make_marker(struct bp_disk_files *f, char *err, size_t errlen)
+{
+	char text[128];
+	int len = snprintf(text, sizeof(text), "%spid %ld\n", BP_DISK_MARKER_MAGIC,
+			   (long)getpid());
+	int rc = 0;
+
+	f->marker_fd = openat(f->dir_fd, BP_DISK_MARKER, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+			      0600);
+	if (f->marker_fd < 0 || flock(f->marker_fd, LOCK_EX))
+		rc = -errno;
+	else if (write(f->marker_fd, text, (size_t)len) != len)
+		rc = errno ? -errno : -EIO;
+	if (rc)
+		snprintf(err, errlen, "creating %s/%s: %s", f->path, BP_DISK_MARKER,
+			 strerror(-rc));
+	return rc;
+}
+
 int bp_disk_files_init(struct bp_disk_files *f, const char *parent, uint32_t nfiles,
 		       char *err, size_t errlen)
 {
 	const char *slash;
 	int rc;
 
-	*f = (struct bp_disk_files){ .parent_fd = -1, .dir_fd = -1, .nfiles = nfiles };
+	*f = (struct bp_disk_files){ .parent_fd = -1, .dir_fd = -1, .marker_fd = -1,
+				     .nfiles = nfiles };
 	f->fds = malloc(sizeof(*f->fds) * (nfiles ? nfiles : 1));
 	if (!f->fds) {
 		snprintf(err, errlen, "out of memory");
@@ -81,7 +109,7 @@ int bp_disk_files_init(struct bp_disk_files *f, const char *parent, uint32_t nfi
 		snprintf(err, errlen, "opening %s: %s", f->path, strerror(-rc));
 		return rc;
 	}
-	return 0;
+	return make_marker(f, err, errlen);
 }
 
 /* Writes len bytes of buf at the end of fd, through short writes and signals. */
@@ -278,6 +306,38 @@ static void close_all(struct bp_disk_files *f)
 	}
 }
 
+/* Does dir hold anything besides the marker? Unknown counts as yes: keep the marker. */
+static bool holds_more_than_marker(int dir_fd)
+{
+	int fd = dup(dir_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	bool more = false;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	rewinddir(d);  /* a dup shares the directory offset with dir_fd */
+	while (!more && (e = readdir(d)))
+		more = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		       strcmp(e->d_name, BP_DISK_MARKER);
+	closedir(d);
+	return more;
+}
+
+/* The marker goes only with the folder: a kept folder stays named as boardperf's. */
+static void remove_marker(struct bp_disk_files *f)
+{
+	if (f->marker_fd < 0)
+		return;
+	if (f->dir_fd >= 0 && !holds_more_than_marker(f->dir_fd))
+		unlinkat(f->dir_fd, BP_DISK_MARKER, 0);
+	close(f->marker_fd);
+	f->marker_fd = -1;
+}
+
 int bp_disk_files_remove(struct bp_disk_files *f, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -293,6 +353,7 @@ int bp_disk_files_remove(struct bp_disk_files *f, char *err, size_t errlen)
 		}
 	}
 	f->created = 0;
+	remove_marker(f);
 	if (f->dir_fd >= 0)
 		close(f->dir_fd);
 	f->dir_fd = -1;

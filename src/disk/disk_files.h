@@ -6,6 +6,12 @@
  * Only what this code created is ever removed: it counts the files it made, unlinks just
  * those through a descriptor of its own folder (so a rename of PATH meanwhile cannot
  * redirect it), and removes the folder only when that leaves it empty.
+ *
+ * The folder holds a marker file (BP_DISK_MARKER) from the moment it exists: it says the
+ * folder is boardperf's, and the run holds an exclusive flock on it for its whole life. A
+ * run killed by SIGKILL cannot remove its files, but the kernel drops its lock, so the
+ * next run can tell a folder left behind (marked, unlocked) from one a run is using
+ * (locked) and from anyone else's (no marker): see disk_stale.h.
  */
 #ifndef BP_DISK_DISK_FILES_H
 #define BP_DISK_DISK_FILES_H
@@ -20,11 +26,16 @@
 /* The folder's name before mkdtemp fills in the X's. */
 #define BP_DISK_FOLDER_PREFIX "boardperf-disk."
 
+/* The marker in our folder, and the line it starts with (what makes it ours). */
+#define BP_DISK_MARKER "boardperf-marker"
+#define BP_DISK_MARKER_MAGIC "boardperf disk file set\n"
+
 struct bp_disk_files {
 	char path[PATH_MAX];  /* PATH/boardperf-disk.XXXXXX */
 	char name[32];        /* boardperf-disk.XXXXXX */
 	int parent_fd;        /* PATH */
 	int dir_fd;           /* our folder; -1 before it exists */
+	int marker_fd;        /* BP_DISK_MARKER, flock'ed while the set is ours; -1: none */
 	uint32_t nfiles;
 	uint32_t created;     /* test_file.0 .. created-1 exist and are ours */
 	int *fds;             /* open for the run; -1 when closed */
@@ -44,7 +55,11 @@ uint64_t bp_disk_space_needed(uint64_t total, uint32_t nfiles);
  */
 int bp_disk_space_free(const char *dir, uint64_t *bytes);
 
-/* Makes our folder in parent for nfiles files. 0, or -errno with a one-line message. */
+/*
+ * Makes our folder in parent for nfiles files, with its marker, locked. 0, or -errno with
+ * a one-line message. Before it, a struct needs parent_fd, dir_fd and marker_fd at -1 for
+ * bp_disk_files_remove to be safe on it.
+ */
 int bp_disk_files_init(struct bp_disk_files *f, const char *parent, uint32_t nfiles,
 		       char *err, size_t errlen);
 
@@ -78,8 +93,10 @@ int bp_disk_files_open(struct bp_disk_files *f, bool direct, char *err, size_t e
 double bp_disk_files_cached_share(const struct bp_disk_files *f, uint64_t file_size);
 
 /*
- * Closes and removes the files this code created, then the folder. Safe to call at any
- * point after init (and twice). 0, or -errno with a message naming what was left behind.
+ * Closes and removes the files this code created, then the marker and the folder. Safe to
+ * call at any point after init (and twice). 0, or -errno with a message naming what was
+ * left behind; a folder kept by someone else's file keeps its marker too, so that the next
+ * run names it (stale-files) rather than keeping it silently.
  */
 int bp_disk_files_remove(struct bp_disk_files *f, char *err, size_t errlen);
 

@@ -34,6 +34,7 @@ struct bp_disk_params {
 	int64_t requests;
 	int64_t threads;
 	uint64_t interval_ns;
+	bool clean;           /* first remove the sets killed runs left in dir */
 };
 
 struct bp_disk_plan {

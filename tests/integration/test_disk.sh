@@ -57,6 +57,37 @@ one_line "set smaller than a block per file" "less than one" "$bp" disk --dir "$
 one_line "nothing ends the run" "-t 0 with --requests 0" "$bp" disk --dir "$work" -t 0
 one_line "bad engine" "'aio'" "$bp" disk --dir "$work" --engine aio
 
+# --- a set a killed run left: named on the next run, removed with --clean -------------------
+# SIGKILL leaves the folder (nothing can remove it); the next run names it and its size
+# (stale-files), --clean removes it; a folder with the name but no marker is not boardperf's
+# and is neither named nor touched.
+stale=$work/stale
+mkdir -p "$stale/boardperf-disk.notours" && touch "$stale/boardperf-disk.notours/test_file.0"
+"$bp" disk --dir "$stale" --size 8M --files 2 -t 30 -i 0 -q &
+pid=$!
+for _ in $(seq 100); do
+	[ "$(stat -c %s "$stale"/boardperf-disk.??????/test_file.1 2>/dev/null)" = 4194304 ] && break
+	sleep 0.1
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+left=$(ls -d "$stale"/boardperf-disk.?????? 2>/dev/null)
+[ -n "$left" ] && [ -f "$left/boardperf-marker" ]; ok $? "SIGKILL leaves the folder: ${left:-none}"
+expect_exit 0 "the next run" "$bp" disk --dir "$stale" --size 1M --files 1 -t 0.2 -i 0 --json
+jq -e --arg f "$left" '[.warnings[] | select(.code == "stale-files")] | length == 1 and
+	(.[0].message | contains($f) and contains("8.00 MiB") and contains("--clean"))' \
+	<<<"$out" >/dev/null; ok $? "the next run names the folder and its size (stale-files)"
+! grep -q notours <<<"$out"; ok $? "a folder without the marker is not named"
+[ -d "$left" ]; ok $? "without --clean the folder is kept"
+expect_exit 0 "a run with --clean" "$bp" disk --dir "$stale" --size 1M --files 1 -t 0.2 -i 0 \
+	--clean --json
+jq -e --arg f "$left" '.params.cleaned == [$f] and
+	([.warnings[] | select(.code == "stale-files")] | length == 0)' <<<"$out" >/dev/null
+ok $? "--clean removes it and says so (params.cleaned)"
+[ ! -e "$left" ]; ok $? "--clean: the folder is gone"
+[ "$(ls -A "$stale")" = boardperf-disk.notours ] && [ -f "$stale/boardperf-disk.notours/test_file.0" ]
+ok $? "--clean: the folder without the marker is untouched"
+
 if [ "$(id -u)" != 0 ]; then
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - tmpfs and ext4 runs # SKIP needs root to mount"
