@@ -313,7 +313,9 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	if (o->connect_only) {
 		rc = connect_only_start(&c);
 	} else {
-		rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns,
+		rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
+								    o->connect_timeout_ns,
+								    o->idle_timeout_ns },
 				  &o->np, open_flows, &c, err, errlen);
 	}
 	if (!rc) {
