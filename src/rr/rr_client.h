@@ -48,6 +48,8 @@ struct bp_rr_outcome {
 	char server_addr[64];
 	int workers;
 	bool interrupted;
+	bool data_stopped;               /* rr: no answer for the idle timeout, ended early */
+	double stopped_s, idle_s;        /* then: the last answer (from the start), the timeout */
 	int flow_error;                  /* the first broken rr flow's errno (negative) */
 	/* crr: the client's own TCP sockets in TIME_WAIT at the end (/proc/net/sockstat) */
 	long time_wait;
