@@ -155,10 +155,23 @@ static int stream_failed(struct client *c)
  * link or a server gone. Waiting on to -t would only dilute the figures with dead time,
  * so the test ends here and its totals cover the span that carried data.
  */
+static uint64_t idle_ns(const struct bp_stream_client_opts *o)
+{
+	const struct bp_net_params *np = &o->np;
+	uint64_t idle = o->idle_timeout_ns ? o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
+	/* A test paced so slowly (-b 1k) that a datagram or a segment (about 1500 bytes) is due
+	 * less often than the timeout is not stopped: it waits for three of them. */
+	double unit = bp_net_params_udp(np) ? np->len : 1500, gap;
+
+	if (np->bandwidth <= 0)
+		return idle;
+	gap = 3 * unit * 8 / np->bandwidth * 1e9;
+	return gap > (double)idle ? (uint64_t)gap : idle;
+}
+
 static bool data_stopped(struct client *c, struct bp_stream_outcome *out, uint64_t now)
 {
-	uint64_t idle = c->o->idle_timeout_ns ? c->o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
-	uint64_t moved = bp_stream_side_moved(&c->side, now);
+	uint64_t idle = idle_ns(c->o), moved = bp_stream_side_moved(&c->side, now);
 
 	if (now - moved < idle)
 		return false;
