@@ -102,11 +102,13 @@ for m in "${modes[@]}"; do
 		rig_down
 		continue ;;
 	esac
-	# The rate is over the span that carried data (within the 0.1 s the client samples at,
-	# and the pacing), not over -t (which would read a tenth of it).
+	# The rate is over the span that carried data (the bytes over the time the warning names,
+	# within the 0.1 s the client samples at), not over -t (which would read a tenth of it),
+	# and never above the pacing. How close it comes to the pacing is not checked here: on a
+	# loaded machine the server starts sending late and the paced sender falls behind.
 	awk -v r="$rate" -v b="$bits" -v g="$got" -v s="$stopped" \
-		'BEGIN { exit !(r >= b * 0.85 && r <= b * 1.1 && r >= g * 8 / s * 0.9 && r <= g * 8 / s * 1.1) }'
-	ok $? "$m: rate $rate bit/s over the data's ${stopped} s (paced at $bits)"
+		'BEGIN { exit !(r <= b * 1.1 && r >= g * 8 / s * 0.9 && r <= g * 8 / s * 1.1 && r > g * 8 / 20 * 4) }'
+	ok $? "$m: rate $rate bit/s = bytes over the data's ${stopped} s (paced at $bits; over -t: $(awk -v g="$got" 'BEGIN { print g * 8 / 20 }'))"
 	rig_down
 done
 tap_done
