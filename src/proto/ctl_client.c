@@ -1,16 +1,32 @@
 #include "proto/ctl_client.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/signals.h"
 #include "proto/iperf3_error.h"
+
+/* The most of a foreign listener's first bytes that the message quotes. */
+#define QUOTE_MAX 40
 
 uint64_t bp_ctl_deadline(void)
 {
 	return bp_now_ns() + BP_CTL_STEP_TIMEOUT_NS;
+}
+
+static uint64_t step_deadline(const struct bp_ctl *c)
+{
+	return bp_now_ns() + c->step_ns;
+}
+
+static const char *peer(const struct bp_ctl *c, char buf[64])
+{
+	return bp_addr_str(&c->addr, buf, 64);
 }
 
 /*
@@ -24,7 +40,7 @@ static int refused(struct bp_ctl *c, int state)
 	if (state == BP_SERVER_ERROR &&
 	    bp_iperf3_recv_refusal(c->fd, why, sizeof(why), bp_now_ns() + BP_NS_PER_SEC))
 		why[0] = '\0';
-	snprintf(c->err, c->errlen, "server %s: %s", bp_addr_str(&c->addr, (char[64]){ 0 }, 64),
+	snprintf(c->err, c->errlen, "server %s: %s", peer(c, (char[64]){ 0 }),
 		 why[0] ? why : state == BP_ACCESS_DENIED ?
 		 "busy running a test (access denied); try again later" : "server error");
 	return -ECONNREFUSED;
@@ -32,8 +48,14 @@ static int refused(struct bp_ctl *c, int state)
 
 int bp_ctl_expect(struct bp_ctl *c, int want)
 {
-	int state, rc = bp_proto_recv_state(c->fd, &state, bp_ctl_deadline());
+	int state, rc = bp_proto_recv_state(c->fd, &state, step_deadline(c));
 
+	if (rc == -ETIMEDOUT) {
+		snprintf(c->err, c->errlen, "server %s sent nothing for %g s (--idle-timeout) "
+			 "where %s was due", peer(c, (char[64]){ 0 }), (double)c->step_ns / 1e9,
+			 bp_proto_state_name(want));
+		return rc;
+	}
 	if (rc) {
 		snprintf(c->err, c->errlen, "waiting for %s from the server: %s",
 			 bp_proto_state_name(want), strerror(-rc));
@@ -51,7 +73,7 @@ int bp_ctl_expect(struct bp_ctl *c, int want)
 
 int bp_ctl_event(struct bp_ctl *c)
 {
-	int state, rc = bp_proto_recv_state(c->fd, &state, bp_ctl_deadline());
+	int state, rc = bp_proto_recv_state(c->fd, &state, step_deadline(c));
 
 	if (rc) {
 		snprintf(c->err, c->errlen, "control connection to the server lost: %s",
@@ -61,21 +83,101 @@ int bp_ctl_event(struct bp_ctl *c)
 	return refused(c, state);
 }
 
-int bp_ctl_open(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
-		uint64_t connect_timeout_ns, const struct bp_net_params *np, char *err,
-		size_t errlen)
+/*
+ * What a foreign listener sent, as the user can read it: its first line (a web server's
+ * status line, sshd's banner says which program it is), at most QUOTE_MAX bytes, with
+ * anything unprintable and the quote itself escaped.
+ */
+static void quote(const unsigned char *p, size_t n, char *out, size_t outlen)
 {
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && i < QUOTE_MAX && o + 5 < outlen; i++) {
+		unsigned char ch = p[i];
+
+		if ((ch == '\r' || ch == '\n') && i > 0)
+			break;
+		if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
+			out[o++] = (char)ch;
+		else
+			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", ch);
+	}
+	out[o] = '\0';
+}
+
+/* Wait until fd is readable (or closed) or deadline_ns passes: 0, -ETIMEDOUT, -EINTR. */
+static int wait_readable(int fd, uint64_t deadline_ns)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t now = bp_now_ns();
+		int n;
+
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		n = poll(&p, 1, (int)((deadline_ns - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS));
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (bp_stop_requested())
+			return -EINTR;
+	}
+}
+
+/*
+ * The server's first byte, by the set-up's deadline. A boardperf or iperf3 server answers
+ * the cookie with PARAM_EXCHANGE or a refusal at once; a listener that stays silent, hangs
+ * up or sends anything else is some other program, and "waiting for PARAM_EXCHANGE" would
+ * tell the user nothing. The byte is only peeked: bp_ctl_expect reads it as usual.
+ */
+static int first_state(struct bp_ctl *c, uint64_t deadline_ns, uint64_t timeout_ns)
+{
+	unsigned char buf[QUOTE_MAX];
+	char where[64], what[4 * QUOTE_MAX + 1];
+	int rc = wait_readable(c->fd, deadline_ns);
+	ssize_t n = rc ? -1 : recv(c->fd, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+
+	peer(c, where);
+	if (rc == -ETIMEDOUT) {
+		snprintf(c->err, c->errlen, "%s accepted the connection but sent nothing within "
+			 "%g s: not a boardperf or iperf3 server?", where, (double)timeout_ns / 1e9);
+		return rc;
+	}
+	if (rc)
+		return rc;
+	if (n == 0 || (n < 0 && errno == ECONNRESET)) {
+		snprintf(c->err, c->errlen, "%s accepted the connection but closed it without "
+			 "answering: not a boardperf or iperf3 server?", where);
+		return -ECONNRESET;
+	}
+	if (n < 0)
+		return -errno;
+	if ((signed char)buf[0] == BP_PARAM_EXCHANGE || (signed char)buf[0] == BP_ACCESS_DENIED ||
+	    (signed char)buf[0] == BP_SERVER_ERROR)
+		return 0;
+	quote(buf, (size_t)n, what, sizeof(what));
+	snprintf(c->err, c->errlen, "%s answered, but not as a boardperf or iperf3 server "
+		 "(it sent \"%s\")", where, what);
+	return -EPROTO;
+}
+
+int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
+		const struct bp_net_params *np, char *err, size_t errlen)
+{
+	/* One deadline for the whole set-up, so that --connect-timeout is what it costs. */
+	uint64_t deadline = bp_now_ns() + t->connect_timeout_ns;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->step_ns = t->idle_timeout_ns ? t->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
 	c->err = err;
 	c->errlen = errlen;
 	err[0] = '\0';
-	rc = bp_resolve(host, port, family, false, &c->addr, err, errlen);
+	rc = bp_resolve(t->host, t->port, t->family, false, &c->addr, err, errlen);
 	if (!rc)
-		rc = bp_tcp_connect(&c->addr, bp_now_ns() + connect_timeout_ns, NULL, NULL, &c->fd,
-				    err, errlen);
+		rc = bp_tcp_connect(&c->addr, deadline, NULL, NULL, &c->fd, err, errlen);
 	/*
 	 * Control messages are single bytes: with Nagle, the second of two back-to-back states
 	 * waits for the peer's delayed ACK (40 ms) and shifts one side's clock by that much.
@@ -85,26 +187,28 @@ int bp_ctl_open(struct bp_ctl *c, const char *host, unsigned port, enum bp_famil
 	if (!rc)
 		rc = bp_cookie_make(c->cookie);
 	if (!rc)
-		rc = bp_proto_write_all(c->fd, c->cookie, BP_COOKIE_LEN, bp_ctl_deadline());
+		rc = bp_proto_write_all(c->fd, c->cookie, BP_COOKIE_LEN, deadline);
+	if (!rc)
+		rc = first_state(c, deadline, t->connect_timeout_ns);
 	if (!rc)
 		rc = bp_ctl_expect(c, BP_PARAM_EXCHANGE);
 	if (!rc) {
 		json_t *params = bp_net_params_to_json(np);
 
-		rc = params ? bp_proto_send_json(c->fd, params, bp_ctl_deadline()) : -ENOMEM;
+		rc = params ? bp_proto_send_json(c->fd, params, step_deadline(c)) : -ENOMEM;
 		json_decref(params);
 	}
 	if (rc && !err[0])
-		snprintf(err, errlen, "control exchange with %s: %s",
-			 bp_addr_str(&c->addr, (char[64]){ 0 }, 64), strerror(-rc));
+		snprintf(err, errlen, "control exchange with %s: %s", peer(c, (char[64]){ 0 }),
+			 strerror(-rc));
 	return rc;
 }
 
-int bp_ctl_start(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
-		 uint64_t connect_timeout_ns, const struct bp_net_params *np,
-		 int (*open_streams)(void *arg), void *arg, char *err, size_t errlen)
+int bp_ctl_start(struct bp_ctl *c, const struct bp_ctl_target *t,
+		 const struct bp_net_params *np, int (*open_streams)(void *arg), void *arg,
+		 char *err, size_t errlen)
 {
-	int rc = bp_ctl_open(c, host, port, family, connect_timeout_ns, np, err, errlen);
+	int rc = bp_ctl_open(c, t, np, err, errlen);
 
 	if (!rc)
 		rc = bp_ctl_expect(c, BP_CREATE_STREAMS);
@@ -119,19 +223,22 @@ int bp_ctl_start(struct bp_ctl *c, const char *host, unsigned port, enum bp_fami
 
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
 {
-	int rc = bp_proto_send_state(c->fd, BP_TEST_END, bp_ctl_deadline());
+	int rc = bp_proto_send_state(c->fd, BP_TEST_END, step_deadline(c));
 
 	*theirs = NULL;
 	if (!rc)
 		rc = bp_ctl_expect(c, BP_EXCHANGE_RESULTS);
 	if (!rc)
-		rc = mine ? bp_proto_send_json(c->fd, mine, bp_ctl_deadline()) : -ENOMEM;
+		rc = mine ? bp_proto_send_json(c->fd, mine, step_deadline(c)) : -ENOMEM;
 	if (!rc)
-		rc = bp_proto_recv_json(c->fd, theirs, bp_ctl_deadline());
+		rc = bp_proto_recv_json(c->fd, theirs, step_deadline(c));
 	if (!rc)
 		rc = bp_ctl_expect(c, BP_DISPLAY_RESULTS);
 	if (!rc)
-		rc = bp_proto_send_state(c->fd, BP_IPERF_DONE, bp_ctl_deadline());
+		rc = bp_proto_send_state(c->fd, BP_IPERF_DONE, step_deadline(c));
+	if (rc == -ETIMEDOUT && !c->err[0])
+		snprintf(c->err, c->errlen, "server %s sent no results within %g s (--idle-timeout)",
+			 peer(c, (char[64]){ 0 }), (double)c->step_ns / 1e9);
 	if (rc && !c->err[0])
 		snprintf(c->err, c->errlen, "exchanging results with the server: %s", strerror(-rc));
 	return rc;

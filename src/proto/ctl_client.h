@@ -16,13 +16,26 @@
 #include "proto/control.h"
 #include "io/sock.h"
 
-/* How long the server may take to answer a control step before the client gives up. */
+/*
+ * How long the server may take to answer a control step before the client gives up, when
+ * the caller names no idle timeout: the server's own default (`serve --idle-timeout`).
+ */
 #define BP_CTL_STEP_TIMEOUT_NS (10 * BP_NS_PER_SEC)
+
+/* Where the server is and how long each part of the conversation may take. */
+struct bp_ctl_target {
+	const char *host;
+	unsigned port;
+	enum bp_family family;
+	uint64_t connect_timeout_ns;   /* connect, cookie and the server's first state byte */
+	uint64_t idle_timeout_ns;      /* every later control step; 0: BP_CTL_STEP_TIMEOUT_NS */
+};
 
 struct bp_ctl {
 	struct bp_addr addr;           /* the server's, as resolved */
 	int fd;                        /* the control connection, -1 when closed */
 	char cookie[BP_COOKIE_LEN];    /* names the test on every data connection */
+	uint64_t step_ns;              /* the longest wait for one control step */
 	char *err;
 	size_t errlen;
 };
@@ -31,20 +44,22 @@ struct bp_ctl {
 uint64_t bp_ctl_deadline(void);
 
 /*
- * Connect to host:port, send the cookie, wait for PARAM_EXCHANGE and send np. 0 or a
- * negative errno with the message in err (c->fd is then -1 or open; bp_ctl_close it).
+ * Connect to t->host:t->port, send the cookie, wait for PARAM_EXCHANGE and send np, all of
+ * that up to the first state byte within t->connect_timeout_ns. A listener that is not a
+ * boardperf or iperf3 server (silent, closing, or sending something else) is named as such
+ * in err. 0 or a negative errno with the message in err (c->fd is then -1 or open;
+ * bp_ctl_close it).
  */
-int bp_ctl_open(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
-		uint64_t connect_timeout_ns, const struct bp_net_params *np, char *err,
-		size_t errlen);
+int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
+		const struct bp_net_params *np, char *err, size_t errlen);
 
 /*
  * The whole set-up: bp_ctl_open, CREATE_STREAMS, open_streams(arg) (the test's own data
  * connections), then TEST_START and TEST_RUNNING: the test runs when this returns 0.
  */
-int bp_ctl_start(struct bp_ctl *c, const char *host, unsigned port, enum bp_family family,
-		 uint64_t connect_timeout_ns, const struct bp_net_params *np,
-		 int (*open_streams)(void *arg), void *arg, char *err, size_t errlen);
+int bp_ctl_start(struct bp_ctl *c, const struct bp_ctl_target *t,
+		 const struct bp_net_params *np, int (*open_streams)(void *arg), void *arg,
+		 char *err, size_t errlen);
 
 /* Wait for the next state and insist that it is want (refusals become err). */
 int bp_ctl_expect(struct bp_ctl *c, int want);
@@ -54,7 +69,7 @@ int bp_ctl_event(struct bp_ctl *c);
 
 /*
  * The end: TEST_END, then the results both ways (mine sent, *theirs received, a new
- * reference), DISPLAY_RESULTS and IPERF_DONE.
+ * reference), DISPLAY_RESULTS and IPERF_DONE; each step waits at most c->step_ns.
  */
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs);
 

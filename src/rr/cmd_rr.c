@@ -132,6 +132,7 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_res
 	o.port = base.port;
 	o.family = base.family;
 	o.connect_timeout_ns = base.connect_timeout_ns;
+	o.idle_timeout_ns = base.idle_timeout_ns;
 	o.np = base.np;
 	o.np.len = (int)p->req;  /* iperf3's block size key; the rr keys carry the real sizes */
 	o.np.rr_request = (int)p->req;

@@ -30,6 +30,7 @@ struct client {
 	struct bp_rr_flow *flows[BP_NET_MAX_STREAMS];
 	int nflows;
 	struct bp_conn_hists iv_h, total_h;
+	uint64_t answered, answered_ns;  /* transactions done, and when that count last grew */
 	char *err;
 	size_t errlen;
 };
@@ -160,6 +161,41 @@ static int first_flow_error(const struct client *c)
 	return 0;
 }
 
+/* The last moment any flow completed a transaction (sampled by the reporter's ticks). */
+static uint64_t last_answer(struct client *c, uint64_t now)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < c->nflows; i++)
+		n += bp_rr_flow_done(c->flows[i]);
+	if (n != c->answered) {
+		c->answered = n;
+		c->answered_ns = now;
+	}
+	return c->answered_ns;
+}
+
+/*
+ * rr: no answer for the idle timeout is a cut link or a server gone (over UDP every request
+ * would just time out, one per --timeout, to the end of -t). crr counts failed connections
+ * as its measurement, so it runs on.
+ */
+static bool answers_stopped(struct client *c, uint64_t now)
+{
+	const struct bp_rr_client_opts *o = c->o;
+	uint64_t idle = o->idle_timeout_ns ? o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
+
+	if (o->np.kind != BP_NET_KIND_RR || now - last_answer(c, now) < idle)
+		return false;
+	c->out->data_stopped = true;
+	c->out->stopped_s = (double)(c->answered_ns - c->side.start_ns) / 1e9;
+	c->out->idle_s = (double)idle / 1e9;
+	snprintf(c->err, c->errlen, "no data moved after %.1f s (no answer for %g s, "
+		 "--idle-timeout): the link or the server is gone", c->out->stopped_s,
+		 c->out->idle_s);
+	return true;
+}
+
 /*
  * The run: flows go, the reporter marks intervals. The counted span starts after -O (and
  * --ramp); --concurrent runs until every flow has opened, held and checked its connections.
@@ -169,7 +205,7 @@ static int run_timed(struct client *c)
 	const struct bp_rr_client_opts *o = c->o;
 	const struct bp_net_params *np = &o->np;
 	uint64_t now = bp_now_ns(), start = now, counted_from = now + np->omit_ns + o->ramp_ns;
-	uint64_t end = counted_from + np->time_ns, last = now;
+	uint64_t end = counted_from + np->time_ns, last = now, span_end;
 	int rc = 0;
 
 	if (o->concurrent)  /* -t is the hold; opening and checking take what they take */
@@ -181,6 +217,7 @@ static int run_timed(struct client *c)
 		bp_txn_stats_end_at(&c->stats[w], end);
 	bp_stream_side_start(&c->side, start);
 	now = bp_now_ns();  /* starting the flows took a while: wait from here */
+	c->answered_ns = now;
 	while (now < end && !all_flows_done(c)) {
 		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
 		uint64_t next = np->interval_ns ?
@@ -212,16 +249,22 @@ static int run_timed(struct client *c)
 				 strerror(-rc));
 			break;
 		}
+		if (answers_stopped(c, now)) {
+			rc = -ETIMEDOUT;
+			break;
+		}
 	}
 	now = bp_now_ns();
 	if (now > end)
 		now = end;
+	/* A test that broke off counts its rate up to its last answer, not over dead time. */
+	span_end = rc && last_answer(c, now) < now ? c->answered_ns : now;
 	for (int w = 0; w < c->nworkers; w++)  /* earlier than planned after a stop */
 		bp_txn_stats_end_at(&c->stats[w], now);
 	bp_stream_side_stop(&c->side, now);
 	mark(c, last, now, last >= counted_from);
 	c->out->duration_s = (double)(now - start) / 1e9;
-	c->out->counted_s = now > counted_from ? (double)(now - counted_from) / 1e9 : 0;
+	c->out->counted_s = span_end > counted_from ? (double)(span_end - counted_from) / 1e9 : 0;
 	return rc;
 }
 
@@ -313,7 +356,9 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	if (o->connect_only) {
 		rc = connect_only_start(&c);
 	} else {
-		rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns,
+		rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
+								    o->connect_timeout_ns,
+								    o->idle_timeout_ns },
 				  &o->np, open_flows, &c, err, errlen);
 	}
 	if (!rc) {

@@ -19,6 +19,7 @@ struct bp_rr_client_opts {
 	unsigned port;
 	enum bp_family family;
 	uint64_t connect_timeout_ns;
+	uint64_t idle_timeout_ns;  /* no transaction done this long ends an rr test; 0: 10 s */
 	struct bp_net_params np;   /* test "rr" or "crr", parallel flows, time, omit, sizes */
 	double rate;               /* open loop: transactions/s over all flows; 0 closed loop */
 	uint64_t timeout_ns;       /* per transaction */
@@ -47,6 +48,8 @@ struct bp_rr_outcome {
 	char server_addr[64];
 	int workers;
 	bool interrupted;
+	bool data_stopped;               /* rr: no answer for the idle timeout, ended early */
+	double stopped_s, idle_s;        /* then: the last answer (from the start), the timeout */
 	int flow_error;                  /* the first broken rr flow's errno (negative) */
 	/* crr: the client's own TCP sockets in TIME_WAIT at the end (/proc/net/sockstat) */
 	long time_wait;

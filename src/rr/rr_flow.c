@@ -45,6 +45,11 @@ int bp_rr_flow_error(const struct bp_rr_flow *f)
 	return __atomic_load_n(&f->error, __ATOMIC_RELAXED);
 }
 
+uint64_t bp_rr_flow_done(const struct bp_rr_flow *f)
+{
+	return __atomic_load_n(&f->done, __ATOMIC_RELAXED);
+}
+
 void bp_rr_flow_set_events(struct bp_rr_flow *f, uint32_t events)
 {
 	/* bp_rr_flow_crr_inline polls for them itself; an epoll registration would cost two calls more. */
@@ -86,6 +91,7 @@ void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 		return;
 	}
 	bp_txn_stats_done(f->cfg.stats, now, now - f->t0, f->late, 0);
+	__atomic_add_fetch(&f->done, 1, __ATOMIC_RELAXED);
 	if (f->cfg.crr && f->cfg.concurrent)
 		bp_rr_flow_hold_conn(f);
 	else if (f->cfg.crr)

@@ -57,5 +57,7 @@ extern const struct bp_stream_ops bp_rr_flow_ops;
 void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_txn_stats *stats);
 /* 0, or the negative errno that ended an rr flow (its connection broke). */
 int bp_rr_flow_error(const struct bp_rr_flow *f);
+/* Transactions this flow completed so far (any thread may ask: it shows data moving). */
+uint64_t bp_rr_flow_done(const struct bp_rr_flow *f);
 
 #endif

@@ -47,6 +47,7 @@ struct bp_rr_flow {
 	size_t out_len;               /* bytes to write for this request */
 	uint64_t seq;                 /* UDP: the current request's number */
 	int error;                    /* relaxed atomic */
+	uint64_t done;                /* transactions answered (relaxed atomic, for the reporter) */
 	char *buf;                    /* crr: cookie + request; rr: request */
 	int *held;                    /* --concurrent: connections held open */
 	size_t nheld, cap, verify_i;

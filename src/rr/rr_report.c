@@ -197,6 +197,12 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s",
 				      out->duration_s);
+	if (out->data_stopped)
+		bp_result_add_warning(r, "data-stopped", "no data moved after %.1f s (no answer "
+				      "for %g s, --idle-timeout): a cut link or a server gone; rates "
+				      "cover the time answers came%s", out->stopped_s, out->idle_s,
+				      out->remote->nstreams ? "" :
+				      ", and the server's figures never arrived");
 	if (is_crr(o))
 		verdict(r, o, ro, out);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));

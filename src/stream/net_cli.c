@@ -39,6 +39,7 @@ void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_str
 	o->port = (unsigned)n->port;
 	o->family = n->v4 ? BP_FAMILY_V4 : n->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY;
 	o->connect_timeout_ns = n->connect_timeout;
+	o->idle_timeout_ns = n->idle_timeout;
 	bp_net_params_set_test(np, test);
 	np->bp_version = BP_PROTO_VERSION;
 	np->time_ns = n->time;

@@ -21,6 +21,7 @@ struct bp_net_cli {
 	bool reverse, bidir;
 	bool v4, v6;
 	uint64_t connect_timeout;
+	uint64_t idle_timeout;
 	bool iperf3;
 };
 
@@ -46,7 +47,10 @@ struct bp_net_cli {
 	{ '6', "version6", BP_OPT_FLAG, offsetof(T, net.v6), NULL, NULL, 0, 0, NULL, \
 	  "IPv6 only" }, \
 	{ 0, "connect-timeout", BP_OPT_DURATION, offsetof(T, net.connect_timeout), "S", "3", \
-	  0.1, 600, NULL, "give up connecting after S seconds" }
+	  0.1, 600, NULL, "give up connecting (to the server's first answer) after S seconds" }, \
+	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(T, net.idle_timeout), "S", "10", 0.1, \
+	  3600, NULL, "end the test when no data moved for S seconds (a cut link, a server " \
+	  "gone); also the longest wait for each answer of the server" }
 
 /*
  * The rows only the stream tests (tcp, udp) take: a direction, and a stock iperf3 server.

@@ -17,6 +17,9 @@
 #include "proto/udp_connect.h"
 #include "core/workers.h"
 
+/* How often the run looks at what moved: the resolution of the span a cut link leaves. */
+#define TICK_NS (100 * BP_NS_PER_MS)
+
 struct client {
 	const struct bp_stream_client_opts *o;
 	struct bp_ctl ctl;
@@ -147,6 +150,39 @@ static int stream_failed(struct client *c)
 	return rc;
 }
 
+/*
+ * Nothing moved (received, or acknowledged for a TCP sender) for the idle timeout: a cut
+ * link or a server gone. Waiting on to -t would only dilute the figures with dead time,
+ * so the test ends here and its totals cover the span that carried data.
+ */
+static uint64_t idle_ns(const struct bp_stream_client_opts *o)
+{
+	const struct bp_net_params *np = &o->np;
+	uint64_t idle = o->idle_timeout_ns ? o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
+	/* A test paced so slowly (-b 1k) that a datagram or a segment (about 1500 bytes) is due
+	 * less often than the timeout is not stopped: it waits for three of them. */
+	double unit = bp_net_params_udp(np) ? np->len : 1500, gap;
+
+	if (np->bandwidth <= 0)
+		return idle;
+	gap = 3 * unit * 8 / np->bandwidth * 1e9;
+	return gap > (double)idle ? (uint64_t)gap : idle;
+}
+
+static bool data_stopped(struct client *c, struct bp_stream_outcome *out, uint64_t now)
+{
+	uint64_t idle = idle_ns(c->o), moved = bp_stream_side_moved(&c->side, now);
+
+	if (now - moved < idle)
+		return false;
+	out->data_stopped = true;
+	out->stopped_s = (double)(moved - c->side.start_ns) / 1e9;
+	out->idle_s = (double)idle / 1e9;
+	snprintf(c->err, c->errlen, "no data moved after %.1f s (nothing for %g s, "
+		 "--idle-timeout): the link or the server is gone", out->stopped_s, out->idle_s);
+	return true;
+}
+
 static int run_timed(struct client *c, struct bp_stream_outcome *out)
 {
 	const struct bp_net_params *np = &c->o->np;
@@ -157,8 +193,9 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 	bp_stream_side_start(&c->side, now);
 	while (now < end) {
 		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
-		uint64_t due = next_due(&c->side, np, end);
-		int ms = due > now ? (int)((due - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS) : 0;
+		uint64_t due = next_due(&c->side, np, end), wake = due < now + TICK_NS ? due :
+								   now + TICK_NS;
+		int ms = wake > now ? (int)((wake - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS) : 0;
 
 		if (poll(&pfd, 1, ms) > 0) {
 			rc = bp_ctl_event(&c->ctl);
@@ -175,9 +212,16 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 			rc = stream_failed(c);
 			break;
 		}
+		if (data_stopped(c, out, now)) {
+			rc = -ETIMEDOUT;
+			break;
+		}
 	}
 	now = bp_now_ns();
-	bp_stream_side_stop(&c->side, now < end ? now : end);
+	if (out->data_stopped)
+		bp_stream_side_stop_stalled(&c->side, now < end ? now : end);
+	else
+		bp_stream_side_stop(&c->side, now < end ? now : end);
 	out->duration_s = (double)((now < end ? now : end) - c->side.start_ns) / 1e9;
 	return rc;
 }
@@ -224,8 +268,10 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 	out->remote = calloc(1, sizeof(*out->remote));
 	if (!out->remote)
 		return -ENOMEM;
-	rc = bp_ctl_start(&c.ctl, o->host, o->port, o->family, o->connect_timeout_ns, &o->np,
-			  open_streams, &c, err, errlen);
+	rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
+							    o->connect_timeout_ns,
+							    o->idle_timeout_ns },
+			  &o->np, open_streams, &c, err, errlen);
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c, out);

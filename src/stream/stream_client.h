@@ -15,6 +15,7 @@ struct bp_stream_client_opts {
 	unsigned port;
 	enum bp_family family;
 	uint64_t connect_timeout_ns;
+	uint64_t idle_timeout_ns;  /* data stopped this long ends the test; 0: 10 s */
 	struct bp_net_params np;   /* what the server is asked for */
 };
 
@@ -26,6 +27,9 @@ struct bp_stream_outcome {
 	char send_mode[16], recv_mode[16];
 	int pool_workers;
 	bool interrupted;               /* SIGINT/SIGTERM ended the test early */
+	bool data_stopped;              /* nothing moved for the idle timeout: ended early */
+	double stopped_s;               /* then: when data last moved, from the start */
+	double idle_s;                  /* the idle timeout that applied */
 	double duration_s;
 };
 

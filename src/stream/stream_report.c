@@ -279,6 +279,13 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 	bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local", bp_net_side_cpu_json(out->local),
 				       "remote", bp_net_side_cpu_json(out->remote)));
 	bp_net_cpu_warnings(r, out->local, out->remote);
+	if (out->data_stopped)
+		bp_result_add_warning(r, "data-stopped", "no data moved after %.1f s of the %.1f s "
+				      "planned (nothing for %g s, --idle-timeout): a cut link or a "
+				      "server gone; totals and rates cover the time data moved%s",
+				      out->stopped_s, (double)(np->omit_ns + np->time_ns) / 1e9,
+				      out->idle_s, out->remote->nstreams ? "" :
+				      ", and the server's figures never arrived");
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
 				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);

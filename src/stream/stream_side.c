@@ -127,17 +127,40 @@ static uint32_t stream_retrans(const struct bp_stream_side *s, int i, struct bp_
 	return ti->total_retrans;
 }
 
+/*
+ * Stream i's progress toward the peer: a TCP sender's bytes acknowledged (where TCP_INFO has
+ * them), else the bytes it moved. *acked says which it was.
+ */
+static uint64_t stream_progress(const struct bp_stream_side *s, int i, bool *acked)
+{
+	struct bp_udp_stats us;
+	struct bp_tcp_info ti;
+
+	*acked = false;
+	if (s->sender[i] && !s->udp[i] && !bp_tcp_info_read(bp_stream_fd(s->streams[i]), &ti) &&
+	    ti.bytes_acked) {
+		*acked = true;
+		return ti.bytes_acked;
+	}
+	return stream_bytes(s, i, &us);
+}
+
 void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 {
 	struct bp_tcp_info ti;
+	bool acked;
 
 	bp_cpu_process_times(&s->cpu0);
 	for (int w = 0; w < bp_stream_pool_workers(s->pool); w++)
 		s->worker_cpu0[w] = bp_stream_pool_worker_cpu_ns(s->pool, w);
 	for (int i = 0; i < s->n; i++) {
 		s->base_retrans[i] = s->last_retrans[i] = stream_retrans(s, i, &ti);
+		/* the cookie was acknowledged before the test: not part of it */
+		s->base_acked[i] = stream_progress(s, i, &acked);
 		bp_stream_start(s->streams[i]);
 	}
+	s->progress = 0;
+	s->moved_ns = now_ns;
 	s->start_ns = s->last_mark_ns = s->counted_from_ns = now_ns;
 	s->omit_done = s->omit_ns == 0;
 	s->running = true;
@@ -207,6 +230,10 @@ void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns)
 	if (!s->omit_done && now_ns - s->start_ns >= s->omit_ns) {
 		/* The counted part starts here: everything so far was the omitted start. */
 		for (int i = 0; i < s->n; i++) {
+			bool acked;
+
+			if (s->sender[i] && !s->udp[i])
+				s->base_acked[i] = stream_progress(s, i, &acked);
 			s->base_bytes[i] = s->last_bytes[i];
 			s->base_retrans[i] = s->last_retrans[i];
 			s->base_packets[i] = s->last_packets[i];
@@ -254,6 +281,51 @@ static void fill_udp(const struct bp_stream_side *s, int i, struct bp_net_stream
 	r->jitter_ns = us.jitter_ns;
 }
 
+uint64_t bp_stream_side_moved(struct bp_stream_side *s, uint64_t now_ns)
+{
+	uint64_t sum = 0;
+	bool acked, watched = false;
+
+	/* A UDP sender moves its bytes whether or not any arrive: it shows nothing. */
+	for (int i = 0; i < s->n; i++)
+		if (!s->sender[i] || !s->udp[i]) {
+			sum += stream_progress(s, i, &acked);
+			watched = true;
+		}
+	if (sum != s->progress || !watched) {
+		s->progress = sum;
+		s->moved_ns = now_ns;
+	}
+	return s->moved_ns;
+}
+
+void bp_stream_side_stop_stalled(struct bp_stream_side *s, uint64_t now_ns)
+{
+	s->stalled = true;
+	bp_stream_side_stop(s, now_ns);
+}
+
+/* A stalled side's counted span ends at the last movement (never before it starts). */
+static uint64_t totals_end(const struct bp_stream_side *s, uint64_t now_ns)
+{
+	uint64_t from = s->omit_done ? s->counted_from_ns : s->start_ns;
+
+	if (!s->stalled)
+		return now_ns;
+	return s->moved_ns > from ? s->moved_ns : from;
+}
+
+/* What a stalled TCP sender got acknowledged over the counted span. */
+static void stalled_sender_bytes(const struct bp_stream_side *s, int i,
+				 struct bp_net_stream_result *r)
+{
+	bool acked;
+	uint64_t a = stream_progress(s, i, &acked);
+
+	if (acked && a >= s->base_acked[i])
+		r->bytes = a - s->base_acked[i];
+}
+
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 {
 	if (!s->running)
@@ -275,9 +347,11 @@ void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 				 (int64_t)(s->last_retrans[i] - s->base_retrans[i]) : -1;
 		r->start_s = (double)((s->omit_done ? s->counted_from_ns : s->start_ns) -
 				      s->start_ns) / 1e9;
-		r->end_s = (double)(now_ns - s->start_ns) / 1e9;
+		r->end_s = (double)(totals_end(s, now_ns) - s->start_ns) / 1e9;
 		if (s->udp[i])
 			fill_udp(s, i, r);
+		else if (s->stalled && s->sender[i])
+			stalled_sender_bytes(s, i, r);
 	}
 	fill_cpu(s);
 }

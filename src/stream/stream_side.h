@@ -31,6 +31,14 @@ struct bp_stream_side {
 	int64_t base_lost[BP_NET_MAX_STREAMS], last_lost[BP_NET_MAX_STREAMS];
 	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
 	bool omit_done, running;
+	/*
+	 * Data that stopped moving (a cut link, a server gone): what moved so far (bytes received;
+	 * for a TCP sender bytes acknowledged, since its socket buffer takes bytes for a while
+	 * after nothing gets through) and when that last grew. A stalled side's totals end then.
+	 */
+	uint64_t base_acked[BP_NET_MAX_STREAMS];
+	uint64_t progress, moved_ns;
+	bool stalled;
 	struct bp_cpu_times cpu0;
 	uint64_t *worker_cpu0;      /* per pool worker, at start */
 	struct bp_net_results *res; /* intervals accumulate here; totals at stop */
@@ -62,6 +70,18 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns);
 void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns);
 /* Stop moving data, close the last interval and fill the totals in s->res. */
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns);
+/*
+ * Sample what moved (see moved_ns) and return the last moment anything did: now when
+ * something moved since the last call, the start when nothing ever did. A side of UDP
+ * senders alone cannot tell (their bytes leave whether or not they arrive): always now.
+ */
+uint64_t bp_stream_side_moved(struct bp_stream_side *s, uint64_t now_ns);
+/*
+ * bp_stream_side_stop for data that stopped moving: the totals cover the span up to the
+ * last movement, and a TCP sender counts what was acknowledged, not what it wrote into a
+ * socket buffer that never drained.
+ */
+void bp_stream_side_stop_stalled(struct bp_stream_side *s, uint64_t now_ns);
 /* Bytes moved so far by every stream (received_only: only the receiving ones). */
 uint64_t bp_stream_side_total_bytes(const struct bp_stream_side *s, bool received_only);
 /* The first stream error, or 0. */
