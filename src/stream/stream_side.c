@@ -254,6 +254,24 @@ static void fill_udp(const struct bp_stream_side *s, int i, struct bp_net_stream
 	r->jitter_ns = us.jitter_ns;
 }
 
+/* The path each direction's streams took, last stream wins (all take the same one). */
+static void fill_modes(struct bp_stream_side *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		struct bp_udp_stats us;
+		const char *mode = bp_stream_mode(s->streams[i]);
+
+		if (s->udp[i]) {
+			bp_udp_stream_stats(s->udp[i], &us);
+			mode = us.mode;
+		}
+		if (s->sender[i])
+			snprintf(s->res->send_mode, sizeof(s->res->send_mode), "%s", mode);
+		else
+			snprintf(s->res->recv_mode, sizeof(s->res->recv_mode), "%s", mode);
+	}
+}
+
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 {
 	if (!s->running)
@@ -279,6 +297,7 @@ void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 		if (s->udp[i])
 			fill_udp(s, i, r);
 	}
+	fill_modes(s);
 	fill_cpu(s);
 }
 
