@@ -193,8 +193,9 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 
 	u->loop = loop;
 	if (!u->io_ready) {
-		/* GSO only where asked: a qdisc that splits GSO sends itself (tbf) drops parts of
-		 * them unseen (udp_io.h); loopback has no qdisc at all. */
+		/* GSO only where the caller found that each datagram becomes a packet and the
+		 * qdiscs keep the loss count exact (io/udp_path.h); GRO buffers are counted by
+		 * their segments (udp_io.c deliver), so receivers may always ask for it. */
 		rc = u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
 							u->cfg.gso) :
 				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH, true);
