@@ -88,7 +88,7 @@ static int route_reply(int fd, char *ifname, size_t iflen)
 	char buf[4096];
 	ssize_t n = recv(fd, buf, sizeof(buf), 0);
 	struct nlmsghdr *h = (struct nlmsghdr *)(void *)buf;
-	const struct rtattr *oif;
+	struct rtattr *oif;
 	int idx;
 
 	if (n < 0)
@@ -151,7 +151,7 @@ static int qdisc_part(char *buf, size_t n, int ifindex, char *bad, size_t badlen
 {
 	for (struct nlmsghdr *h = (void *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
 		struct tcmsg *tc = NLMSG_DATA(h);
-		const struct rtattr *kind;
+		struct rtattr *kind;
 
 		if (h->nlmsg_type == NLMSG_DONE)
 			return 1;
