@@ -52,12 +52,13 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 		json_array_append_new(streams, stream_json(&r->streams[i]));
 		has_retrans |= r->streams[i].sender && r->streams[i].retransmits >= 0;
 	}
-	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o}",
+	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o, s:s, s:s}",
 			 "cpu_util_total", r->cpu_total, "cpu_util_user", r->cpu_user,
 			 "cpu_util_system", r->cpu_system, "sender_has_retransmits", has_retrans,
 			 "congestion_used", r->congestion[0] ? r->congestion : "unknown",
 			 "streams", streams, "bp_intervals", intervals_json(r),
-			 "bp_busy_max", isfinite(r->busy_max) ? json_real(r->busy_max) : json_null());
+			 "bp_busy_max", isfinite(r->busy_max) ? json_real(r->busy_max) : json_null(),
+			 "bp_send_mode", r->send_mode, "bp_receive_mode", r->recv_mode);
 }
 
 static double num(const json_t *j, const char *key, double def)
@@ -98,6 +99,8 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 {
 	const json_t *streams = json_object_get(j, "streams");
 	const char *cc = json_string_value(json_object_get(j, "congestion_used"));
+	const char *sm = json_string_value(json_object_get(j, "bp_send_mode"));
+	const char *rm = json_string_value(json_object_get(j, "bp_receive_mode"));
 	size_t i;
 	json_t *s;
 
@@ -109,6 +112,8 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 	r->cpu_system = num(j, "cpu_util_system", NAN);
 	r->busy_max = num(j, "bp_busy_max", NAN);
 	snprintf(r->congestion, sizeof(r->congestion), "%s", cc ? cc : "");
+	snprintf(r->send_mode, sizeof(r->send_mode), "%s", sm ? sm : "");
+	snprintf(r->recv_mode, sizeof(r->recv_mode), "%s", rm ? rm : "");
 	json_array_foreach(streams, i, s) {
 		struct bp_net_stream_result *sr;
 

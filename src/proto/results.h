@@ -49,6 +49,10 @@ struct bp_net_results {
 	int nintervals;
 	struct bp_net_interval intervals[BP_NET_MAX_INTERVALS];
 	char congestion[32];
+	/* The I/O path this side's senders and receivers took ("gso", "sendmmsg", "send";
+	 * "gro+recvmmsg", "msg_zerocopy", ...): "bp_send_mode" and "bp_receive_mode", so that
+	 * the client can say how the server sent with -R. "" when none or unknown (iperf3). */
+	char send_mode[16], recv_mode[16];
 	bool from_iperf3;   /* read from a stock iperf3: no bp_ keys, stream roles unknown */
 };
 

@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "io/sock.h"
+#include "io/udp_path.h"
 #include "proto/iperf3_error.h"
 #include "server/server_internal.h"
 
@@ -72,22 +73,19 @@ static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *er
 	return ie;
 }
 
-/* The connected peer of a UDP socket is on loopback: GSO is safe there. */
-static bool peer_is_loopback(int fd)
-{
-	struct bp_addr a = { .len = sizeof(a.ss) };
-
-	return getpeername(fd, (struct sockaddr *)&a.ss, &a.len) == 0 && bp_addr_is_loopback(&a);
-}
-
 static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *err,
 		   size_t errlen)
 {
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
-		.gso = peer_is_loopback(fd),
 	};
 	int ie = BP_IE_NONE;
+	char why[64];
+
+	/* GSO only where each datagram becomes a packet before anything counts it (udp_path.h). */
+	cfg.gso = sender && bp_udp_gso_safe(fd, "", why, sizeof(why));
+	if (sender)
+		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
 
 	/* -b is per stream, as in iperf3; --max-rate caps what this server sends. */
 	cfg.rate_bps = ss->np.bandwidth;

@@ -13,6 +13,7 @@
 #include "proto/ctl_client.h"
 #include "proto/control.h"
 #include "io/stream_pool.h"
+#include "io/udp_path.h"
 #include "stream/stream_side.h"
 #include "proto/udp_connect.h"
 #include "core/workers.h"
@@ -56,8 +57,8 @@ static int open_udp_stream(struct client *c, bool sender, int id)
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)np->len,
 		.rate_bps = np->bandwidth, .seq64 = np->udp64,
-		.gso = bp_addr_is_loopback(&c->ctl.addr),
 	};
+	char why[64];
 	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
 	int fd, rc = bp_udp_connect(&c->ctl.addr, c->ctl.cookie,
 				    np->window ? np->window : 4 << 20, bp_ctl_deadline(), &fd,
@@ -65,6 +66,10 @@ static int open_udp_stream(struct client *c, bool sender, int id)
 
 	if (rc)
 		return rc;
+	/* GSO only where each datagram becomes a packet before anything counts it (udp_path.h). */
+	cfg.gso = sender && bp_udp_gso_safe(fd, "", why, sizeof(why));
+	if (sender)
+		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
 	return bp_stream_side_add_udp(&c->side, fd, &cfg, id, c->err, c->errlen);
 }
 
@@ -242,18 +247,8 @@ static int exchange_results(struct client *c, struct bp_stream_outcome *out)
 	return rc;
 }
 
-static void note_modes(struct client *c, struct bp_stream_outcome *out)
+static void note_workers(struct client *c, struct bp_stream_outcome *out)
 {
-	for (int i = 0; i < c->side.n; i++) {
-		struct bp_udp_stats us;
-		const char *mode = bp_stream_mode(c->side.streams[i]);
-
-		if (c->side.udp[i]) {
-			bp_udp_stream_stats(c->side.udp[i], &us);
-			mode = us.mode;
-		}
-		snprintf(c->side.sender[i] ? out->send_mode : out->recv_mode, 16, "%s", mode);
-	}
 	out->pool_workers = bp_stream_pool_workers(c->pool);
 }
 
@@ -275,7 +270,7 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		rc = run_timed(&c, out);
-		note_modes(&c, out);
+		note_workers(&c, out);
 		if (!rc)
 			rc = exchange_results(&c, out);
 	}

@@ -24,7 +24,6 @@ struct bp_stream_outcome {
 	struct bp_net_results *local;   /* this side (heap) */
 	struct bp_net_results *remote;  /* the server's (heap) */
 	char server_addr[64];
-	char send_mode[16], recv_mode[16];
 	int pool_workers;
 	bool interrupted;               /* SIGINT/SIGTERM ended the test early */
 	bool data_stopped;              /* nothing moved for the idle timeout: ended early */

@@ -254,6 +254,26 @@ void bp_net_cpu_warnings(struct bp_result *r, const struct bp_net_results *local
 					      "network's", side_name[i], sides[i]->busy_max * 100);
 }
 
+/* One side's I/O path; a stock iperf3 does not say which it took. */
+static json_t *mode_json(const struct bp_net_results *side, const char *mode)
+{
+	return json_string(mode[0] ? mode : side->from_iperf3 ? "unknown" : "none");
+}
+
+/*
+ * params.send_mode names the path of the side that sent (the server's with -R, from its
+ * results), receive_mode that of the side that received; "up."/"down." with --bidir.
+ */
+static void set_modes(struct bp_result *r, const struct direction *d)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%ssend_mode", d->prefix);
+	json_object_set_new(r->params, key, mode_json(d->sender, d->sender->send_mode));
+	snprintf(key, sizeof(key), "%sreceive_mode", d->prefix);
+	json_object_set_new(r->params, key, mode_json(d->receiver, d->receiver->recv_mode));
+}
+
 int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		  const struct bp_stream_outcome *out)
 {
@@ -290,10 +310,8 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
 				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
-	json_object_set_new(r->params, "send_mode", json_string(out->send_mode[0] ?
-								out->send_mode : "none"));
-	json_object_set_new(r->params, "receive_mode", json_string(out->recv_mode[0] ?
-								   out->recv_mode : "none"));
+	for (int i = 0; i < n; i++)
+		set_modes(r, &dirs[i]);
 	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
 	return 0;
 }

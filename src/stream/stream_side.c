@@ -326,6 +326,24 @@ static void stalled_sender_bytes(const struct bp_stream_side *s, int i,
 		r->bytes = a - s->base_acked[i];
 }
 
+/* The path each direction's streams took, last stream wins (all take the same one). */
+static void fill_modes(struct bp_stream_side *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		struct bp_udp_stats us;
+		const char *mode = bp_stream_mode(s->streams[i]);
+
+		if (s->udp[i]) {
+			bp_udp_stream_stats(s->udp[i], &us);
+			mode = us.mode;
+		}
+		if (s->sender[i])
+			snprintf(s->res->send_mode, sizeof(s->res->send_mode), "%s", mode);
+		else
+			snprintf(s->res->recv_mode, sizeof(s->res->recv_mode), "%s", mode);
+	}
+}
+
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 {
 	if (!s->running)
@@ -353,6 +371,7 @@ void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 		else if (s->stalled && s->sender[i])
 			stalled_sender_bytes(s, i, r);
 	}
+	fill_modes(s);
 	fill_cpu(s);
 }
 

@@ -19,7 +19,7 @@ struct bp_udp_stream_cfg {
 	size_t payload_len;   /* datagram payload, header included */
 	double rate_bps;      /* payload bits per second (as iperf3 -b); 0: as fast as possible */
 	bool seq64;           /* 64-bit sequence numbers in the header */
-	bool gso;             /* sender: try UDP GSO (safe only where no qdisc splits it) */
+	bool gso;             /* sender: try UDP GSO (only where bp_udp_gso_safe says so) */
 };
 
 struct bp_udp_stats {

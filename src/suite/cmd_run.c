@@ -61,7 +61,11 @@ static const char *const quick_tcp[] = {
 static const char *const full_cpu[] = { "cpu", "--full", "--threads", "all", NULL };
 static const char *const full_mem[] = { "mem", NULL };
 
-/* The packet rate this machine can push through its own stack: small datagrams, unpaced. */
+/*
+ * Small datagrams, unpaced, over loopback: datagrams per second through this machine's UDP
+ * stack with sender and receiver on its own CPUs (one packet each: no GSO on loopback), not
+ * the packet rate of a NIC, which loopback does not have.
+ */
 static const char *const quick_udp[] = {
 	"udp", "-c", "127.0.0.1", "-p", "PORT", "-t", "1", "-b", "0", "-l", "64", NULL,
 };
