@@ -15,7 +15,9 @@ uint64_t bp_ctl_deadline(void)
 
 /*
  * A refusal from the server: SERVER_ERROR then boardperf's {"error": "..."} or a stock
- * iperf3's error numbers; ACCESS_DENIED is iperf3's "busy".
+ * iperf3's error numbers; ACCESS_DENIED is iperf3's "busy". -EREMOTEIO, not
+ * -ECONNREFUSED: the result's error code tells a server that said no ("server-refused")
+ * from a port nobody listens on ("connect-refused").
  */
 static int refused(struct bp_ctl *c, int state)
 {
@@ -27,7 +29,7 @@ static int refused(struct bp_ctl *c, int state)
 	snprintf(c->err, c->errlen, "server %s: %s", bp_addr_str(&c->addr, (char[64]){ 0 }, 64),
 		 why[0] ? why : state == BP_ACCESS_DENIED ?
 		 "busy running a test (access denied); try again later" : "server error");
-	return -ECONNREFUSED;
+	return -EREMOTEIO;
 }
 
 int bp_ctl_expect(struct bp_ctl *c, int want)
