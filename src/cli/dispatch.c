@@ -68,14 +68,43 @@ static int render_result(const struct bp_result *r, const struct bp_common_opts 
 
 static bool result_has_content(const struct bp_result *r)
 {
-	return r->nmetrics || r->nlatency || r->nintervals || r->nchildren || r->text_show_env;
+	return bp_result_measured(r) || r->text_show_env;
+}
+
+/*
+ * The one rule after SIGINT or SIGTERM (docs/ARCHITECTURE.md, "Exit status"): what was
+ * measured until then is a result, exit 0 with an "interrupted" warning (each test may
+ * have said more precisely what it cut short); a test stopped before it measured anything
+ * could not measure, exit 1 with the error "interrupted". A test that failed for a reason
+ * of its own keeps that error.
+ */
+static int apply_stop_rule(struct bp_result *r, int rc, char *err, size_t errlen)
+{
+	if (!bp_stop_requested() || (rc && rc != -EINTR))
+		return rc;
+	if (result_has_content(r)) {
+		/* A test's -EINTR message says what it cut short; it becomes the warning. */
+		if (!bp_result_has_warning(r, "interrupted") && rc && err[0])
+			bp_result_add_warning(r, "interrupted", "%s", err);
+		else if (!bp_result_has_warning(r, "interrupted"))
+			bp_result_add_warning(r, "interrupted", "stopped by signal %d: the figures "
+					      "measured until then are shown", bp_stop_signal());
+		err[0] = '\0';
+		return 0;
+	}
+	if (!rc || !err[0])
+		snprintf(err, errlen, "stopped by signal %d before anything was measured",
+			 bp_stop_signal());
+	return -EINTR;
 }
 
 static int run_and_render(const struct bp_test *t, const void *params,
 			  const struct bp_test_ctx *ctx)
 {
 	struct bp_result *r = bp_result_new(t->name);
+	bool structured = ctx->common->json || ctx->common->csv;
 	char err[512] = "";
+	const char *why;
 	int rc, status = BP_EXIT_OK;
 
 	if (!r) {
@@ -88,13 +117,19 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
 	rc = t->run(params, ctx, r, err, sizeof(err));
+	if (!t->no_result)
+		rc = apply_stop_rule(r, rc, err, sizeof(err));
+	why = err[0] ? err : strerror(-rc);
+	/* JSON and CSV readers get the error in the document, beside what was measured. */
+	if (rc)
+		bp_result_set_error(r, bp_error_code(rc), "%s", why);
 	/* Only figures need the caveat; an inventory is as true in any build. */
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))
 		bp_result_add_warning(r, "unrepresentative-build", "%s", bp_build_caveat());
-	if (!t->no_result && (rc == 0 || result_has_content(r)))
+	if (!t->no_result && (rc == 0 || structured || result_has_content(r)))
 		status = render_result(r, ctx->common);
 	if (rc) {
-		bp_error("%s", err[0] ? err : strerror(-rc));
+		bp_error("%s", why);
 		status = BP_EXIT_FAILED;
 	}
 	bp_result_free(r);

@@ -156,7 +156,12 @@ int bp_http_run_and_report(const struct bp_http_client_opts *o, struct bp_result
 	struct bp_http_outcome out;
 	int rc = bp_http_client_run(o, &out, err, errlen);
 
-	if (!rc) {
+	/* Ctrl-C before any answer measured nothing: no figures of zero (the CLI's rule). */
+	if (!rc && !out.total.txn.done && out.interrupted) {
+		snprintf(err, errlen, "interrupted after %.1f s, before any response arrived",
+			 out.duration_s);
+		rc = -EINTR;
+	} else if (!rc) {
 		bp_http_report(r, o, &out);
 		if (!out.total.txn.done && !out.interrupted) {
 			const char *why = first_error(&out);

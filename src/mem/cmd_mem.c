@@ -218,7 +218,8 @@ static int mem_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	if (bp_mem_starved_report(&st, r) && !rc)
 		rc = -ENOMEM;
 	if (!rc && bp_stop_requested()) {
-		snprintf(err, errlen, "stopped by signal %d: the figures measured so far are shown",
+		/* the CLI makes it a warning when something was measured, else the error */
+		snprintf(err, errlen, "stopped by signal %d before every item ran",
 			 bp_stop_signal());
 		rc = -EINTR;
 	}

@@ -31,7 +31,9 @@ static const char *peer(const struct bp_ctl *c, char buf[64])
 
 /*
  * A refusal from the server: SERVER_ERROR then boardperf's {"error": "..."} or a stock
- * iperf3's error numbers; ACCESS_DENIED is iperf3's "busy".
+ * iperf3's error numbers; ACCESS_DENIED is iperf3's "busy". -EREMOTEIO, not
+ * -ECONNREFUSED: the result's error code tells a server that said no ("server-refused")
+ * from a port nobody listens on ("connect-refused").
  */
 static int refused(struct bp_ctl *c, int state)
 {
@@ -43,7 +45,7 @@ static int refused(struct bp_ctl *c, int state)
 	snprintf(c->err, c->errlen, "server %s: %s", peer(c, (char[64]){ 0 }),
 		 why[0] ? why : state == BP_ACCESS_DENIED ?
 		 "busy running a test (access denied); try again later" : "server error");
-	return -ECONNREFUSED;
+	return -EREMOTEIO;
 }
 
 int bp_ctl_expect(struct bp_ctl *c, int want)

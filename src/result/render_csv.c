@@ -7,7 +7,9 @@
  * latency.<what>.<stat>), "interval" (with start and end in seconds), "cpu" and "env"
  * (one row per leaf of those trees, named by its dotted path, array elements as
  * name[i]; env only when the result asks for its environment to be shown) and
- * "warning" (name is the code, message the sentence). A suite's children follow it
+ * "warning" (name is the code, message the sentence) and "error" (the one row of a
+ * result that could not measure, after what it did measure: name is the error's code,
+ * message its line). A suite's children follow it
  * under the one header line.
  *
  * Quoting follows RFC 4180 (a field with a comma, quote, CR or LF is quoted and inner
@@ -186,6 +188,17 @@ static void put_warnings(FILE *out, const struct bp_result *r)
 	}
 }
 
+static void put_error(FILE *out, const struct bp_result *r)
+{
+	struct csv_row row = row_for(r, "error");
+
+	if (!r->error.code)
+		return;
+	row.name = r->error.code;
+	row.message = r->error.message;
+	put_row(out, &row);
+}
+
 /* The rows of r and then of its children, depth first. */
 static int put_result(FILE *out, const struct bp_result *r)
 {
@@ -201,8 +214,10 @@ static int put_result(FILE *out, const struct bp_result *r)
 		put_intervals(out, r);
 	if (!err && r->cpu)
 		err = put_leaves(out, row_for(r, "cpu"), r->cpu, "");
-	if (!err)
+	if (!err) {
 		put_warnings(out, r);
+		put_error(out, r);
+	}
 	for (size_t i = 0; !err && i < r->nchildren; i++)
 		err = put_result(out, r->children[i]);
 	return err;

@@ -105,6 +105,24 @@ static json_t *warning_json(const struct bp_warning *w)
 	return o;
 }
 
+/* null when the test measured, else {"code", "message"}: the key is always there. */
+static json_t *error_json(const struct bp_result_error *e)
+{
+	json_t *o;
+
+	if (!e->code)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	if (json_object_set_new(o, "code", json_string(e->code)) ||
+	    json_object_set_new(o, "message", string_or_null(e->message))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* Arrays built from the model's own arrays; NULL when any element cannot be built. */
 static json_t *metrics_array(const struct bp_result *r)
 {
@@ -172,8 +190,8 @@ fail:
 }
 
 /*
- * Key order is the contract's. "cpu" is null when the test did not measure it, and
- * "results" appears only for a suite.
+ * Key order is the contract's. "cpu" is null when the test did not measure it, "error"
+ * null when it did not fail, and "results" appears only for a suite.
  */
 json_t *bp_result_to_json(const struct bp_result *r)
 {
@@ -191,6 +209,7 @@ json_t *bp_result_to_json(const struct bp_result *r)
 	err |= json_object_set_new(o, "intervals", intervals_array(r));
 	err |= json_object_set_new(o, "cpu", r->cpu ? json_incref(r->cpu) : json_null());
 	err |= json_object_set_new(o, "warnings", warnings_array(r));
+	err |= json_object_set_new(o, "error", error_json(&r->error));
 	if (r->nchildren)
 		err |= json_object_set_new(o, "results", children_array(r));
 	if (err) {

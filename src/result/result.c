@@ -109,6 +109,8 @@ void bp_result_free(struct bp_result *r)
 	json_decref(r->params);
 	json_decref(r->env);
 	json_decref(r->cpu);
+	free(r->error.code);
+	free(r->error.message);
 	free(r->test);
 	free(r);
 }

@@ -51,6 +51,15 @@ struct bp_warning {
 	char *message;  /* one sentence for a person */
 };
 
+/*
+ * Why a test could not measure (exit status 1): a stable short code (bp_error_code) and
+ * the one-line message the CLI also prints on stderr. Both NULL when it measured.
+ */
+struct bp_result_error {
+	char *code;     /* "connect-refused", "peer-gone", "interrupted", ... */
+	char *message;
+};
+
 struct bp_result {
 	char *test;        /* test kind: "info", "tcp", "cpu", ... */
 	json_t *params;    /* effective parameters (object), in base units */
@@ -69,6 +78,8 @@ struct bp_result {
 	/* A suite (`boardperf run`) holds the results of the tests it ran. */
 	size_t nchildren, cap_children;
 	struct bp_result **children;
+
+	struct bp_result_error error;
 
 	/* The text renderer prints the whole environment tree (for `boardperf info`). */
 	bool text_show_env;
@@ -92,6 +103,25 @@ int bp_interval_add_metric(struct bp_interval *iv, const char *name, double valu
 			   const char *unit, enum bp_better better);
 __attribute__((format(printf, 3, 4)))
 int bp_result_add_warning(struct bp_result *r, const char *code, const char *fmt, ...);
+/*
+ * Record why the test could not measure (replacing an earlier error); 0 or -ENOMEM (then
+ * the result holds no error). The code is bp_error_code()'s word or another stable one.
+ */
+__attribute__((format(printf, 3, 4)))
+int bp_result_set_error(struct bp_result *r, const char *code, const char *fmt, ...);
+
+/*
+ * The stable short word for a negative errno a test's run returned, as the JSON's
+ * error.code carries it (README, "JSON result contract"): "connect-refused",
+ * "server-refused", "timeout", "unreachable", "peer-gone", "no-space", "permission",
+ * "not-found", "interrupted", "protocol", "out-of-memory", "io-error", "address-in-use",
+ * "read-only", "invalid", and "failed" for any other.
+ */
+const char *bp_error_code(int rc);
+
+/* Something was measured: a metric, a latency summary, an interval or a child result. */
+bool bp_result_measured(const struct bp_result *r);
+
 /* Takes ownership of child, even on failure (then it is freed); -EINVAL for NULL. */
 int bp_result_add_child(struct bp_result *r, struct bp_result *child);
 

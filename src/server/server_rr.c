@@ -62,6 +62,18 @@ static void finish(struct srv_session *ss)
 	}
 }
 
+/*
+ * The span the test really ran, counted part only (after any -O omit): a client stopped
+ * by Ctrl-C ends it early, and the log must not say the requested -t.
+ */
+static double measured_seconds(const struct srv_session *ss)
+{
+	const struct bp_stream_side *sd = &ss->side;
+	uint64_t from = sd->omit_done ? sd->counted_from_ns : sd->start_ns;
+
+	return sd->stop_ns > from ? (double)(sd->stop_ns - from) / 1e9 : 0;
+}
+
 void srv_rr_log(const struct srv_session *ss)
 {
 	const struct bp_net_results *r = ss->side.res;
@@ -71,7 +83,7 @@ void srv_rr_log(const struct srv_session *ss)
 		answered += r->streams[i].packets;
 	bp_info("%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions", ss->peer,
 		ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
-		ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, answered);
+		ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), answered);
 }
 
 /* Flows greet over TCP or, with --udp, over UDP: the same responder either way. */

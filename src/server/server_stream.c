@@ -131,6 +131,18 @@ static uint64_t progress(const struct srv_session *ss)
 	return bp_stream_side_total_bytes(&ss->side, false);
 }
 
+/*
+ * The span the test really ran, counted part only (after any -O omit): a client stopped
+ * by Ctrl-C ends it early, and the log must not say the requested -t.
+ */
+static double measured_seconds(const struct srv_session *ss)
+{
+	const struct bp_stream_side *sd = &ss->side;
+	uint64_t from = sd->omit_done ? sd->counted_from_ns : sd->start_ns;
+
+	return sd->stop_ns > from ? (double)(sd->stop_ns - from) / 1e9 : 0;
+}
+
 /* What one direction moved, for the log: "received 112 MiB (94.1 Mbit/s)". */
 static void log_part(char *buf, size_t len, const char *verb, const struct bp_net_results *r,
 		     bool sender)
@@ -156,7 +168,7 @@ static void log_test(const struct srv_session *ss)
 		log_part(sent, sizeof(sent), "sent", r, true);
 	bp_info("%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer, ss->np.test,
 		ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload", ss->np.parallel,
-		ss->np.parallel == 1 ? "" : "s", (double)ss->np.time_ns / 1e9, got,
+		ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), got,
 		up && down ? ", " : "", sent);
 }
 

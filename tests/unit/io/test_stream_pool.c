@@ -202,9 +202,9 @@ static void test_peer_gone(struct bp_stream_pool *p)
  */
 static void test_signal(struct bp_stream_pool *p)
 {
-	struct bp_stream *tx, *rx;
+	struct bp_stream *tx, *rx, *sync1, *sync2;
 	uint64_t before;
-	int c, s;
+	int c, s, sync_fd[2];
 
 	CHECK_INT(make_pair(&c, &s), 0);
 	tx = bp_stream_add(p, c, BP_STREAM_SEND, NULL, err, sizeof(err));
@@ -218,16 +218,18 @@ static void test_signal(struct bp_stream_pool *p)
 	CHECK_INT(bp_signals_install(), 0);
 	CHECK_INT(raise(SIGINT), 0);
 	/*
-	 * Workers do not take signals; they see the request when their loop next wakes, which
-	 * on a loaded machine may take a while: wait (up to 2 s) for the count to settle.
+	 * Workers do not take signals; they see the request when their loop next returns. A
+	 * command is served only after the loop returned, and a worker that served one after
+	 * the request never runs its loop again: so once each worker has served an add, no
+	 * data can move. (Waiting for the count to stand still for 20 ms was a race: a sender
+	 * descheduled that long on a loaded machine went on afterwards.) The pool gives a new
+	 * stream to its least loaded worker, so two adds reach both (checked).
 	 */
+	CHECK_INT(socketpair(AF_UNIX, SOCK_STREAM, 0, sync_fd), 0);
+	sync1 = bp_stream_add(p, sync_fd[0], BP_STREAM_RECV, NULL, err, sizeof(err));
+	sync2 = bp_stream_add(p, sync_fd[1], BP_STREAM_RECV, NULL, err, sizeof(err));
+	CHECK(sync1 && sync2 && bp_stream_worker(sync1) != bp_stream_worker(sync2));
 	before = bp_stream_bytes(tx);
-	for (int i = 0; i < 100; i++) {
-		bp_sleep_until_ns(bp_now_ns() + 20 * BP_NS_PER_MS);
-		if (bp_stream_bytes(tx) == before)
-			break;
-		before = bp_stream_bytes(tx);
-	}
 	bp_sleep_until_ns(bp_now_ns() + 50 * BP_NS_PER_MS);
 	CHECK_INT(bp_stream_bytes(tx), before);
 	bp_stream_stop(tx);
@@ -235,6 +237,10 @@ static void test_signal(struct bp_stream_pool *p)
 	CHECK(bp_stream_bytes(tx) > 0);
 	bp_stream_release(tx);
 	bp_stream_release(rx);
+	if (sync1)
+		bp_stream_release(sync1);
+	if (sync2)
+		bp_stream_release(sync2);
 }
 
 int main(void)

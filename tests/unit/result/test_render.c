@@ -169,6 +169,22 @@ static struct bp_result *fixture_odd(void)
 	return r;
 }
 
+/* A tcp test whose server went away after a second: what was measured, and why it ended. */
+static struct bp_result *fixture_error(void)
+{
+	struct bp_result *r = bp_result_new("tcp");
+	struct bp_interval *iv;
+
+	bp_result_set_params(r, json_pack("{s:s, s:i, s:i}", "host", "198.18.0.2", "port", 5201,
+					  "duration", 10));
+	bp_result_add_metric(r, "sender.bytes", 117187500, "B", BP_BETTER_NONE);
+	iv = bp_result_add_interval(r, 0, 1);
+	bp_interval_add_metric(iv, "sender.bitrate", 937.5e6, "bit/s", BP_BETTER_HIGHER);
+	bp_result_set_error(r, bp_error_code(-ECONNRESET), "control connection to %s lost: %s",
+			    "the server", "Connection reset by peer");
+	return r;
+}
+
 static char *render(const struct bp_result *r, enum bp_format format)
 {
 	char *buf = NULL;
@@ -255,7 +271,7 @@ static void check_json_shape(void)
 {
 	static const char *const keys[] = {
 		"schema", "test", "params", "env", "metrics", "latency", "intervals", "cpu",
-		"warnings",
+		"warnings", "error",
 	};
 	struct bp_result *r = fixture_tcp();
 	char *text = render(r, BP_FORMAT_JSON);
@@ -265,10 +281,10 @@ static void check_json_shape(void)
 
 	CHECK(j != NULL);
 	json_object_foreach(j, key, v) {
-		CHECK(i < 9 && !strcmp(key, keys[i]));
+		CHECK(i < 10 && !strcmp(key, keys[i]));
 		i++;
 	}
-	CHECK_INT(i, 9);
+	CHECK_INT(i, 10);
 	CHECK_STR(json_string_value(json_object_get(j, "schema")), BP_RESULT_SCHEMA);
 	CHECK_STR(json_string_value(json_object_get(j, "test")), "tcp");
 	v = json_array_get(json_object_get(j, "metrics"), 0);
@@ -285,6 +301,7 @@ static void check_json_shape(void)
 						     "retransmits")), 5, 0);
 	v = json_array_get(json_object_get(j, "warnings"), 0);
 	CHECK_STR(json_string_value(json_object_get(v, "code")), "tester-cpu-bound");
+	CHECK(json_is_null(json_object_get(j, "error")));
 	CHECK(json_object_get(j, "results") == NULL);
 	json_decref(j);
 	free(text);
@@ -304,6 +321,7 @@ static void check_json_empty(void)
 	CHECK_INT(json_array_size(json_object_get(j, "intervals")), 0);
 	CHECK(json_is_null(json_object_get(j, "cpu")));
 	CHECK(json_is_array(json_object_get(j, "warnings")));
+	CHECK(json_is_null(json_object_get(j, "error")));
 	CHECK(json_object_get(j, "results") == NULL);
 	json_decref(j);
 	bp_result_free(r);
@@ -340,6 +358,29 @@ static void check_json_suite(void)
 	CHECK_STR(json_string_value(json_object_get(json_array_get(kids, 0), "schema")),
 		  BP_RESULT_SCHEMA);
 	json_decref(j);
+	bp_result_free(r);
+}
+
+/* A failed test's document: error.code and .message beside what was measured. */
+static void check_json_error(void)
+{
+	struct bp_result *r = fixture_error();
+	char *text = render(r, BP_FORMAT_JSON);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	json_t *e = json_object_get(j, "error");
+
+	CHECK(json_is_object(e));
+	CHECK_INT(json_object_size(e), 2);
+	CHECK_STR(json_string_value(json_object_get(e, "code")), "peer-gone");
+	CHECK_STR(json_string_value(json_object_get(e, "message")),
+		  "control connection to the server lost: Connection reset by peer");
+	CHECK_INT(json_array_size(json_object_get(j, "metrics")), 1);
+	json_decref(j);
+	free(text);
+	/* a second error replaces the first */
+	CHECK_INT(bp_result_set_error(r, "interrupted", "stopped by signal %d", 2), 0);
+	CHECK_STR(r->error.code, "interrupted");
+	CHECK_STR(r->error.message, "stopped by signal 2");
 	bp_result_free(r);
 }
 
@@ -393,6 +434,7 @@ int main(int argc, char **argv)
 		{ "info", fixture_info },
 		{ "suite", fixture_suite },
 		{ "odd", fixture_odd },
+		{ "error", fixture_error },
 	};
 
 	if (argc > 1)
@@ -410,6 +452,7 @@ int main(int argc, char **argv)
 	check_json_empty();
 	check_json_nan();
 	check_json_suite();
+	check_json_error();
 	check_write_error();
 	check_text_frame_size();
 	return tap_done();

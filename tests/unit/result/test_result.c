@@ -136,6 +136,47 @@ static void test_json_ownership(void)
 	bp_result_free(r);
 }
 
+/* The error codes scripts branch on: one word per kind of failure, the sign not mattering. */
+static void test_error_codes(void)
+{
+	static const struct { int rc; const char *code; } cases[] = {
+		{ -ECONNREFUSED, "connect-refused" }, { -EREMOTEIO, "server-refused" },
+		{ -ETIMEDOUT, "timeout" }, { -EHOSTUNREACH, "unreachable" },
+		{ -ENETUNREACH, "unreachable" }, { -ECONNRESET, "peer-gone" },
+		{ -EPIPE, "peer-gone" }, { -ENOSPC, "no-space" }, { -EDQUOT, "no-space" },
+		{ -EACCES, "permission" }, { -EPERM, "permission" }, { -ENOENT, "not-found" },
+		{ -EINTR, "interrupted" }, { -EPROTO, "protocol" }, { -EBADMSG, "protocol" },
+		{ -ENOMEM, "out-of-memory" }, { -EIO, "io-error" },
+		{ -EADDRINUSE, "address-in-use" }, { -EROFS, "read-only" },
+		{ -EINVAL, "invalid" }, { -ENOTTY, "failed" }, { 0, "failed" },
+		{ ECONNREFUSED, "connect-refused" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_STR(bp_error_code(cases[i].rc), cases[i].code);
+}
+
+/* The error is owned and replaced whole; measured() is what the CLI's stop rule reads. */
+static void test_error_and_measured(void)
+{
+	struct bp_result *r = bp_result_new("disk");
+
+	CHECK(r->error.code == NULL && r->error.message == NULL);
+	CHECK(!bp_result_measured(r));
+	CHECK_INT(bp_result_set_error(r, bp_error_code(-ENOSPC), "write %s: %s", "test_file.3",
+				      "No space left on device"), 0);
+	CHECK_STR(r->error.code, "no-space");
+	CHECK_STR(r->error.message, "write test_file.3: No space left on device");
+	CHECK_INT(bp_result_set_error(r, "interrupted", "stopped"), 0);
+	CHECK_STR(r->error.code, "interrupted");
+	CHECK_STR(r->error.message, "stopped");
+	bp_result_add_warning(r, "page-cache", "a warning alone is not a measurement");
+	CHECK(!bp_result_measured(r));
+	bp_result_add_metric(r, "reads.count", 0, "count", BP_BETTER_NONE);
+	CHECK(bp_result_measured(r));
+	bp_result_free(r);
+}
+
 int main(void)
 {
 	test_better_names();
@@ -144,5 +185,7 @@ int main(void)
 	test_warnings();
 	test_children();
 	test_json_ownership();
+	test_error_codes();
+	test_error_and_measured();
 	return tap_done();
 }
