@@ -139,6 +139,11 @@ static int killed_run(const char *base, bool foreign, char *path, size_t len)
 
 	if (pipe(fds))
 		return -1;
+	/*
+	 * The child must not inherit TAP lines still in stdio's buffer: under TSan its _exit
+	 * flushed them a second time, and the doubled lines broke the TAP plan.
+	 */
+	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
 		struct bp_disk_layout l = { .nfiles = 2, .block = 4096, .file_size = 8192 };
