@@ -14,7 +14,7 @@ const struct bp_opt bp_common_opt_table[] = {
 	{ 0, "csv", BP_OPT_FLAG, offsetof(struct bp_common_opts, csv), NULL, NULL, 0, 0, NULL,
 	  "print the result as CSV" },
 	{ 0, "no-save", BP_OPT_FLAG, offsetof(struct bp_common_opts, no_save), NULL, NULL, 0, 0,
-	  NULL, "do not store the result in the history (accepted; the history comes later)" },
+	  NULL, "store nothing (accepted for scripts; this version keeps no history of results)" },
 	{ 'q', "quiet", BP_OPT_FLAG, offsetof(struct bp_common_opts, quiet), NULL, NULL, 0, 0, NULL,
 	  "only errors on stderr" },
 	{ 'v', "verbose", BP_OPT_COUNT, offsetof(struct bp_common_opts, verbose), NULL, NULL, 0, 0,

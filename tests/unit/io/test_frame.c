@@ -1,4 +1,4 @@
-/* Frame arithmetic against RFC 2544's figures (ANCHORS.md): payloads, wire bytes, rates. */
+/* Frame arithmetic: RFC 2544 frame sizes on IEEE 802.3 (8 B preamble, 12 B gap). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,7 +74,7 @@ static void test_rates(void)
 
 	CHECK_INT(bp_frame_wire_bytes(64), 84);
 	CHECK_INT(bp_frame_wire_bytes(1518), 1538);
-	/* ANCHORS: 1,488,095 frames/s at 64 bytes, 81,274 at 1518, on 1 Gbit/s. */
+	/* (frame + 20 B) x 8 bits at 1 Gbit/s: 1,488,095 frames/s at 64 bytes, 81,274 at 1518. */
 	CHECK_INT((long long)bp_frame_max_fps(1e9, 64), 1488095);
 	CHECK_INT((long long)bp_frame_max_fps(1e9, 1518), 81274);
 	CHECK_NEAR(bp_frame_max_fps(1e9, 64), 1e9 / 672.0, 1e-6);

@@ -102,7 +102,7 @@ static void test_state_names(void)
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		CHECK_STR(bp_proto_state_name(t[i].state), t[i].name);
-	/* The wire values iperf3 uses (ANCHORS.md). */
+	/* The wire values iperf3 uses (esnet/iperf src/iperf_api.h: IPERF_DONE 16, SERVER_ERROR -2). */
 	CHECK_INT(BP_IPERF_DONE, 16);
 	CHECK_INT(BP_SERVER_ERROR, -2);
 }
