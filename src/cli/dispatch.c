@@ -10,6 +10,7 @@
 #include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "result/live.h"
 #include "result/render.h"
 #include "result/result.h"
 
@@ -41,6 +42,12 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 	int rc = bp_opts_parse(t->opts, params, c, parsed, argc, argv, err, sizeof(err));
 
 	if (!rc)
+		rc = bp_check_exclusive(c->json_stream, "--json-stream", c->json, "--json", err,
+					sizeof(err));
+	if (!rc)
+		rc = bp_check_exclusive(c->json_stream, "--json-stream", c->csv, "--csv", err,
+					sizeof(err));
+	if (!rc)
 		rc = bp_check_exclusive(c->json, "--json", c->csv, "--csv", err, sizeof(err));
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
@@ -51,12 +58,26 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 	return BP_EXIT_OK;
 }
 
-/* Render whatever the test measured, even after a failure. */
-static int render_result(const struct bp_result *r, const struct bp_common_opts *c)
+/*
+ * Render whatever the test measured, even after a failure. After live lines: JSON Lines end
+ * with the error and the whole document, text with the rest of the result (the interval
+ * lines are out already).
+ */
+static int render_result(const struct bp_result *r, const struct bp_common_opts *c,
+			 struct bp_live *live)
 {
 	enum bp_format fmt = c->json ? BP_FORMAT_JSON : c->csv ? BP_FORMAT_CSV : BP_FORMAT_TEXT;
-	int rc = bp_render(stdout, r, fmt);
+	int rc;
 
+	if (c->json_stream) {
+		rc = bp_live_finish(live, r);
+	} else if (fmt == BP_FORMAT_TEXT && bp_live_lines(live)) {
+		rc = bp_live_finish(live, r);  /* a write error of the lines already out */
+		if (!rc)
+			rc = bp_render_text_after_live(stdout, r);
+	} else {
+		rc = bp_render(stdout, r, fmt);
+	}
 	if (!rc && fflush(stdout))
 		rc = -errno;
 	if (rc) {
@@ -98,17 +119,32 @@ static int apply_stop_rule(struct bp_result *r, int rc, char *err, size_t errlen
 	return -EINTR;
 }
 
+/*
+ * The live sink a command's test is handed: interval lines in text (none for --json, one
+ * document at the end, or --csv), JSON Lines for --json-stream; none for a service.
+ */
+static bool wants_live(const struct bp_test *t, const struct bp_common_opts *c)
+{
+	return !t->no_result && (c->json_stream || !(c->json || c->csv));
+}
+
 static int run_and_render(const struct bp_test *t, const void *params,
-			  const struct bp_test_ctx *ctx)
+			  const struct bp_test_ctx *cctx)
 {
 	struct bp_result *r = bp_result_new(t->name);
-	bool structured = ctx->common->json || ctx->common->csv;
+	const struct bp_common_opts *c = cctx->common;
+	bool structured = c->json || c->csv || c->json_stream;
+	struct bp_test_ctx ctx = *cctx;
 	char err[512] = "";
 	const char *why;
 	int rc, status = BP_EXIT_OK;
 
-	if (!r) {
+	if (wants_live(t, c))
+		ctx.live = bp_live_new(stdout, c->json_stream ? BP_LIVE_JSON_STREAM : BP_LIVE_TEXT);
+	if (!r || (wants_live(t, c) && !ctx.live)) {
 		bp_error("out of memory");
+		bp_result_free(r);
+		bp_live_free(ctx.live);
 		return BP_EXIT_FAILED;
 	}
 	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
@@ -116,7 +152,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	 * renders no result, and should not carry the inventory's memory while it serves. */
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
-	rc = t->run(params, ctx, r, err, sizeof(err));
+	bp_live_start(ctx.live, r);
+	rc = t->run(params, &ctx, r, err, sizeof(err));
 	if (!t->no_result)
 		rc = apply_stop_rule(r, rc, err, sizeof(err));
 	why = err[0] ? err : strerror(-rc);
@@ -127,11 +164,12 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))
 		bp_result_add_warning(r, "unrepresentative-build", "%s", bp_build_caveat());
 	if (!t->no_result && (rc == 0 || structured || result_has_content(r)))
-		status = render_result(r, ctx->common);
+		status = render_result(r, c, ctx.live);
 	if (rc) {
 		bp_error("%s", why);
 		status = BP_EXIT_FAILED;
 	}
+	bp_live_free(ctx.live);
 	bp_result_free(r);
 	return status;
 }

@@ -55,6 +55,7 @@ struct bp_opt {
 /* Flags every command has; they fill struct bp_common_opts. */
 struct bp_common_opts {
 	bool json;
+	bool json_stream;  /* JSON Lines as the test runs (README, "JSON Lines") */
 	bool csv;
 	bool no_save;
 	bool help;

@@ -1,7 +1,8 @@
 /*
  * One interface per test kind (docs/ARCHITECTURE.md, "The bp_test interface"). A test kind
  * is a const struct bp_test in its own file plus one line in the registry (src/cli/registry.c). A test never prints:
- * it fills the result it is handed, and the CLI renders it.
+ * it fills the result it is handed, and the CLI renders it; an interval it closes also goes
+ * to the live sink in its context, which shows it at once.
  */
 #ifndef BP_CORE_TEST_H
 #define BP_CORE_TEST_H
@@ -11,6 +12,7 @@
 
 #include "core/options.h"
 
+struct bp_live;
 struct bp_result;
 
 /* What a test sees of the invocation besides its own parameters. */
@@ -23,6 +25,13 @@ struct bp_test_ctx {
 	 * registry lives above the tests (src/cli), so it is handed down rather than called up.
 	 */
 	const struct bp_test *(*find)(const char *name);
+	/*
+	 * Where a test sends each interval the moment it ends (result/live.h:
+	 * bp_live_interval(live, r, iv)); NULL: nothing is shown live. The sink prints, the
+	 * test still does not. It belongs to the command's own result: a suite's children,
+	 * which fill results of their own, print nothing live through it.
+	 */
+	struct bp_live *live;
 };
 
 struct bp_test {

@@ -105,6 +105,8 @@ struct disk_session {
 	struct bp_disk_progress bar;
 	struct bp_disk_run_result res;
 	double cached_share;
+	struct bp_live *live;           /* interval lines as they end (NULL: none) */
+	const struct bp_result *r;      /* the result they belong to */
 };
 
 static void show_prepare(void *arg, uint64_t done, uint64_t total)
@@ -130,6 +132,19 @@ static void show_run(void *arg, double done, double elapsed_s, const uint64_t *c
 		 (unsigned long long)counts[BP_DISK_N_WRITES],
 		 (unsigned long long)counts[BP_DISK_N_SYNCS]);
 	bp_disk_progress_show(&s->bar, bp_disk_mode_name(s->plan.wl.mode), done, detail);
+}
+
+static void show_interval(void *arg, const struct bp_disk_interval *d)
+{
+	struct disk_session *s = arg;
+	struct bp_interval iv = { 0 };
+
+	if (!s->live)
+		return;
+	if (!bp_disk_interval_metrics(&iv, d, bp_disk_mode_reads(s->plan.wl.mode),
+				      bp_disk_mode_writes(s->plan.wl.mode)))
+		bp_disk_progress_interval(&s->bar, s->live, s->r, &iv);
+	bp_interval_clear(&iv);
 }
 
 /* The effective parameters the option table does not know. */
@@ -224,7 +239,8 @@ static int measure(struct disk_session *s, char *err, size_t errlen)
 		.seed = bp_now_ns() ^ ((uint64_t)getpid() << 32),
 	};
 	struct bp_disk_run_config cfg = { .sh = &sh, .interval_ns = p->interval_ns,
-					  .progress = show_run, .progress_arg = s };
+					  .progress = show_run, .interval = show_interval,
+					  .progress_arg = s };
 	int rc;
 
 	s->cached_share = bp_disk_files_cached_share(&s->files, s->plan.wl.layout.file_size);
@@ -289,12 +305,11 @@ static int run_session(struct disk_session *s, struct bp_result *r, char *err, s
 static int disk_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		    char *err, size_t errlen)
 {
-	struct disk_session s = { .p = params, .cached_share = NAN,
+	struct disk_session s = { .p = params, .cached_share = NAN, .live = ctx->live, .r = r,
 				  .files = { .parent_fd = -1, .dir_fd = -1, .marker_fd = -1 } };
 	char rm_err[512];
 	int rc, rm;
 
-	(void)ctx;
 	rc = bp_disk_plan_make(s.p, &s.plan, err, errlen);
 	if (rc)
 		return rc;

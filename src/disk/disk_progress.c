@@ -46,3 +46,12 @@ void bp_disk_progress_clear(struct bp_disk_progress *p)
 	fflush(stderr);
 	p->last_ns = 0;
 }
+
+void bp_disk_progress_interval(struct bp_disk_progress *p, struct bp_live *live,
+			       const struct bp_result *r, const struct bp_interval *iv)
+{
+	if (!live)
+		return;
+	bp_disk_progress_clear(p);
+	bp_live_interval(live, r, iv);
+}

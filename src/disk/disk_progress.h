@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "result/live.h"
+
 struct bp_disk_progress {
 	bool on;
 	uint64_t last_ns;  /* last drawn, to draw at most ten times a second */
@@ -24,5 +26,13 @@ void bp_disk_progress_show(struct bp_disk_progress *p, const char *label, double
 
 /* Wipes the line, so that what follows starts on a clean one. */
 void bp_disk_progress_clear(struct bp_disk_progress *p);
+
+/*
+ * Interval iv of result r to the live sink (nothing when live is NULL). The bar shares the
+ * terminal line the interval line would start on, so it goes first; its next draw brings it
+ * back under the line.
+ */
+void bp_disk_progress_interval(struct bp_disk_progress *p, struct bp_live *live,
+			       const struct bp_result *r, const struct bp_interval *iv);
 
 #endif

@@ -93,25 +93,31 @@ static bool column_wanted(enum bp_disk_count c, bool reads, bool writes)
 	return writes; /* writes and fsyncs: only modes that write sync */
 }
 
+int bp_disk_interval_metrics(struct bp_interval *iv, const struct bp_disk_interval *d,
+			     bool reads, bool writes)
+{
+	uint64_t ns = d->end_ns - d->start_ns;
+
+	iv->start = (double)d->start_ns / 1e9;
+	iv->end = (double)d->end_ns / 1e9;
+	for (size_t f = 0; f < NFIGURES; f++) {
+		double v = per_second(d->count[rates[f].count], ns);
+
+		if (column_wanted(rates[f].count, reads, writes) && isfinite(v) &&
+		    bp_interval_add_metric(iv, rates[f].name, v, rates[f].unit, BP_BETTER_HIGHER))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int report_intervals(struct bp_result *r, const struct bp_disk_run_result *res,
 			    bool reads, bool writes)
 {
 	for (size_t i = 0; i < res->nintervals; i++) {
-		const struct bp_disk_interval *d = &res->intervals[i];
-		struct bp_interval *iv = bp_result_add_interval(r, (double)d->start_ns / 1e9,
-								(double)d->end_ns / 1e9);
-		uint64_t ns = d->end_ns - d->start_ns;
+		struct bp_interval *iv = bp_result_add_interval(r, 0, 0);
 
-		if (!iv)
+		if (!iv || bp_disk_interval_metrics(iv, &res->intervals[i], reads, writes))
 			return -ENOMEM;
-		for (size_t f = 0; f < NFIGURES; f++) {
-			double v = per_second(d->count[rates[f].count], ns);
-
-			if (column_wanted(rates[f].count, reads, writes) && isfinite(v) &&
-			    bp_interval_add_metric(iv, rates[f].name, v, rates[f].unit,
-						   BP_BETTER_HIGHER))
-				return -ENOMEM;
-		}
 	}
 	return 0;
 }

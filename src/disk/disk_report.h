@@ -16,11 +16,19 @@
 
 #include "disk/disk_run.h"
 
+struct bp_interval;
 struct bp_result;
 
 /* reads/writes: whether the mode does them (interval columns). 0 or -ENOMEM. */
 int bp_disk_report_run(struct bp_result *r, const struct bp_disk_run_result *res,
 		       bool reads, bool writes);
+
+/*
+ * One interval line's figures into iv (its start and end too): the result's, and the live
+ * line's as the interval ends. 0 or -ENOMEM.
+ */
+int bp_disk_interval_metrics(struct bp_interval *iv, const struct bp_disk_interval *d,
+			     bool reads, bool writes);
 
 /* Bytes per second of a run's reads or writes; NaN before anything ran. */
 double bp_disk_read_rate(const struct bp_disk_run_result *res);

@@ -55,6 +55,8 @@ static int close_interval(struct monitor *m, uint64_t start, uint64_t now, const
 		iv->count[c] = sum[c] - m->last[c];
 	memcpy(m->last, sum, sizeof(m->last));
 	m->last_ns = now;
+	if (m->cfg->interval)
+		m->cfg->interval(m->cfg->progress_arg, iv);
 	return 0;
 }
 

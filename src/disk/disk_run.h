@@ -15,16 +15,20 @@
 typedef void (*bp_disk_run_progress_fn)(void *arg, double done, double elapsed_s,
 					const uint64_t *counts);
 
+struct bp_disk_interval {
+	uint64_t start_ns, end_ns;   /* since the start of the run */
+	uint64_t count[BP_DISK_NCOUNTS];
+};
+
+/* Called with each interval line the moment it is closed (from the sampling thread). */
+typedef void (*bp_disk_run_interval_fn)(void *arg, const struct bp_disk_interval *iv);
+
 struct bp_disk_run_config {
 	struct bp_disk_shared *sh;   /* everything but start_ns and abort filled in */
 	uint64_t interval_ns;        /* 0: no interval lines */
 	bp_disk_run_progress_fn progress;  /* NULL: none */
-	void *progress_arg;
-};
-
-struct bp_disk_interval {
-	uint64_t start_ns, end_ns;   /* since the start of the run */
-	uint64_t count[BP_DISK_NCOUNTS];
+	bp_disk_run_interval_fn interval;  /* NULL: none */
+	void *progress_arg;                /* for both */
 };
 
 struct bp_disk_run_result {

@@ -180,7 +180,7 @@ static int http_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		BP_FAMILY_ANY, .connections = (int)p->connections, .threads = (int)p->threads,
 		.depth = (int)p->pipeline, .rate = p->rate, .new_conn = p->new_conn,
 		.verify = p->verify, .time_ns = p->time, .interval_ns = p->interval,
-		.timeout_ns = p->timeout,
+		.timeout_ns = p->timeout, .live = ctx->live, .live_result = r,
 	};
 	char *file_body = NULL;
 	int rc;

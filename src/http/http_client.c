@@ -13,6 +13,7 @@
 #include "core/signals.h"
 #include "core/workers.h"
 #include "http/http_io.h"
+#include "http/http_report.h"
 #include "http/http_worker.h"
 #include "io/stream_pool.h"
 
@@ -145,6 +146,18 @@ static int start_workers(struct client *c)
 	return 0;
 }
 
+/* The interval just closed, to the live sink as the result will hold it. */
+static void emit_live(const struct client *c, const struct bp_http_interval *v)
+{
+	struct bp_interval iv = { .start = v->start_s, .end = v->end_s };
+
+	if (!c->o->live)
+		return;
+	bp_http_interval_metrics(&iv, v);
+	bp_live_interval(c->o->live, c->o->live_result, &iv);
+	bp_interval_clear(&iv);
+}
+
 /* Close the interval [from, now): every worker's counts and latencies since the last. */
 static void mark(struct client *c, uint64_t from, uint64_t now)
 {
@@ -164,6 +177,7 @@ static void mark(struct client *c, uint64_t from, uint64_t now)
 	iv->end_s = (double)(now - c->start_ns) / 1e9;
 	iv->c = counts;
 	bp_histo_summarize(c->iv_h.latency, &iv->latency);
+	emit_live(c, iv);
 }
 
 static void run_timed(struct client *c)

@@ -13,6 +13,7 @@
 #include "http/http_stats.h"
 #include "http/http_url.h"
 #include "io/sock.h"
+#include "result/live.h"
 
 #define BP_HTTP_MAX_INTERVALS 4096
 
@@ -27,6 +28,8 @@ struct bp_http_client_opts {
 	bool new_conn;
 	bool verify;
 	uint64_t time_ns, interval_ns, timeout_ns;
+	struct bp_live *live;            /* each interval as it ends (NULL: none) */
+	const struct bp_result *live_result;
 };
 
 struct bp_http_interval {

@@ -36,22 +36,28 @@ static void add_counts(struct bp_result *r, const struct bp_http_outcome *out)
 	}
 }
 
+void bp_http_interval_metrics(struct bp_interval *iv, const struct bp_http_interval *v)
+{
+	double secs = v->end_s - v->start_s;
+
+	bp_interval_add_metric(iv, "requests.rate", per_s(v->c.txn.done, secs), "op/s",
+			       BP_BETTER_HIGHER);
+	bp_interval_add_metric(iv, "bytes.rate", per_s(v->c.txn.bytes, secs), "B/s",
+			       BP_BETTER_HIGHER);
+	bp_interval_add_latency(iv, &v->latency);
+	bp_interval_add_metric(iv, "errors", (double)bp_txn_counts_failures(&v->c.txn), "count",
+			       BP_BETTER_LOWER);
+}
+
 static void add_intervals(struct bp_result *r, const struct bp_http_outcome *out)
 {
 	for (int i = 0; i < out->niv; i++) {
 		const struct bp_http_interval *v = &out->iv[i];
-		double secs = v->end_s - v->start_s;
 		struct bp_interval *iv = bp_result_add_interval(r, v->start_s, v->end_s);
 
 		if (!iv)
 			return;
-		bp_interval_add_metric(iv, "requests.rate", per_s(v->c.txn.done, secs), "op/s",
-				       BP_BETTER_HIGHER);
-		bp_interval_add_metric(iv, "bytes.rate", per_s(v->c.txn.bytes, secs), "B/s",
-				       BP_BETTER_HIGHER);
-		bp_interval_add_latency(iv, &v->latency);
-		bp_interval_add_metric(iv, "errors", (double)bp_txn_counts_failures(&v->c.txn), "count",
-				       BP_BETTER_LOWER);
+		bp_http_interval_metrics(iv, v);
 	}
 }
 

@@ -69,7 +69,7 @@ static json_t *latency_json(const struct bp_latency *l)
 }
 
 /* Interval metrics are a name -> value map: units and direction are the totals' own. */
-static json_t *interval_json(const struct bp_interval *iv)
+json_t *bp_interval_to_json(const struct bp_interval *iv)
 {
 	json_t *o = json_object(), *m = json_object();
 	int err = !o || !m;
@@ -155,7 +155,7 @@ static json_t *intervals_array(const struct bp_result *r)
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < r->nintervals; i++)
-		if (json_array_append_new(a, interval_json(&r->intervals[i])))
+		if (json_array_append_new(a, bp_interval_to_json(&r->intervals[i])))
 			goto fail;
 	return a;
 fail:

@@ -19,10 +19,10 @@
 #include "result/text_tree.h"
 
 /* Room for any formatted figure: a number, a prefix and a unit. */
-#define VALUE_LEN 64
+#define VALUE_LEN BP_TEXT_VALUE_LEN
 
 /* A measured value for a person; non-finite values get no misleading prefix or unit. */
-static char *format_value(char *buf, double v, const char *unit)
+char *bp_text_value(char *buf, double v, const char *unit)
 {
 	if (isnan(v))
 		snprintf(buf, VALUE_LEN, "n/a");
@@ -88,6 +88,11 @@ static void print_header(FILE *out, const struct bp_result *r, bool child)
 	fputc('\n', out);
 }
 
+void bp_render_text_header(FILE *out, const struct bp_result *r)
+{
+	print_header(out, r, false);
+}
+
 /*
  * key=value pairs, nested objects flattened to dotted keys; values with blanks quoted.
  * A null is an option left unset: the JSON records it, the compact line leaves it out.
@@ -140,7 +145,7 @@ static int print_params(FILE *out, const struct bp_result *r)
 static int metrics_row(struct bp_table *t, const struct bp_metric *m)
 {
 	char buf[VALUE_LEN];
-	char *unit = strchr(format_value(buf, m->value, m->unit), ' ');
+	char *unit = strchr(bp_text_value(buf, m->value, m->unit), ' ');
 
 	if (unit)
 		*unit++ = '\0';
@@ -206,12 +211,12 @@ static int grouped_rows(struct bp_table *t, const struct bp_result *r, const lon
 		if (!err)
 			err = bp_table_set(t, 0, r->metrics[i].name);
 		if (!err)
-			err = bp_table_set(t, 1, format_value(buf, r->metrics[i].value,
+			err = bp_table_set(t, 1, bp_text_value(buf, r->metrics[i].value,
 							      r->metrics[i].unit));
 		for (size_t j = 0; !err && j < r->nmetrics; j++)
 			if (base[j] == (long)i)
 				err = bp_table_set(t, 2 + col[j],
-						   format_value(buf, r->metrics[j].value,
+						   bp_text_value(buf, r->metrics[j].value,
 								r->metrics[j].unit));
 	}
 	return err;
@@ -280,7 +285,7 @@ static int latency_row(struct bp_table *t, const struct bp_latency *l)
 
 	snprintf(count, sizeof(count), "%" PRIu64, l->count);
 	for (size_t i = 0; i < 6; i++)
-		format_value(cell[i], v[i], l->unit ? l->unit : "ns");
+		bp_text_value(cell[i], v[i], l->unit ? l->unit : "ns");
 	return bp_table_add(t, (const char *[]){ l->what, count, cell[0], cell[1], cell[2],
 						 cell[3], cell[4], cell[5] });
 }
@@ -355,7 +360,7 @@ static int intervals_row(struct bp_table *t, const struct bp_interval *iv,
 		for (size_t j = 0; !m && j < iv->nmetrics; j++)
 			if (!strcmp(iv->metrics[j].name, names[c - 2]))
 				m = &iv->metrics[j];
-		err = bp_table_set(t, c, m ? format_value(buf, m->value, m->unit) : "-");
+		err = bp_table_set(t, c, m ? bp_text_value(buf, m->value, m->unit) : "-");
 	}
 	return err;
 }
@@ -446,8 +451,11 @@ static bool has_cpu(const struct bp_result *r)
 	return json_is_object(r->cpu) && json_object_size(r->cpu);
 }
 
-/* One result without its children: the header block, then each section that has content. */
-static int render_one(FILE *out, const struct bp_result *r, bool child)
+/*
+ * One result without its children: the header block, then each section that has content.
+ * after_live: the live sink printed the header line and the interval lines already.
+ */
+static int render_one(FILE *out, const struct bp_result *r, bool child, bool after_live)
 {
 	static const struct {
 		bool (*has)(const struct bp_result *r);
@@ -462,10 +470,13 @@ static int render_one(FILE *out, const struct bp_result *r, bool child)
 	};
 	int err;
 
-	print_header(out, r, child);
+	if (after_live && json_is_object(r->params) && json_object_size(r->params))
+		fputc('\n', out);
+	else if (!after_live)
+		print_header(out, r, child);
 	err = print_params(out, r);
 	for (size_t i = 0; !err && i < sizeof(sections) / sizeof(sections[0]); i++) {
-		if (!sections[i].has(r))
+		if (!sections[i].has(r) || (after_live && sections[i].print == print_intervals))
 			continue;
 		fputc('\n', out);
 		err = sections[i].print(out, r);
@@ -475,7 +486,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child)
 
 static int render_tree(FILE *out, const struct bp_result *r, bool child)
 {
-	int err = render_one(out, r, child);
+	int err = render_one(out, r, child, false);
 
 	for (size_t i = 0; !err && i < r->nchildren; i++) {
 		fputc('\n', out);
@@ -488,6 +499,20 @@ int bp_render_text(FILE *out, const struct bp_result *r)
 {
 	int err = render_tree(out, r, false);
 
+	if (!err && ferror(out))
+		err = -EIO;
+	return err;
+}
+
+int bp_render_text_after_live(FILE *out, const struct bp_result *r)
+{
+	int err = render_one(out, r, false, true);
+
+	/* A suite's children never print live (they get no sink of their own). */
+	for (size_t i = 0; !err && i < r->nchildren; i++) {
+		fputc('\n', out);
+		err = render_tree(out, r->children[i], true);
+	}
 	if (!err && ferror(out))
 		err = -EIO;
 	return err;

@@ -75,11 +75,13 @@ static void metric_clear(struct bp_metric *m)
 	free(m->unit);
 }
 
-static void interval_clear(struct bp_interval *iv)
+void bp_interval_clear(struct bp_interval *iv)
 {
 	for (size_t i = 0; i < iv->nmetrics; i++)
 		metric_clear(&iv->metrics[i]);
 	free(iv->metrics);
+	iv->metrics = NULL;
+	iv->nmetrics = 0;
 }
 
 void bp_result_free(struct bp_result *r)
@@ -94,7 +96,7 @@ void bp_result_free(struct bp_result *r)
 		free(bp_unconst(r->latency[i].unit));
 	}
 	for (size_t i = 0; i < r->nintervals; i++)
-		interval_clear(&r->intervals[i]);
+		bp_interval_clear(&r->intervals[i]);
 	for (size_t i = 0; i < r->nwarnings; i++) {
 		free(r->warnings[i].code);
 		free(r->warnings[i].message);

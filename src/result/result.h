@@ -101,6 +101,11 @@ int bp_result_add_latency(struct bp_result *r, const struct bp_latency *lat);
 struct bp_interval *bp_result_add_interval(struct bp_result *r, double start, double end);
 int bp_interval_add_metric(struct bp_interval *iv, const char *name, double value,
 			   const char *unit, enum bp_better better);
+/*
+ * Free the metrics of an interval that lives outside a result (one a test builds for the
+ * live sink, on its stack and zeroed), leaving it empty. Those of a result are the result's.
+ */
+void bp_interval_clear(struct bp_interval *iv);
 __attribute__((format(printf, 3, 4)))
 int bp_result_add_warning(struct bp_result *r, const char *code, const char *fmt, ...);
 /*

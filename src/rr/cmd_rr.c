@@ -120,8 +120,8 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 	return parse_sizes(p, err, errlen);
 }
 
-static int run_common(const struct rr_params *p, const char *test, struct bp_result *r,
-		      char *err, size_t errlen)
+static int run_common(const struct rr_params *p, const char *test, struct bp_live *live,
+		      struct bp_result *r, char *err, size_t errlen)
 {
 	struct bp_stream_client_opts base;
 	struct bp_rr_client_opts o = { 0 };
@@ -144,6 +144,8 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_res
 	o.ramp_ns = p->ramp;
 	o.concurrent = p->concurrent;
 	o.connect_only = p->connect_only;
+	o.live = live;
+	o.live_result = r;
 	if (!p->connect_only) {  /* the option itself is in params as connect-only */
 		json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
 		json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
@@ -154,15 +156,13 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_res
 static int rr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		  char *err, size_t errlen)
 {
-	(void)ctx;
-	return run_common(params, "rr", r, err, errlen);
+	return run_common(params, "rr", ctx->live, r, err, errlen);
 }
 
 static int crr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
-	(void)ctx;
-	return run_common(params, "crr", r, err, errlen);
+	return run_common(params, "crr", ctx->live, r, err, errlen);
 }
 
 const struct bp_test bp_cmd_rr = {

@@ -14,6 +14,7 @@
 #include "io/stream_pool.h"
 #include "stream/stream_side.h"
 #include "proto/udp_connect.h"
+#include "rr/rr_report.h"
 
 /* The reporter's wake-ups: interval marks, and at least this often for the end checks. */
 #define TICK_NS (100 * BP_NS_PER_MS)
@@ -122,6 +123,18 @@ static int open_flows(void *arg)
 	return 0;
 }
 
+/* The interval just closed, to the live sink as the result will hold it (none with -i 0). */
+static void emit_live(const struct client *c, const struct bp_rr_interval *v)
+{
+	struct bp_interval iv = { .start = v->start_s, .end = v->end_s };
+
+	if (!c->o->live || !c->o->np.interval_ns)
+		return;
+	bp_rr_interval_metrics(&iv, c->o, v);
+	bp_live_interval(c->o->live, c->o->live_result, &iv);
+	bp_interval_clear(&iv);
+}
+
 /* Close the interval that ends at now: every worker's counts and latencies since the last. */
 static void mark(struct client *c, uint64_t from, uint64_t now, bool counted)
 {
@@ -145,6 +158,7 @@ static void mark(struct client *c, uint64_t from, uint64_t now, bool counted)
 	iv->c = counts;
 	bp_histo_summarize(c->iv_h.latency, &iv->latency);
 	bp_histo_summarize(c->iv_h.connect, &iv->connect);
+	emit_live(c, iv);
 }
 
 static bool all_flows_done(const struct client *c)

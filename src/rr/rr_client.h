@@ -11,6 +11,7 @@
 
 #include "proto/params.h"
 #include "proto/results.h"
+#include "result/live.h"
 #include "rr/rr_flow.h"
 #include "rr/rr_stats.h"
 
@@ -26,6 +27,8 @@ struct bp_rr_client_opts {
 	uint64_t ramp_ns;          /* crr --rate: the rate rises from 0 over this (not counted) */
 	int64_t concurrent;        /* crr: connections to open and hold, 0 for none */
 	bool connect_only;         /* crr: connect and close, to any listener (no control) */
+	struct bp_live *live;      /* each interval as it ends (NULL: none); live_result's */
+	const struct bp_result *live_result;
 };
 
 struct bp_rr_interval {

@@ -27,25 +27,32 @@ static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)
 	}
 }
 
+void bp_rr_interval_metrics(struct bp_interval *iv, const struct bp_rr_client_opts *o,
+			    const struct bp_rr_interval *v)
+{
+	double secs = v->end_s - v->start_s;
+
+	bp_interval_add_metric(iv, is_crr(o) ? "connections.rate" : "transactions.rate",
+			       secs > 0 ? (double)v->c.txn.done / secs : 0, "op/s",
+			       BP_BETTER_HIGHER);
+	bp_interval_add_latency(iv, &v->latency);
+	if (bp_txn_counts_failures(&v->c.txn) || is_crr(o))
+		bp_interval_add_metric(iv, "failures", (double)bp_txn_counts_failures(&v->c.txn),
+				       "count", BP_BETTER_LOWER);
+	if (v->omitted)
+		bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
+}
+
 static void add_intervals(struct bp_result *r, const struct bp_rr_client_opts *o,
 			  const struct bp_rr_outcome *out)
 {
 	for (int i = 0; i < out->niv; i++) {
 		const struct bp_rr_interval *v = &out->iv[i];
-		double secs = v->end_s - v->start_s;
 		struct bp_interval *iv = bp_result_add_interval(r, v->start_s, v->end_s);
 
 		if (!iv)
 			return;
-		bp_interval_add_metric(iv, is_crr(o) ? "connections.rate" : "transactions.rate",
-				       secs > 0 ? (double)v->c.txn.done / secs : 0, "op/s",
-				       BP_BETTER_HIGHER);
-		bp_interval_add_latency(iv, &v->latency);
-		if (bp_txn_counts_failures(&v->c.txn) || is_crr(o))
-			bp_interval_add_metric(iv, "failures", (double)bp_txn_counts_failures(&v->c.txn),
-					       "count", BP_BETTER_LOWER);
-		if (v->omitted)
-			bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
+		bp_rr_interval_metrics(iv, o, v);
 	}
 }
 

@@ -9,6 +9,10 @@ struct bp_rr_report_opts {
 	double max_failure_pct;   /* crr: the pass/fail threshold, percent of attempts */
 };
 
+/* One interval's figures (a rate, latency, failures), for the result and the live line. */
+void bp_rr_interval_metrics(struct bp_interval *iv, const struct bp_rr_client_opts *o,
+			    const struct bp_rr_interval *v);
+
 int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 		 const struct bp_rr_report_opts *ro, const struct bp_rr_outcome *out);
 

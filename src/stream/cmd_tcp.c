@@ -60,8 +60,9 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	struct bp_stream_client_opts o;
 	struct bp_net_params *np = &o.np;
 
-	(void)ctx;
 	bp_net_cli_fill(&p->net, "tcp", &o);
+	o.live = ctx->live;
+	o.live_result = r;
 	np->window = (int)p->window;
 	np->len = (int)p->len;
 	np->mss = (int)p->mss;

@@ -14,6 +14,7 @@
 #include "proto/control.h"
 #include "io/stream_pool.h"
 #include "io/udp_path.h"
+#include "stream/stream_report.h"
 #include "stream/stream_side.h"
 #include "proto/udp_connect.h"
 #include "core/workers.h"
@@ -27,6 +28,7 @@ struct client {
 	struct bp_stream_pool *pool;
 	struct bp_stream_side side;
 	bool side_ready;
+	int live_sent;  /* intervals of this side handed to the live sink */
 	char *err;
 	size_t errlen;
 };
@@ -188,6 +190,23 @@ static bool data_stopped(struct client *c, struct bp_stream_outcome *out, uint64
 	return true;
 }
 
+/*
+ * Each interval this side closed since the last call, to the live sink: what this side
+ * knows of it now (the server's figures come at the end). None with -i 0, as iperf3.
+ */
+static void emit_live(struct client *c)
+{
+	const struct bp_stream_client_opts *o = c->o;
+
+	while (o->live && o->np.interval_ns && c->live_sent < c->side.res->nintervals) {
+		struct bp_interval iv = { 0 };
+
+		bp_stream_local_interval(&iv, &o->np, c->side.res, c->live_sent++);
+		bp_live_interval(o->live, o->live_result, &iv);
+		bp_interval_clear(&iv);
+	}
+}
+
 static int run_timed(struct client *c, struct bp_stream_outcome *out)
 {
 	const struct bp_net_params *np = &c->o->np;
@@ -211,8 +230,10 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 			break;
 		}
 		now = bp_now_ns();
-		if (now >= due && due < end)
+		if (now >= due && due < end) {
 			bp_stream_side_mark(&c->side, now);
+			emit_live(c);
+		}
 		if (bp_stream_side_error(&c->side)) {
 			rc = stream_failed(c);
 			break;
@@ -227,6 +248,7 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 		bp_stream_side_stop_stalled(&c->side, now < end ? now : end);
 	else
 		bp_stream_side_stop(&c->side, now < end ? now : end);
+	emit_live(c);
 	out->duration_s = (double)((now < end ? now : end) - c->side.start_ns) / 1e9;
 	return rc;
 }

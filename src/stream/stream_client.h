@@ -9,6 +9,7 @@
 #include "proto/params.h"
 #include "proto/results.h"
 #include "io/sock.h"
+#include "result/live.h"
 
 struct bp_stream_client_opts {
 	const char *host;
@@ -17,6 +18,9 @@ struct bp_stream_client_opts {
 	uint64_t connect_timeout_ns;
 	uint64_t idle_timeout_ns;  /* data stopped this long ends the test; 0: 10 s */
 	struct bp_net_params np;   /* what the server is asked for */
+	/* Each interval as it ends, what this side knows of it (NULL: none); result r's. */
+	struct bp_live *live;
+	const struct bp_result *live_result;
 };
 
 /* Everything both sides measured; the caller turns it into a result. */

@@ -205,6 +205,33 @@ static void report_intervals(struct bp_result *r, const struct direction *dirs, 
 	}
 }
 
+void bp_stream_local_interval(struct bp_interval *iv, const struct bp_net_params *np,
+			      const struct bp_net_results *local, int i)
+{
+	/* The peer's side, whose figures arrive only at the end. */
+	static const struct bp_net_results none;
+	const struct bp_net_interval *l = &local->intervals[i];
+	struct direction d;
+
+	iv->start = l->start_s;
+	iv->end = l->end_s;
+	if (bp_net_params_up_streams(np)) {
+		d = (struct direction){ np->bidir ? "up." : "", local, &none, true };
+		interval_direction(iv, &d, i, false);
+	}
+	if (bp_net_params_down_streams(np)) {
+		d = (struct direction){ np->bidir ? "down." : "", &none, local, false };
+		interval_direction(iv, &d, i, false);
+		/* A UDP receiver knows what it expected from the sequence numbers, as iperf3's. */
+		if (bp_net_params_udp(np) && (int64_t)l->packets_received + l->lost > 0)
+			add_interval_metric(iv, d.prefix, "loss.percent", (double)l->lost /
+					    (double)((int64_t)l->packets_received + l->lost) * 100,
+					    "percent", BP_BETTER_LOWER);
+	}
+	if (l->omitted)
+		bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
+}
+
 /* The tester's own limits, named so that they are never taken for the path's. */
 static void udp_warnings(struct bp_result *r, const struct direction *d)
 {

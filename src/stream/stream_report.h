@@ -11,6 +11,15 @@ json_t *bp_net_side_cpu_json(const struct bp_net_results *res);
 void bp_net_cpu_warnings(struct bp_result *r, const struct bp_net_results *local,
 			 const struct bp_net_results *remote);
 
+/*
+ * What this side alone knows of its interval i the moment it ends, for the live line
+ * (iperf3 prints the same while it runs: a sender its bytes, rate, retransmits and cwnd;
+ * a receiver its bytes and rate, and for UDP jitter and lost of the datagrams it expected).
+ * iv is zeroed by the caller and freed with bp_interval_clear.
+ */
+void bp_stream_local_interval(struct bp_interval *iv, const struct bp_net_params *np,
+			      const struct bp_net_results *local, int i);
+
 int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		  const struct bp_stream_outcome *out);
 
