@@ -5,7 +5,7 @@
 #include "http/http_client.h"
 #include "result/result.h"
 
-/* One interval's figures (requests/s, bytes/s, latency, errors): the result's and the live line's. */
+/* One interval's figures (requests/s, bytes/s, latency, errors): the result's, the live line's. */
 void bp_http_interval_metrics(struct bp_interval *iv, const struct bp_http_interval *v);
 
 int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
