@@ -8,6 +8,7 @@
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
+[ -n "${EPOCHREALTIME:-}" ] || { echo "1..0 # SKIP needs bash 5 (EPOCHREALTIME)"; exit 0; }
 
 sport=$((10000 + ($$ + 11000) % 22000))  # below the ephemeral range (32768-60999)
 hport=$((sport + 1))
@@ -17,11 +18,13 @@ trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT
 for _ in $(seq 50); do grep -qs listening "$tap_tmp/serve.log" && break; sleep 0.1; done
 
 # Each line prefixed with the time it arrived; then "TIME EOF" when the writer closed stdout
-# (it exited).
+# (it exited). Bash's own clock (no date(1) per line), so that a slow reader on a busy
+# machine neither delays the stamps nor makes a burst at the end look spread out.
+export LC_ALL=C  # EPOCHREALTIME's decimal point
 stamp() {
 	local line
-	while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done
-	printf '%s EOF\n' "$(date +%s.%N)"
+	while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done
+	printf '%s EOF\n' "$EPOCHREALTIME"
 }
 # live NAME CMD...: runs CMD through the reader into $tap_tmp/NAME (stamped) and
 # $tap_tmp/NAME.lines (as printed); rc is CMD's exit status.
