@@ -26,6 +26,7 @@
 
 #include "core/unconst.h"
 #include "result/render.h"
+#include "result/render_streams.h"
 #include "result/text_tree.h"
 
 /* The fixed part of every row; the renderer fills it field by field. */
@@ -177,6 +178,28 @@ static void put_intervals(FILE *out, const struct bp_result *r)
 	}
 }
 
+/* A per-stream figure (render_streams.c walks them): scope stream or stream-interval. */
+struct stream_rows {
+	FILE *out;
+	const struct bp_result *r;
+};
+
+static int put_stream_figure(void *arg, const struct bp_stream_figure *f)
+{
+	const struct stream_rows *sr = arg;
+	struct csv_row row = row_for(sr->r, f->interval ? "stream-interval" : "stream");
+
+	row.start = f->start;
+	row.end = f->end;
+	row.name = f->name;
+	row.value = f->value;
+	row.value_text = f->value_text;
+	row.unit = f->unit;
+	row.better = f->value_text ? NULL : bp_better_name(f->better);
+	put_row(sr->out, &row);
+	return 0;
+}
+
 static void put_warnings(FILE *out, const struct bp_result *r)
 {
 	struct csv_row row = row_for(r, "warning");
@@ -212,6 +235,8 @@ static int put_result(FILE *out, const struct bp_result *r)
 		err = put_latency(out, r, &r->latency[i]);
 	if (!err)
 		put_intervals(out, r);
+	if (!err)
+		err = bp_streams_figures(r, put_stream_figure, &(struct stream_rows){ out, r });
 	if (!err && r->cpu)
 		err = put_leaves(out, row_for(r, "cpu"), r->cpu, "");
 	if (!err) {
