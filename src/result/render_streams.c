@@ -103,6 +103,7 @@ static int stream_rows(struct walk *w, const json_t *st)
 		snprintf(name, sizeof(name), "stream.%lld.direction",
 			 json_integer_value(json_object_get(st, "id")));
 		w->f.name = name;
+		w->f.start = w->f.end = NAN;  /* not a figure of a span */
 		w->f.value = NAN;
 		w->f.value_text = json_string_value(json_object_get(st, "direction"));
 		w->f.unit = NULL;
