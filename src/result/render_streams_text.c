@@ -30,6 +30,7 @@ struct col {
 	enum agg agg;
 };
 
+#define COL_END { NULL, NULL, NULL, NULL, AGG_NONE }
 #define SENT { "sent", "sender", "bytes", "B", AGG_SUM }
 #define SENDER { "sender", "sender", "bitrate", "bit/s", AGG_RATE }
 #define RECEIVED { "received", "receiver", "bytes", "B", AGG_SUM }
@@ -44,16 +45,16 @@ struct col {
 
 static const struct col tcp_end[] = {
 	SENT, SENDER, RETR, CWND, RTT, { "rttvar", "sender", "rttvar", "ns", AGG_NONE },
-	{ "pmtu", "sender", "pmtu", "B=", AGG_NONE }, RECEIVED, RECEIVER, { NULL },
+	{ "pmtu", "sender", "pmtu", "B=", AGG_NONE }, RECEIVED, RECEIVER, COL_END,
 };
 static const struct col tcp_interval[] = { SENT, SENDER, RETR, CWND, RTT, RECEIVED, RECEIVER,
-					   { NULL } };
+					   COL_END };
 static const struct col udp_end[] = {
 	SENT, SENDER, PKTS_SENT, RECEIVED, RECEIVER, PKTS_RECV, LOST,
-	{ "loss", "receiver", "loss_percent", "percent", AGG_LOSS }, JITTER, { NULL },
+	{ "loss", "receiver", "loss_percent", "percent", AGG_LOSS }, JITTER, COL_END,
 };
 static const struct col udp_interval[] = { SENT, SENDER, PKTS_SENT, RECEIVED, RECEIVER,
-					   PKTS_RECV, LOST, JITTER, { NULL } };
+					   PKTS_RECV, LOST, JITTER, COL_END };
 
 static double field(const json_t *st, const char *side, const char *key)
 {
