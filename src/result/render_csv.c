@@ -9,7 +9,9 @@
  * name[i]; env only when the result asks for its environment to be shown) and
  * "warning" (name is the code, message the sentence) and "error" (the one row of a
  * result that could not measure, after what it did measure: name is the error's code,
- * message its line). A suite's children follow it
+ * message its line), and for tcp and udp "stream" and "stream-interval" (each per-stream
+ * figure, named stream.<id>.<sender|receiver>.<field>: render_streams.h). A suite's
+ * children follow it
  * under the one header line.
  *
  * Quoting follows RFC 4180 (a field with a comma, quote, CR or LF is quoted and inner
