@@ -418,6 +418,8 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 		ti->bytes_acked = k.tcpi_bytes_acked;
 	if (TI_HAS(len, tcpi_delivery_rate))
 		ti->delivery_rate = k.tcpi_delivery_rate;
+	if (TI_HAS(len, tcpi_pmtu))
+		ti->pmtu = k.tcpi_pmtu;
 	return 0;
 }
 

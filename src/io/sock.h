@@ -83,6 +83,7 @@ struct bp_tcp_info {
 	uint32_t rtt_us, rttvar_us;
 	uint64_t bytes_acked;  /* 0 when the kernel is too old to report it */
 	uint64_t delivery_rate; /* bytes/s, 0 when unknown */
+	uint32_t pmtu;         /* bytes, the path MTU TCP uses; 0 when unknown */
 };
 
 int bp_tcp_info_read(int fd, struct bp_tcp_info *ti);

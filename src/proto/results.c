@@ -1,4 +1,5 @@
 #include "proto/results.h"
+#include "proto/results_streams.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,7 +50,8 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 	int has_retrans = 0;
 
 	for (int i = 0; streams && i < r->nstreams; i++) {
-		json_array_append_new(streams, stream_json(&r->streams[i]));
+		json_array_append_new(streams,
+				      bp_net_stream_extras_to_json(stream_json(&r->streams[i]), r, i));
 		has_retrans |= r->streams[i].sender && r->streams[i].retransmits >= 0;
 	}
 	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o, s:s, s:s}",
@@ -133,7 +135,9 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 		sr->duplicates = (uint64_t)num(s, "bp_duplicates", 0);
 		sr->kernel_drops = (uint64_t)num(s, "bp_kernel_drops", 0);
 		sr->stalls = (uint64_t)num(s, "bp_stalls", 0);
+		bp_net_stream_tcp_info_from_json(s, sr);
 	}
+	bp_net_stream_series_from_json(streams, r);
 	read_intervals(json_object_get(j, "bp_intervals"), r);
 	r->from_iperf3 = !json_object_get(j, "bp_intervals");
 	return 0;

@@ -27,6 +27,10 @@ struct bp_net_stream_result {
 	int64_t lost;
 	uint64_t out_of_order, duplicates, kernel_drops, stalls;
 	double jitter_ns;
+	/* A TCP sender's TCP_INFO when the test ended (0: unknown); see results_streams.h */
+	uint32_t snd_cwnd;      /* bytes: segments times the MSS */
+	uint32_t rtt_us, rttvar_us;
+	uint32_t pmtu;          /* bytes */
 };
 
 struct bp_net_interval {
@@ -39,6 +43,35 @@ struct bp_net_interval {
 	int64_t lost;            /* UDP: in this interval (negative when late ones fill gaps) */
 	double jitter_ns;        /* UDP: the receiver's smoothed jitter at the interval's end */
 	bool omitted;
+};
+
+/* What one stream moved in one interval of its side (results_streams.h). */
+struct bp_net_stream_interval {
+	uint64_t bytes;
+	int64_t retransmits;     /* a TCP sender's, in the interval; -1 unknown */
+	uint32_t cwnd;           /* bytes, a TCP sender's at the interval's end; 0 unknown */
+	uint32_t rtt_us, rttvar_us, pmtu;
+	uint64_t packets;        /* UDP datagrams sent or received */
+	int64_t lost;            /* UDP receiver, in the interval */
+	double jitter_ns;        /* UDP receiver, at the interval's end */
+};
+
+/*
+ * Bounded, so that the results still fit one control message (BP_PROTO_MAX_JSON) beside
+ * BP_NET_MAX_INTERVALS aggregate intervals: -P 4 keeps 512 intervals, -P 128 keeps 16.
+ */
+#define BP_NET_MAX_STREAM_INTERVALS 2048
+
+struct bp_net_stream_series {
+	int stride;              /* streams per interval: the side's streams when it started */
+	int nintervals;          /* intervals 0..n-1 have records rec[k * stride + i], where i
+				    is the stream's index in bp_net_results.streams */
+	bool truncated;          /* later intervals had no room: they have no records */
+	struct bp_net_stream_interval rec[BP_NET_MAX_STREAM_INTERVALS];
+	/* The recording side's counters at its last mark (not exchanged). */
+	uint64_t last_bytes[BP_NET_MAX_STREAMS], last_packets[BP_NET_MAX_STREAMS];
+	int64_t last_lost[BP_NET_MAX_STREAMS];
+	uint32_t last_retrans[BP_NET_MAX_STREAMS];
 };
 
 struct bp_net_results {
@@ -54,6 +87,7 @@ struct bp_net_results {
 	 * the client can say how the server sent with -R. "" when none or unknown (iperf3). */
 	char send_mode[16], recv_mode[16];
 	bool from_iperf3;   /* read from a stock iperf3: no bp_ keys, stream roles unknown */
+	struct bp_net_stream_series stream_ivs;  /* per stream and interval (results_streams.h) */
 };
 
 json_t *bp_net_results_to_json(const struct bp_net_results *r);

@@ -9,7 +9,9 @@
  * name[i]; env only when the result asks for its environment to be shown) and
  * "warning" (name is the code, message the sentence) and "error" (the one row of a
  * result that could not measure, after what it did measure: name is the error's code,
- * message its line). A suite's children follow it
+ * message its line), and for tcp and udp "stream" and "stream-interval" (each per-stream
+ * figure, named stream.<id>.<sender|receiver>.<field>: render_streams.h). A suite's
+ * children follow it
  * under the one header line.
  *
  * Quoting follows RFC 4180 (a field with a comma, quote, CR or LF is quoted and inner
@@ -26,6 +28,7 @@
 
 #include "core/unconst.h"
 #include "result/render.h"
+#include "result/render_streams.h"
 #include "result/text_tree.h"
 
 /* The fixed part of every row; the renderer fills it field by field. */
@@ -177,6 +180,28 @@ static void put_intervals(FILE *out, const struct bp_result *r)
 	}
 }
 
+/* A per-stream figure (render_streams.c walks them): scope stream or stream-interval. */
+struct stream_rows {
+	FILE *out;
+	const struct bp_result *r;
+};
+
+static int put_stream_figure(void *arg, const struct bp_stream_figure *f)
+{
+	const struct stream_rows *sr = arg;
+	struct csv_row row = row_for(sr->r, f->interval ? "stream-interval" : "stream");
+
+	row.start = f->start;
+	row.end = f->end;
+	row.name = f->name;
+	row.value = f->value;
+	row.value_text = f->value_text;
+	row.unit = f->unit;
+	row.better = f->value_text ? NULL : bp_better_name(f->better);
+	put_row(sr->out, &row);
+	return 0;
+}
+
 static void put_warnings(FILE *out, const struct bp_result *r)
 {
 	struct csv_row row = row_for(r, "warning");
@@ -212,6 +237,8 @@ static int put_result(FILE *out, const struct bp_result *r)
 		err = put_latency(out, r, &r->latency[i]);
 	if (!err)
 		put_intervals(out, r);
+	if (!err)
+		err = bp_streams_figures(r, put_stream_figure, &(struct stream_rows){ out, r });
 	if (!err && r->cpu)
 		err = put_leaves(out, row_for(r, "cpu"), r->cpu, "");
 	if (!err) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "result/render.h"
+#include "result/render_streams.h"
 
 /* JSON has no NaN or infinity; null says "no figure" and keeps the document valid. */
 static json_t *number(double v)
@@ -207,6 +208,7 @@ json_t *bp_result_to_json(const struct bp_result *r)
 	err |= json_object_set_new(o, "metrics", metrics_array(r));
 	err |= json_object_set_new(o, "latency", latency_object(r));
 	err |= json_object_set_new(o, "intervals", intervals_array(r));
+	err |= bp_streams_json_into(o, r);  /* "streams": only a test with streams has it */
 	err |= json_object_set_new(o, "cpu", r->cpu ? json_incref(r->cpu) : json_null());
 	err |= json_object_set_new(o, "warnings", warnings_array(r));
 	err |= json_object_set_new(o, "error", error_json(&r->error));

@@ -15,6 +15,7 @@
 #include "core/unconst.h"
 #include "core/units.h"
 #include "result/render.h"
+#include "result/render_streams.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
 
@@ -465,6 +466,8 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ has_metrics, print_metrics },
 		{ has_latency, print_latency },
 		{ has_intervals, print_intervals },
+		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
+		{ bp_streams_text_has, bp_streams_text },
 		{ has_cpu, print_cpu },
 		{ has_warnings, print_warnings },
 	};

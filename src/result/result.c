@@ -110,6 +110,7 @@ void bp_result_free(struct bp_result *r)
 	free(r->children);
 	json_decref(r->params);
 	json_decref(r->env);
+	json_decref(r->streams);
 	json_decref(r->cpu);
 	free(r->error.code);
 	free(r->error.message);

@@ -83,6 +83,15 @@ struct bp_result {
 
 	/* The text renderer prints the whole environment tree (for `boardperf info`). */
 	bool text_show_env;
+
+	/*
+	 * Per-stream figures of a test with streams (tcp, udp), NULL otherwise:
+	 * {"end": [stream, ...], "intervals": [[stream, ...] or null, ...]}, the intervals in
+	 * step with `intervals` (README, "Per-stream figures"). Set with bp_result_set_streams
+	 * (result_streams.c); the text shows the per-interval ones only when asked (-v).
+	 */
+	json_t *streams;
+	bool text_show_stream_intervals;
 };
 
 struct bp_result *bp_result_new(const char *test);
@@ -92,6 +101,8 @@ void bp_result_free(struct bp_result *r);
 void bp_result_set_params(struct bp_result *r, json_t *params);
 void bp_result_set_env(struct bp_result *r, json_t *env);
 void bp_result_set_cpu(struct bp_result *r, json_t *cpu);
+/* Takes ownership of streams (NULL clears); see the field. */
+void bp_result_set_streams(struct bp_result *r, json_t *streams);
 
 /* Each returns 0 or -ENOMEM. Names and units are copied. */
 int bp_result_add_metric(struct bp_result *r, const char *name, double value,

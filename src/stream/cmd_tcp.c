@@ -60,6 +60,8 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	struct bp_stream_client_opts o;
 	struct bp_net_params *np = &o.np;
 
+	/* -v: per-stream lines per interval too, as iperf3 prints them with -P */
+	r->text_show_stream_intervals = ctx->common && ctx->common->verbose > 0;
 	bp_net_cli_fill(&p->net, "tcp", &o);
 	o.live = ctx->live;
 	o.live_result = r;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cpuacct.h"
+#include "stream/stream_streams.h"
 
 /* One direction: who sent, who received, and the name prefix its metrics carry. */
 struct direction {
@@ -323,6 +324,9 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 	if (rc)
 		return rc;
 	report_intervals(r, dirs, n, out->local);
+	rc = bp_stream_report_streams(r, np, out->local, out->remote);
+	if (rc)
+		return rc;
 	bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local", bp_net_side_cpu_json(out->local),
 				       "remote", bp_net_side_cpu_json(out->remote)));
 	bp_net_cpu_warnings(r, out->local, out->remote);

@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "io/sock.h"
+#include "stream/side_streams.h"
 
 int bp_stream_side_init(struct bp_stream_side *s, struct bp_stream_pool *pool, uint64_t omit_ns)
 {
@@ -164,6 +165,7 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 	s->start_ns = s->last_mark_ns = s->counted_from_ns = now_ns;
 	s->omit_done = s->omit_ns == 0;
 	s->running = true;
+	bp_side_streams_start(s);
 }
 
 /* Figures of one interval [last mark, now) from the counters and TCP_INFO. */
@@ -220,6 +222,7 @@ static void close_interval(struct bp_stream_side *s, uint64_t now_ns, bool omitt
 	iv->rtt_us = rtt_n ? (uint32_t)(rtt_sum / (uint64_t)rtt_n) : 0;
 	iv->jitter_ns = receivers ? jitter / receivers : 0;
 	s->last_mark_ns = now_ns;
+	bp_side_streams_mark(s);
 }
 
 void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns)
@@ -371,6 +374,7 @@ void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 		else if (s->stalled && s->sender[i])
 			stalled_sender_bytes(s, i, r);
 	}
+	bp_side_streams_stop(s);
 	fill_modes(s);
 	fill_cpu(s);
 }

@@ -1,0 +1,8 @@
+/* The result's per-stream figures (see bp_result.streams): kept as built, in JSON form. */
+#include "result/result.h"
+
+void bp_result_set_streams(struct bp_result *r, json_t *streams)
+{
+	json_decref(r->streams);
+	r->streams = streams;
+}
