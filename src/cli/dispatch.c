@@ -10,8 +10,10 @@
 #include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/starve.h"
 #include "result/render.h"
 #include "result/result.h"
+#include "result/result_starve.h"
 
 void bp_cli_usage(FILE *out)
 {
@@ -102,6 +104,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 			  const struct bp_test_ctx *ctx)
 {
 	struct bp_result *r = bp_result_new(t->name);
+	struct bp_starve_snap s0;
+	struct bp_starve_figures starved;
 	bool structured = ctx->common->json || ctx->common->csv;
 	char err[512] = "";
 	const char *why;
@@ -116,9 +120,14 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	 * renders no result, and should not carry the inventory's memory while it serves. */
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
+	bp_starve_snap_take(&s0);
 	rc = t->run(params, ctx, r, err, sizeof(err));
-	if (!t->no_result)
+	if (!t->no_result) {
+		/* The CPU the test did not get, for every command in one place (README). */
+		bp_starve_since(&s0, &starved);
+		bp_result_add_starvation(r, &starved);
 		rc = apply_stop_rule(r, rc, err, sizeof(err));
+	}
 	why = err[0] ? err : strerror(-rc);
 	/* JSON and CSV readers get the error in the document, beside what was measured. */
 	if (rc)
