@@ -103,7 +103,7 @@ void bp_starve_since(const struct bp_starve_snap *s0, struct bp_starve_figures *
  * The threshold: true when the threads waited >= BP_STARVE_WAIT_PERCENT of the span (and
  * >= BP_STARVE_MIN_WAIT_NS), or steal was >= BP_STARVE_STEAL_PERCENT. Then msg holds the
  * warning's sentence ("waited 412 ms for a CPU (41 % of the test): other load took it;
- * ..."). Unknown figures never make a tester starved.
+ * ..."); msg may be NULL when msglen is 0. Unknown figures never make a tester starved.
  */
 bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen);
 
