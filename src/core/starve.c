@@ -201,14 +201,19 @@ void bp_starve_between(const struct bp_starve_snap *a, const struct bp_starve_sn
 {
 	*f = (struct bp_starve_figures){
 		.span_s = b->wall_ns > a->wall_ns ? (double)(b->wall_ns - a->wall_ns) / 1e9 : 0,
-		.wait_s = NAN, .wait_percent = NAN, .steal_percent = NAN, .idle_percent = NAN,
+		.wait_s = NAN, .wait_percent = NAN, .slices = NAN, .starved_s = NAN,
+		.starved_percent = NAN, .steal_percent = NAN, .idle_percent = NAN,
 		.iowait_percent = NAN, .nivcsw = -1,
 	};
 	/* A thread that exited without bp_starve_thread_exit takes its wait with it; the
 	 * account can then shrink, and the span's figure is unknown rather than negative. */
-	if (a->sched_ok && b->sched_ok && b->sched.wait_ns >= a->sched.wait_ns) {
+	if (a->sched_ok && b->sched_ok && b->sched.wait_ns >= a->sched.wait_ns &&
+	    b->sched.slices >= a->sched.slices) {
 		f->wait_s = (double)(b->sched.wait_ns - a->sched.wait_ns) / 1e9;
 		f->wait_percent = f->span_s > 0 ? f->wait_s / f->span_s * 100 : NAN;
+		f->slices = (double)(b->sched.slices - a->sched.slices);
+		f->starved_s = fmax(0, f->wait_s - f->slices * BP_STARVE_WAKE_ALLOWANCE_NS / 1e9);
+		f->starved_percent = f->span_s > 0 ? f->starved_s / f->span_s * 100 : NAN;
 	}
 	if (a->sys_ok && b->sys_ok && jiffies_total(&b->sys) > jiffies_total(&a->sys)) {
 		uint64_t total = jiffies_total(&b->sys) - jiffies_total(&a->sys);
@@ -231,8 +236,8 @@ void bp_starve_since(const struct bp_starve_snap *s0, struct bp_starve_figures *
 
 static bool wait_starved(const struct bp_starve_figures *f)
 {
-	return isfinite(f->wait_percent) && f->wait_percent >= BP_STARVE_WAIT_PERCENT &&
-	       f->wait_s * 1e9 >= (double)BP_STARVE_MIN_WAIT_NS;
+	return isfinite(f->starved_percent) && f->starved_percent >= BP_STARVE_PERCENT &&
+	       f->starved_s * 1e9 >= (double)BP_STARVE_MIN_NS;
 }
 
 bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen)
@@ -247,8 +252,9 @@ bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen
 		return false;
 	if (waited)
 		used += (size_t)snprintf(msg, msglen, "the tester's threads waited %.0f ms for a "
-					 "CPU (%.0f %% of the test's %.2f s): other load took it",
-					 f->wait_s * 1e3, f->wait_percent, f->span_s);
+					 "CPU (%.0f %% of the test's %.2f s; %.0f ms beyond what %.0f "
+					 "wake-ups cost): other load took it", f->wait_s * 1e3,
+					 f->wait_percent, f->span_s, f->starved_s * 1e3, f->slices);
 	if (stolen && used < msglen)
 		used += (size_t)snprintf(msg + used, msglen - used, "%sthe hypervisor took %.0f %% "
 					 "of this machine's CPU time (steal)", used ? "; " : "",
@@ -276,6 +282,11 @@ void bp_starve_json_into(json_t *obj, const struct bp_starve_figures *f)
 			    isfinite(f->wait_s) ? json_real(round(f->wait_s * 1e4) / 1e4) :
 						  json_null());
 	json_object_set_new(obj, "runqueue_wait_percent", real_or_null(f->wait_percent));
+	json_object_set_new(obj, "timeslices", isfinite(f->slices) ?
+			    json_integer((json_int_t)f->slices) : json_null());
+	json_object_set_new(obj, "starved_s", isfinite(f->starved_s) ?
+			    json_real(round(f->starved_s * 1e4) / 1e4) : json_null());
+	json_object_set_new(obj, "starved_percent", real_or_null(f->starved_percent));
 	json_object_set_new(obj, "involuntary_switches",
 			    f->nivcsw >= 0 ? json_integer(f->nivcsw) : json_null());
 	json_object_set_new(obj, "machine_steal_percent", real_or_null(f->steal_percent));

@@ -190,9 +190,12 @@ static void record_trial(struct bp_result *r, const struct trial *t)
 	bp_interval_add_metric(iv, "offered.fps", t->offered_fps, "pkt/s", BP_BETTER_NONE);
 	bp_interval_add_metric(iv, "loss.percent", t->loss_pct, "percent", BP_BETTER_LOWER);
 	bp_interval_add_metric(iv, "passed", t->passed, "count", BP_BETTER_NONE);
-	if (isfinite(t->starve.wait_percent))
+	if (isfinite(t->starve.wait_percent)) {
 		bp_interval_add_metric(iv, "runqueue_wait.percent", t->starve.wait_percent,
 				       "percent", BP_BETTER_LOWER);
+		bp_interval_add_metric(iv, "starved.percent", t->starve.starved_percent,
+				       "percent", BP_BETTER_LOWER);
+	}
 	bp_info("frame %u B at %.0f frames/s: offered %.0f, lost %" PRId64 " of %" PRIu64
 		" (%.3f %%)%s: %s", t->frame, t->target_fps, t->offered_fps, t->lost, t->sent,
 		t->loss_pct, t->starved ? " [tester starved]" : t->tester_limited ?
