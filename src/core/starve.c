@@ -284,8 +284,6 @@ void bp_starve_json_into(json_t *obj, const struct bp_starve_figures *f)
 	json_object_set_new(obj, "runqueue_wait_percent", real_or_null(f->wait_percent));
 	json_object_set_new(obj, "timeslices", isfinite(f->slices) ?
 			    json_integer((json_int_t)f->slices) : json_null());
-	json_object_set_new(obj, "starved_s", isfinite(f->starved_s) ?
-			    json_real(round(f->starved_s * 1e4) / 1e4) : json_null());
 	json_object_set_new(obj, "starved_percent", real_or_null(f->starved_percent));
 	json_object_set_new(obj, "involuntary_switches",
 			    f->nivcsw >= 0 ? json_integer(f->nivcsw) : json_null());
