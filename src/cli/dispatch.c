@@ -11,8 +11,10 @@
 #include "core/log.h"
 #include "core/signals.h"
 #include "result/live.h"
+#include "core/starve.h"
 #include "result/render.h"
 #include "result/result.h"
+#include "result/result_starve.h"
 
 void bp_cli_usage(FILE *out)
 {
@@ -135,6 +137,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	const struct bp_common_opts *c = cctx->common;
 	bool structured = c->json || c->csv || c->json_stream;
 	struct bp_test_ctx ctx = *cctx;
+	struct bp_starve_snap s0;
+	struct bp_starve_figures starved;
 	char err[512] = "";
 	const char *why;
 	int rc, status = BP_EXIT_OK;
@@ -153,9 +157,14 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
 	bp_live_start(ctx.live, r);
+	bp_starve_snap_take(&s0);
 	rc = t->run(params, &ctx, r, err, sizeof(err));
-	if (!t->no_result)
+	if (!t->no_result) {
+		/* The CPU the test did not get, for every command in one place (README). */
+		bp_starve_since(&s0, &starved);
+		bp_result_add_starvation(r, &starved);
 		rc = apply_stop_rule(r, rc, err, sizeof(err));
+	}
 	why = err[0] ? err : strerror(-rc);
 	/* JSON and CSV readers get the error in the document, beside what was measured. */
 	if (rc)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/starve.h"
 #include "core/units.h"
 
 struct bp_workers {
@@ -104,6 +105,7 @@ static void *worker_main(void *p)
 	}
 	bp_worker_sync(w);
 	w->rc = w->group->fn(w);
+	bp_starve_thread_exit();
 	return NULL;
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/signals.h"
+#include "core/starve.h"
 #include "io/loop.h"
 #include "io/sock.h"
 #include "io/stream_internal.h"
@@ -155,6 +156,7 @@ static void *worker_main(void *arg)
 		}
 		run_commands(w);
 	}
+	bp_starve_thread_exit();  /* its run-queue wait stays in the test's account */
 	return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/starve.h"
 #include "core/test.h"
 #include "core/units.h"
 #include "io/frame.h"
@@ -121,6 +122,8 @@ struct trial {
 	double loss_pct;
 	bool passed;
 	bool tester_limited;  /* the tester, not the path, explains the failure */
+	struct bp_starve_figures starve;  /* the CPU the tester did not get in the trial */
+	bool starved;
 	double start_s, end_s;
 };
 
@@ -134,6 +137,7 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 	};
 	struct bp_net_params *np = &o.np;
 	struct bp_stream_outcome out;
+	struct bp_starve_snap s0;
 	size_t payload;
 	double secs;
 	int rc;
@@ -150,7 +154,10 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 	snprintf(np->client_version, sizeof(np->client_version), "boardperf %s", bp_version());
 	*t = (struct trial){ .frame = frame, .target_fps = fps,
 			     .start_s = (double)(bp_now_ns() - t0) / 1e9 };
+	bp_starve_snap_take(&s0);
 	rc = bp_stream_client_run(&o, &out, err, errlen);
+	bp_starve_since(&s0, &t->starve);
+	t->starved = bp_starve_judge(&t->starve, NULL, 0);
 	t->end_s = (double)(bp_now_ns() - t0) / 1e9;
 	if (!rc) {
 		t->sent = bp_net_results_packets(out.local, true);
@@ -161,9 +168,11 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 		t->lost = bp_net_results_lost(out.remote);
 		t->kernel_drops = bp_net_results_kernel_drops(out.remote);
 		t->loss_pct = t->sent ? (double)t->lost / (double)t->sent * 100 : 100;
-		/* A rate the tester could not offer proves nothing about the device. */
+		/* A rate the tester could not offer proves nothing about the device, nor does
+		 * loss while other load kept the tester off the CPU (late sends go in bursts). */
 		t->tester_limited = t->offered_fps < 0.99 * fps ||
-				    (t->lost > 0 && (uint64_t)t->lost <= t->kernel_drops);
+				    (t->lost > 0 && (uint64_t)t->lost <= t->kernel_drops) ||
+				    t->starved;
 		t->passed = t->offered_fps >= 0.99 * fps && t->loss_pct <= p->loss;
 	}
 	bp_stream_outcome_free(&out);
@@ -181,10 +190,16 @@ static void record_trial(struct bp_result *r, const struct trial *t)
 	bp_interval_add_metric(iv, "offered.fps", t->offered_fps, "pkt/s", BP_BETTER_NONE);
 	bp_interval_add_metric(iv, "loss.percent", t->loss_pct, "percent", BP_BETTER_LOWER);
 	bp_interval_add_metric(iv, "passed", t->passed, "count", BP_BETTER_NONE);
+	if (isfinite(t->starve.wait_percent)) {
+		bp_interval_add_metric(iv, "runqueue_wait.percent", t->starve.wait_percent,
+				       "percent", BP_BETTER_LOWER);
+		bp_interval_add_metric(iv, "starved.percent", t->starve.starved_percent,
+				       "percent", BP_BETTER_LOWER);
+	}
 	bp_info("frame %u B at %.0f frames/s: offered %.0f, lost %" PRId64 " of %" PRIu64
 		" (%.3f %%)%s: %s", t->frame, t->target_fps, t->offered_fps, t->lost, t->sent,
-		t->loss_pct, t->tester_limited ? " [tester's limit]" : "",
-		t->passed ? "pass" : "fail");
+		t->loss_pct, t->starved ? " [tester starved]" : t->tester_limited ?
+		" [tester's limit]" : "", t->passed ? "pass" : "fail");
 }
 
 static int add_frame_metric(struct bp_result *r, unsigned frame, const char *what, double v,
@@ -297,8 +312,9 @@ static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	if (run.tester_limited)
 		bp_result_add_warning(r, "tester-limited",
 				      "%d frame size%s failed trials the tester itself could not "
-				      "offer or receive: those answers are the tester's limit, not "
-				      "the device's", run.tester_limited,
+				      "offer or receive, or ran starved of CPU (tester-cpu-starved): "
+				      "those answers are the tester's limit, not the device's",
+				      run.tester_limited,
 				      run.tester_limited == 1 ? "" : "s");
 	if (p->trial < 60 * BP_NS_PER_SEC)
 		bp_result_add_warning(r, "short-trials",

@@ -7,7 +7,9 @@
 
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/starve.h"
 #include "core/unconst.h"
+#include "result/result_starve.h"
 
 static int child_params(const struct bp_test *t, const char *const *argv, void **params,
 			struct bp_common_opts *common, struct bp_parsed *parsed,
@@ -36,6 +38,8 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	struct bp_parsed parsed;
 	struct bp_test_ctx cctx = *ctx;
 	struct bp_result *r = NULL;
+	struct bp_starve_snap s0;
+	struct bp_starve_figures starved;
 	void *params = NULL;
 	int rc;
 
@@ -57,7 +61,10 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	cctx.parsed = &parsed;
 	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
 	bp_info("running %s", t->name);
+	bp_starve_snap_take(&s0);
 	rc = t->run(params, &cctx, r, err, errlen);
+	bp_starve_since(&s0, &starved);
+	bp_result_add_starvation(r, &starved);
 	if (rc) {
 		/* the child's own document says why, as a command run alone would */
 		bp_result_set_error(r, bp_error_code(rc), "%s", err[0] ? err : strerror(-rc));

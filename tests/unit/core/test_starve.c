@@ -1,0 +1,309 @@
+/*
+ * The starvation account: schedstat and /proc/stat parsing against fixture text (real
+ * files of this kernel, and damaged ones), the sum over a fixture task tree, the figures
+ * between two snapshots, the threshold, and the live account against a bound no scheduler
+ * can beat: n threads spinning on c CPUs wait at least (n - c) x the span between them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/starve.h"
+#include "core/workers.h"
+#include "tap.h"
+
+static const char *fixtures;
+
+static char *slurp(const char *name)
+{
+	static char buf[8192];
+	char path[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/starve/%s", fixtures, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_schedstat_parse(void)
+{
+	static const struct { const char *text; int rc; } cases[] = {
+		{ "3416505 20613062 8\n", 0 },
+		{ "3416505 20613062 8", 0 },
+		{ "0 0 0\n", 0 },
+		{ "3416505 20613062\n", -EINVAL },       /* a field short */
+		{ "3416505 20613062 8 9\n", -EINVAL },   /* not the three-field file */
+		{ "not a schedstat\n", -EINVAL },
+		{ "", -EINVAL },
+	};
+	struct bp_schedstat s;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_INT(bp_schedstat_parse(cases[i].text, &s), cases[i].rc);
+	CHECK_INT(bp_schedstat_parse("7304048 201592758 179\n", &s), 0);
+	CHECK_INT(s.run_ns, 7304048);
+	CHECK_INT(s.wait_ns, 201592758);
+	CHECK_INT(s.slices, 179);
+}
+
+static void test_proc_stat_parse(void)
+{
+	struct bp_cpu_jiffies j;
+	const char *text = slurp("stat.before");
+
+	CHECK(text != NULL);
+	CHECK_INT(bp_proc_stat_parse(text, &j), 0);
+	CHECK_INT(j.user, 494472);
+	CHECK_INT(j.idle, 890516);
+	CHECK_INT(j.iowait, 25573);
+	CHECK_INT(j.softirq, 187478);
+	CHECK_INT(j.steal, 981);
+	/* Per-CPU lines are not the aggregate, wherever the aggregate stands. */
+	CHECK_INT(bp_proc_stat_parse("cpu0 1 2 3 4 5 6 7 8\ncpu  10 20 30 40 50 60 70 80\n", &j), 0);
+	CHECK_INT(j.user, 10);
+	CHECK_INT(j.steal, 80);
+	/* Linux 2.4 had user nice system idle only: the rest read as zero. */
+	CHECK_INT(bp_proc_stat_parse("cpu  1 2 3 4\n", &j), 0);
+	CHECK_INT(j.idle, 4);
+	CHECK_INT(j.steal, 0);
+	CHECK_INT(bp_proc_stat_parse("cpu0 1 2 3 4\nintr 5\n", &j), -EINVAL);
+	CHECK_INT(bp_proc_stat_parse("cpu  1 2\n", &j), -EINVAL);
+	CHECK_INT(bp_proc_stat_parse("", &j), -EINVAL);
+}
+
+static void test_sum_tasks(void)
+{
+	char dir[512];
+	struct bp_schedstat sum;
+	int n, skip[] = { 1202 };
+
+	snprintf(dir, sizeof(dir), "%s/starve/task", fixtures);
+	/* 1203's schedstat is damaged: left out, the two others summed. */
+	CHECK_INT(bp_schedstat_sum_tasks(dir, NULL, 0, &sum, &n), 0);
+	CHECK_INT(n, 2);
+	CHECK_INT(sum.run_ns, 3416505ULL + 7304048ULL);
+	CHECK_INT(sum.wait_ns, 20613062ULL + 201592758ULL);
+	CHECK_INT(sum.slices, 8 + 179);
+	CHECK_INT(bp_schedstat_sum_tasks(dir, skip, 1, &sum, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(sum.wait_ns, 20613062);
+	snprintf(dir, sizeof(dir), "%s/starve/empty-task", fixtures);
+	CHECK_INT(bp_schedstat_sum_tasks(dir, NULL, 0, &sum, &n), -EINVAL);
+	CHECK_INT(bp_schedstat_sum_tasks("/nonexistent/task", NULL, 0, &sum, &n), -ENOENT);
+	/* This process: at least the main thread (whose own run time can still read 0: the
+	 * kernel folds a running task's current slice in only when it is switched or ticks). */
+	CHECK_INT(bp_schedstat_sum_tasks("/proc/self/task", NULL, 0, &sum, &n), 0);
+	CHECK(n >= 1);
+}
+
+static struct bp_starve_snap snap(uint64_t wall_ms, uint64_t wait_ms, uint64_t slices,
+				  const char *statfile, long nivcsw)
+{
+	struct bp_starve_snap s = { .wall_ns = wall_ms * BP_NS_PER_MS, .sched_ok = true,
+				    .nivcsw = nivcsw, .nivcsw_ok = true };
+
+	s.sched.wait_ns = wait_ms * BP_NS_PER_MS;
+	s.sched.slices = slices;
+	s.sys_ok = statfile && !bp_proc_stat_parse(slurp(statfile), &s.sys);
+	return s;
+}
+
+static void test_between(void)
+{
+	struct bp_starve_snap a = snap(1000, 50, 100, "stat.before", 10);
+	struct bp_starve_snap b = snap(3000, 450, 2100, "stat.after", 130);
+	struct bp_starve_snap c = snap(3000, 450, 2100, "stat.steal", 130);
+	struct bp_starve_snap d = snap(3000, 450, 20100, "stat.after", 130);
+	struct bp_starve_figures f;
+
+	bp_starve_between(&a, &b, &f);
+	CHECK_NEAR(f.span_s, 2.0, 1e-9);
+	CHECK_NEAR(f.wait_s, 0.4, 1e-9);
+	CHECK_NEAR(f.wait_percent, 20.0, 1e-9);
+	CHECK_NEAR(f.slices, 2000, 1e-9);
+	/* 2000 times on a CPU are allowed 20 us each: 0.04 s of the 0.4 s. */
+	CHECK_NEAR(f.starved_s, 0.36, 1e-9);
+	CHECK_NEAR(f.starved_percent, 18.0, 1e-9);
+	CHECK_INT(f.nivcsw, 120);
+	/* stat.before -> stat.after: 173 + 28 = 201 jiffies, none idle, none stolen. */
+	CHECK_NEAR(f.idle_percent, 0.0, 1e-9);
+	CHECK_NEAR(f.steal_percent, 0.0, 1e-9);
+	/* stat.steal: +273 user, +48 system, +20 idle, +20 iowait, +60 steal = 421 jiffies. */
+	bp_starve_between(&a, &c, &f);
+	CHECK_NEAR(f.steal_percent, 60.0 / 421 * 100, 1e-9);
+	CHECK_NEAR(f.idle_percent, 20.0 / 421 * 100, 1e-9);
+	CHECK_NEAR(f.iowait_percent, 20.0 / 421 * 100, 1e-9);
+	/* 20 us per wake-up (crr's hand-overs): all of it within the allowance. */
+	bp_starve_between(&a, &d, &f);
+	CHECK_NEAR(f.wait_percent, 20.0, 1e-9);
+	CHECK_NEAR(f.starved_s, 0.0, 1e-12);
+	/* An account that shrank (a thread left without its exit call) is unknown, not < 0. */
+	bp_starve_between(&b, &a, &f);
+	CHECK(isnan(f.wait_s) && isnan(f.starved_percent) && isnan(f.steal_percent));
+	CHECK_INT(f.nivcsw, -1);
+	a.sched_ok = false;
+	a.sys_ok = false;
+	bp_starve_between(&a, &b, &f);
+	CHECK(isnan(f.wait_percent) && isnan(f.starved_s) && isnan(f.idle_percent));
+}
+
+static void test_judge(void)
+{
+	static const struct {
+		double span_s, starved_s, steal;
+		bool starved;
+	} cases[] = {
+		{ 2.0, 0.198, 0, false },   /* 9.9 % */
+		{ 2.0, 0.200, 0, true },    /* 10 % */
+		{ 2.0, 1.5, 0, true },
+		{ 4.0, 6.0, 0, true },      /* several threads: past 100 % of the span */
+		{ 0.1, 0.019, 0, false },   /* 19 %, but 19 ms: a few late wake-ups */
+		{ 0.1, 0.020, 0, true },
+		{ 2.0, 0.0, 4.9, false },
+		{ 2.0, 0.0, 5.0, true },
+		{ 2.0, NAN, NAN, false },   /* nothing known proves nothing */
+	};
+	char msg[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* The raw wait is twice the starved time: only the latter decides. */
+		struct bp_starve_figures f = {
+			.span_s = cases[i].span_s, .wait_s = 2 * cases[i].starved_s,
+			.wait_percent = 200 * cases[i].starved_s / cases[i].span_s,
+			.slices = 1000, .starved_s = cases[i].starved_s,
+			.starved_percent = cases[i].starved_s / cases[i].span_s * 100,
+			.steal_percent = cases[i].steal, .idle_percent = NAN,
+			.iowait_percent = NAN, .nivcsw = -1,
+		};
+
+		CHECK_INT(bp_starve_judge(&f, msg, sizeof(msg)), cases[i].starved);
+		CHECK_INT(bp_starve_judge(&f, NULL, 0), cases[i].starved);
+		if (!cases[i].starved)
+			CHECK_STR(msg, "");
+	}
+	{
+		struct bp_starve_figures f = { .span_s = 1.0, .wait_s = 0.412, .wait_percent = 41.2,
+					       .slices = 640, .starved_s = 0.38,
+					       .starved_percent = 38, .steal_percent = 7.0,
+					       .idle_percent = 3.0, .iowait_percent = 0,
+					       .nivcsw = 116 };
+
+		CHECK(bp_starve_judge(&f, msg, sizeof(msg)));
+		CHECK_STR(msg, "the tester's threads waited 412 ms for a CPU (41 % of the test's "
+			  "1.00 s; 380 ms beyond what 640 wake-ups cost): other load took it; the "
+			  "hypervisor took 7 % of this machine's CPU time (steal); the machine was "
+			  "3 % idle, 116 involuntary switches; the figures may read low");
+		/* A short buffer is cut, never overrun. */
+		CHECK(bp_starve_judge(&f, msg, 16));
+		CHECK_INT(strlen(msg), 15);
+	}
+}
+
+static void test_json(void)
+{
+	struct bp_starve_figures f = { .span_s = 2, .wait_s = 0.123456, .wait_percent = 6.1728,
+				       .slices = 300, .starved_s = 0.108456,
+				       .starved_percent = 5.4228, .steal_percent = NAN,
+				       .idle_percent = 12.345, .iowait_percent = 0, .nivcsw = 42 };
+	json_t *o = json_object();
+
+	bp_starve_json_into(o, &f);
+	CHECK_NEAR(json_real_value(json_object_get(o, "runqueue_wait_s")), 0.1235, 1e-12);
+	CHECK_NEAR(json_real_value(json_object_get(o, "runqueue_wait_percent")), 6.17, 1e-12);
+	CHECK_INT(json_integer_value(json_object_get(o, "timeslices")), 300);
+	CHECK(!json_object_get(o, "starved_s"));
+	CHECK_NEAR(json_real_value(json_object_get(o, "starved_percent")), 5.42, 1e-12);
+	CHECK_INT(json_integer_value(json_object_get(o, "involuntary_switches")), 42);
+	CHECK(json_is_null(json_object_get(o, "machine_steal_percent")));
+	CHECK_NEAR(json_real_value(json_object_get(o, "machine_idle_percent")), 12.35, 1e-12);
+	CHECK(json_is_real(json_object_get(o, "machine_iowait_percent")));
+	json_decref(o);
+}
+
+struct spinner {
+	pthread_barrier_t *start;
+	uint64_t until_ns;
+	bool hooked;
+};
+
+static void *spin(void *arg)
+{
+	struct spinner *s = arg;
+	volatile uint64_t sink = 0;
+
+	pthread_barrier_wait(s->start);
+	while (bp_now_ns() < s->until_ns)
+		sink++;
+	if (s->hooked)
+		bp_starve_thread_exit();
+	return NULL;
+}
+
+/* Start n spinners behind a barrier, spinning until one common deadline, and join them. */
+static double run_spinners(int n, uint64_t spin_ns, struct bp_starve_figures *f)
+{
+	pthread_t tid[64];
+	pthread_barrier_t start;
+	struct spinner s = { .start = &start, .hooked = true };
+	struct bp_starve_snap s0;
+
+	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
+	bp_starve_snap_take(&s0);
+	for (int i = 0; i < n; i++)
+		pthread_create(&tid[i], NULL, spin, &s);
+	s.until_ns = bp_now_ns() + spin_ns;
+	pthread_barrier_wait(&start);
+	for (int i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	bp_starve_since(&s0, f);
+	pthread_barrier_destroy(&start);
+	return (double)spin_ns / 1e9;
+}
+
+/*
+ * Ground truth: n threads runnable for the same span T on c CPUs can run at most c x T
+ * between them, so they wait at least (n - c) x T, whatever else the machine does. The
+ * threads exit before the second snapshot: their wait is in the account only through
+ * bp_starve_thread_exit.
+ */
+static void test_live_bound(void)
+{
+	int c = bp_workers_available_cpus(), n = 2 * c > 64 ? 64 : 2 * c;
+	struct bp_starve_figures f;
+	double t = run_spinners(n, 300 * BP_NS_PER_MS, &f);
+	double bound = (n - c) * t;
+
+	printf("# %d spinners on %d CPUs for %.2f s: waited %.3f s (bound %.3f s), %.0f %% of "
+	       "the span, starved %.3f s, %.0f times on a CPU, %ld involuntary switches\n", n, c,
+	       t, f.wait_s, bound, f.wait_percent, f.starved_s, f.slices, f.nivcsw);
+	/* 10 % off the bound: the spinners start and stop a little apart. */
+	CHECK(isfinite(f.wait_s) && f.wait_s >= 0.9 * bound);
+	/* and no thread can wait longer than the span: a thread counted twice (listed in
+	 * /proc/self/task just after its exit call) would pass this. */
+	CHECK(f.wait_s <= (n + 1) * f.span_s);
+	CHECK(bp_starve_judge(&f, NULL, 0));
+	CHECK(f.nivcsw > 0);
+}
+
+int main(int argc, char **argv)
+{
+	fixtures = argc > 1 ? argv[1] : "tests/unit/fixtures";
+	test_schedstat_parse();
+	test_proc_stat_parse();
+	test_sum_tasks();
+	test_between();
+	test_judge();
+	test_json();
+	test_live_bound();
+	return tap_done();
+}
