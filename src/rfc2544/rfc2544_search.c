@@ -21,9 +21,18 @@ static double lower_bound(const struct bp_search *s)
 	return max2(s->clean_lo, s->short_lo);
 }
 
+/* The search's upper end: the lowest rate that failed or could not be offered, and no more
+ * than the egress was seen to carry (no target above it can be offered). */
+static double upper_bound(const struct bp_search *s)
+{
+	double e = s->egress * (1 + s->resolution);
+
+	return s->egress > 0 && e < s->hi ? e : s->hi;
+}
+
 double bp_search_next(const struct bp_search *s)
 {
-	double lo = lower_bound(s);
+	double lo = lower_bound(s), hi = upper_bound(s);
 
 	if (s->trials == 0)
 		return s->max;
@@ -34,11 +43,11 @@ double bp_search_next(const struct bp_search *s)
 	 * What the egress carried passed, but no trial has asked for that rate yet: ask, so
 	 * that the answer is a rate a trial offered in full (RFC 2544 §26.1's definition).
 	 */
-	if (s->short_lo > s->clean_lo && !s->short_tried && s->short_lo < s->hi)
+	if (s->short_lo > s->clean_lo && !s->short_tried && s->short_lo < hi)
 		return s->short_lo;
-	if (lo > 0 ? s->hi <= lo * (1 + s->resolution) : s->hi <= s->top * BP_SEARCH_FLOOR_SHARE)
+	if (lo > 0 ? hi <= lo * (1 + s->resolution) : hi <= s->top * BP_SEARCH_FLOOR_SHARE)
 		return 0;
-	return (lo + s->hi) / 2;
+	return (lo + hi) / 2;
 }
 
 static void lower_hi(struct bp_search *s, double rate)
@@ -55,7 +64,7 @@ static void lower_hi(struct bp_search *s, double rate)
 static void note_first(struct bp_search *s)
 {
 	if (s->trials == 1)
-		s->top = s->hi;
+		s->top = upper_bound(s);
 }
 
 void bp_search_record(struct bp_search *s, double rate, bool passed)
@@ -75,8 +84,7 @@ void bp_search_record(struct bp_search *s, double rate, bool passed)
 void bp_search_record_short(struct bp_search *s, double target, double carried,
 			    bool lossless)
 {
-	/* A trial at the unconfirmed figure that again fell short: two trials agree on what
-	 * the egress carries, so the new figure needs no trial of its own. */
+	/* A trial at the unconfirmed figure that again fell short: it needs no other. */
 	bool confirming = s->short_lo > 0 && target == s->short_lo;
 
 	s->trials++;
@@ -87,14 +95,18 @@ void bp_search_record_short(struct bp_search *s, double target, double carried,
 		note_first(s);
 		return;
 	}
-	s->egress = s->egress > 0 && s->egress < carried ? s->egress : carried;
-	/* The egress offers no more than about what it carried: the upper end comes down to
-	 * it, so the next target never exceeds what the tester can offer. */
-	if (carried * (1 + s->resolution) < s->hi)
-		s->hi = carried * (1 + s->resolution);
-	if (carried > s->clean_lo) {
-		s->short_lo = carried < s->hi ? carried : s->hi;
-		s->short_tried = confirming;
+	/*
+	 * The most a short trial carried: what the egress manages when the tester keeps it
+	 * busy. A trial in which the tester's CPU fell behind carries less, so it neither
+	 * lowers this figure nor, being a rate that passed too, the answer.
+	 */
+	if (carried > s->egress)
+		s->egress = carried;
+	if (confirming)
+		s->short_tried = true;
+	if (carried > s->short_lo && carried > s->clean_lo) {
+		s->short_lo = carried;
+		s->short_tried = false;
 	}
 	note_first(s);
 }

@@ -27,14 +27,15 @@
 
 struct bp_search {
 	double clean_lo;    /* highest target that passed, offered in full (0: none yet) */
-	double short_lo;    /* the rate the path carried in the last short trial without loss,
-			     * not yet confirmed by a trial at that target (0: none) */
-	bool short_tried;   /* a trial at short_lo's rate has been asked for */
+	double short_lo;    /* the most a short trial without loss carried, above clean_lo
+			     * (0: none, or a trial at or below it lost since) */
+	bool short_tried;   /* a trial at short_lo's rate has been run */
 	double hi;          /* lowest rate that failed or could not be offered (max until then) */
 	double max;
 	double top;         /* the upper end after the first trial: where bisection starts */
 	double resolution;  /* stop once hi - lo is this share of lo (0.01: 1 %) */
-	double egress;      /* lowest rate a short trial carried without loss (0: none) */
+	double egress;      /* the most a short trial carried without loss (0: none): no target
+			     * above it (plus the resolution) is tried */
 	int trials;
 	bool max_passed;    /* the first trial (at max) passed, offered in full */
 };

@@ -9,6 +9,8 @@ struct path {
 	double egress;     /* the most the tester's egress carries (0: no limit) */
 	double overshoot;  /* what a saturated egress seems to carry, as a share above egress */
 	double device;     /* the device loses above this rate (0: never) */
+	int starved;       /* this trial (1, 2, ...) the tester's CPU offers only ... */
+	double starved_share;  /* ... this share of its target (0: never) */
 };
 
 struct outcome {
@@ -33,6 +35,8 @@ static void trial(struct bp_search *s, const struct path *p, double target)
 			offered = target;
 		carried = p->egress * (1 + p->overshoot);
 	}
+	if (s->trials + 1 == p->starved && offered > target * p->starved_share)
+		offered = carried = target * p->starved_share;
 	lossless = p->device <= 0 || carried <= p->device;
 	if (offered >= BP_SEARCH_OFFERED_SHARE * target)
 		bp_search_record(s, target, lossless);
@@ -95,6 +99,19 @@ int main(void)
 	CHECK(o.result >= 9842 * 0.99 && o.result <= 9842 * 1.04);
 	CHECK(o.trials <= 10);
 	CHECK(o.egress_bound);
+	/* The tester's CPU falls behind in the trial that confirms the egress rate: a rate that
+	 * passed stays passed, and the search neither starts over nor settles lower. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .starved = 2,
+						   .starved_share = 0.7 });
+	CHECK(o.result >= 9842 * 0.99 && o.result <= 9842 * 1.01);
+	CHECK_INT(o.trials, 2);
+	CHECK(o.egress_bound);
+	/* ... or in the first trial (a busy tester offering 70 % of what the egress carries):
+	 * the confirmation passes, and the answer is what that trial carried, no less. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .starved = 1,
+						   .starved_share = 0.7 * 9842 / 2349624 });
+	CHECK(o.result >= 0.7 * 9842 * 0.99 && o.result <= 9842 * 1.01);
+	CHECK(o.trials <= 3);
 	/* A device that loses below the egress rate: the search goes below what the egress
 	 * carried and finds the device, and the egress is not blamed. */
 	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .device = 4000 });
