@@ -431,7 +431,7 @@ static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_rfc2544 = {
 	.name = "rfc2544",
 	.summary = "RFC 2544 throughput (zero-loss rate per frame size) and frame loss rate",
-	.synopsis = "-c HOST --max RATE [--sizes LIST] [--trial S | --rfc] [--loss PCT] "
+	.synopsis = "-c HOST [--max RATE] [--sizes LIST] [--trial S | --rfc] [--loss PCT] "
 		    "[--test throughput|loss]",
 	.opts = rfc_opts,
 	.params_size = sizeof(struct rfc_params),
