@@ -1,38 +1,133 @@
-/* The throughput search against simulated devices with a known zero-loss rate. */
+/*
+ * The throughput search against simulated paths with a known zero-loss rate: a device that
+ * loses above its rate, behind a tester whose own egress may carry less than the medium.
+ */
 #include "rfc2544/rfc2544_search.h"
 #include "tap.h"
 
-/* Run the search against a device that passes every rate up to limit. */
-static double search(double max, double resolution, double limit, int *trials)
+struct path {
+	double egress;     /* the most the tester's egress carries (0: no limit) */
+	double overshoot;  /* what a saturated egress seems to carry, as a share above egress */
+	double device;     /* the device loses above this rate (0: never) */
+	int starved;       /* this trial (1, 2, ...) the tester's CPU offers only ... */
+	double starved_share;  /* ... this share of its target (0: never) */
+};
+
+struct outcome {
+	double result;
+	int trials;
+	bool egress_bound;
+};
+
+/*
+ * One trial as the command sees it: a target above the egress is offered only up to it
+ * (plus what the tester's queue held at the end, as a saturated tbf's backlog does), and
+ * the receiver sees at most what the egress carries; the device loses what exceeds its rate.
+ */
+static void trial(struct bp_search *s, const struct path *p, double target)
+{
+	double offered = target, carried = target;
+	bool lossless;
+
+	if (p->egress > 0 && target > p->egress) {
+		offered = p->egress * 1.05;
+		if (offered > target)
+			offered = target;
+		carried = p->egress * (1 + p->overshoot);
+	}
+	if (s->trials + 1 == p->starved && offered > target * p->starved_share)
+		offered = carried = target * p->starved_share;
+	lossless = p->device <= 0 || carried <= p->device;
+	if (offered >= BP_SEARCH_OFFERED_SHARE * target)
+		bp_search_record(s, target, lossless);
+	else
+		bp_search_record_short(s, target, lossless ? carried : offered, lossless);
+}
+
+static struct outcome search(double max, double resolution, const struct path *p)
 {
 	struct bp_search s;
 	double rate;
 
 	bp_search_init(&s, max, resolution);
-	while ((rate = bp_search_next(&s)) > 0)
-		bp_search_record(&s, rate, rate <= limit);
-	*trials = s.trials;
-	return bp_search_result(&s);
+	while ((rate = bp_search_next(&s)) > 0) {
+		/* The next target never exceeds what the egress carried: it cannot be offered. */
+		CHECK(s.egress <= 0 || rate <= s.egress * (1 + resolution));
+		trial(&s, p, rate);
+	}
+	return (struct outcome){ bp_search_result(&s), s.trials, bp_search_egress_bound(&s) };
 }
+
+#define MAX64 1488095.0  /* 64-byte frames/s of 1 Gbit/s */
 
 int main(void)
 {
-	int trials;
-	double r;
+	struct outcome o;
 
 	/* A device that takes everything: one trial at the maximum is the answer. */
-	r = search(1488095, 14881, 2e6, &trials);
-	CHECK_NEAR(r, 1488095, 0);
-	CHECK_INT(trials, 1);
-	/* A limit inside the range: found to within the resolution, never above it. */
-	r = search(1488095, 14881, 208333, &trials);
-	CHECK(r <= 208333 && r >= 208333 - 14881);
-	CHECK(trials <= 8);
-	r = search(81274, 81.274, 40000, &trials);
-	CHECK(r <= 40000 && r >= 40000 - 81.274);
+	o = search(MAX64, 0.01, &(struct path){ 0 });
+	CHECK_NEAR(o.result, MAX64, 0);
+	CHECK_INT(o.trials, 1);
+	CHECK(!o.egress_bound);
+	/* A limit inside the range: found to within the resolution of the rate found (not of
+	 * the maximum: 1 % of MAX64 would be 14,881 frames/s), never above it. */
+	o = search(MAX64, 0.01, &(struct path){ .device = 208333 });
+	CHECK(o.result <= 208333 && o.result >= 208333 * 0.99);
+	CHECK(o.trials <= 12);
+	o = search(MAX64, 0.01, &(struct path){ .device = 5000 });
+	CHECK(o.result <= 5000 && o.result >= 5000 * 0.99);
+	CHECK(o.trials <= 20);
 	/* Nothing passes: the answer is 0, after a bounded number of trials. */
-	r = search(1000, 10, 0, &trials);
-	CHECK_NEAR(r, 0, 0);
-	CHECK(trials <= 8);
+	o = search(1000, 0.01, &(struct path){ .device = 1e-9 });
+	CHECK_NEAR(o.result, 0, 0);
+	CHECK(o.trials <= 11);
+
+	/* The tester's egress is the narrowest point (a 40 Mbit/s tbf on a veth read as
+	 * 10 Gbit/s: 9,842 frames/s of 512 B against 2,349,624): the first trial carries the
+	 * egress rate without loss, the second confirms it. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842 });
+	CHECK(o.result >= 9842 * 0.99 && o.result <= 9842 * 1.01);
+	CHECK_INT(o.trials, 2);
+	CHECK(o.egress_bound);
+	/* The same with a device that could take a little more than the egress. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .device = 9900 });
+	CHECK(o.result >= 9842 * 0.99 && o.result <= 9842 * 1.01);
+	CHECK(o.egress_bound);
+	/* A receiver's figure 3 % above what the egress carries: the trial at it is refused
+	 * again, and the search settles on the egress within the resolution. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .overshoot = 0.03 });
+	CHECK(o.result >= 9842 * 0.99 && o.result <= 9842 * 1.04);
+	CHECK(o.trials <= 10);
+	CHECK(o.egress_bound);
+	/* The tester's CPU falls behind in the trial that confirms the egress rate: a rate that
+	 * passed stays passed, and the search neither starts over nor settles lower. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .starved = 2,
+						   .starved_share = 0.7 });
+	CHECK(o.result >= 9842 * 0.99 && o.result <= 9842 * 1.01);
+	CHECK_INT(o.trials, 2);
+	CHECK(o.egress_bound);
+	/* ... or in the first trial (a busy tester offering 70 % of what the egress carries):
+	 * the confirmation passes, and the answer is what that trial carried, no less. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .starved = 1,
+						   .starved_share = 0.7 * 9842 / 2349624 });
+	CHECK(o.result >= 0.7 * 9842 * 0.99 && o.result <= 9842 * 1.01);
+	CHECK(o.trials <= 3);
+	/* A device that loses below the egress rate: the search goes below what the egress
+	 * carried and finds the device, and the egress is not blamed. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .device = 4000 });
+	CHECK(o.result <= 4000 && o.result >= 4000 * 0.99);
+	CHECK(!o.egress_bound);
+	CHECK(o.trials <= 12);
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .device = 9600 });
+	CHECK(o.result <= 9600 && o.result >= 9600 * 0.99);
+	CHECK(!o.egress_bound);
+	/* A coarse resolution is relative too: 10 % of the rate found. */
+	o = search(2349624, 0.10, &(struct path){ .egress = 9842, .device = 3000 });
+	CHECK(o.result <= 3000 && o.result >= 3000 * 0.90);
+	CHECK(o.trials <= 8);
+	/* An egress far below the maximum and a device that loses everything: 0, bounded. */
+	o = search(2349624, 0.01, &(struct path){ .egress = 9842, .device = 1e-9 });
+	CHECK_NEAR(o.result, 0, 0);
+	CHECK(o.trials <= 12);
 	return tap_done();
 }
