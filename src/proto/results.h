@@ -53,6 +53,10 @@ struct bp_net_results {
 	 * "gro+recvmmsg", "msg_zerocopy", ...): "bp_send_mode" and "bp_receive_mode", so that
 	 * the client can say how the server sent with -R. "" when none or unknown (iperf3). */
 	char send_mode[16], recv_mode[16];
+	/* What this side's TCP senders counted ("bp_sent_counts"): "acked" (the kernel's
+	 * tcpi_bytes_acked) or "written" (into the socket, where the kernel lacks that); "" for
+	 * none or unknown (a stock iperf3 counts what it wrote). */
+	char sent_counts[12];
 	bool from_iperf3;   /* read from a stock iperf3: no bp_ keys, stream roles unknown */
 };
 

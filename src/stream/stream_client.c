@@ -191,11 +191,12 @@ static bool data_stopped(struct client *c, struct bp_stream_outcome *out, uint64
 static int run_timed(struct client *c, struct bp_stream_outcome *out)
 {
 	const struct bp_net_params *np = &c->o->np;
-	/* As iperf3: the omitted start comes on top of -t. */
-	uint64_t now = bp_now_ns(), end = now + np->omit_ns + np->time_ns;
+	uint64_t now = bp_now_ns(), end;
 	int rc = 0;
 
 	bp_stream_side_start(&c->side, now);
+	/* As iperf3: the omitted start comes on top of -t. */
+	end = now + np->omit_ns + np->time_ns;
 	while (now < end) {
 		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
 		uint64_t due = next_due(&c->side, np, end), wake = due < now + TICK_NS ? due :
@@ -222,12 +223,16 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 			break;
 		}
 	}
+	/*
+	 * The span ends when the counts are taken, now: a poll that returned late (a busy
+	 * machine) makes a longer span, never bytes over a span they did not fit in.
+	 */
 	now = bp_now_ns();
 	if (out->data_stopped)
-		bp_stream_side_stop_stalled(&c->side, now < end ? now : end);
+		bp_stream_side_stop_stalled(&c->side, now);
 	else
-		bp_stream_side_stop(&c->side, now < end ? now : end);
-	out->duration_s = (double)((now < end ? now : end) - c->side.start_ns) / 1e9;
+		bp_stream_side_stop(&c->side, now);
+	out->duration_s = (double)(now - c->side.start_ns) / 1e9;
 	return rc;
 }
 
