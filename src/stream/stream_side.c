@@ -53,6 +53,26 @@ static void append(struct bp_stream_side *s, struct bp_stream *st, bool sender, 
 	s->n++;
 }
 
+/*
+ * What a TCP stream moved, as the kernel counts it: bytes that reached the receiving TCP in
+ * order. A sender's own count (bytes written) runs ahead of that by what waits in its socket
+ * buffer, up to megabytes a stream: with 128 streams on loopback the sender claimed 7 times
+ * what arrived, and that content only drains after the span ends. Acknowledged bytes left
+ * the socket and arrived; a receiver's tcpi_bytes_received counts the same bytes on the other
+ * end (also those not yet read, so a receiver that stops reading does not undercount what
+ * its peer saw acknowledged). Both are the kernel's own counters, read from any thread with
+ * no race against the worker. false without them (Linux before 4.1, qemu-user).
+ */
+static bool kernel_bytes(const struct bp_stream_side *s, int i, uint64_t *bytes)
+{
+	struct bp_tcp_info ti;
+
+	if (bp_tcp_info_read(bp_stream_fd(s->streams[i]), &ti) || !ti.has_bytes)
+		return false;
+	*bytes = s->sender[i] ? ti.bytes_acked : ti.bytes_received;
+	return true;
+}
+
 int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 		    const struct bp_stream_opts *o, char *err, size_t errlen)
 {
@@ -64,6 +84,13 @@ int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 	if (!st)
 		return -EIO;
 	append(s, st, sender, id);
+	/*
+	 * A receiver counts from here, before the test (the cookie it read is outside): with -R
+	 * the server sends from its own start, a control message before this side's, and what
+	 * arrives in between is part of the test, as the sender counts it.
+	 */
+	if (!sender)
+		s->kernel_count[s->n - 1] = kernel_bytes(s, s->n - 1, &s->base_bytes[s->n - 1]);
 	return 0;
 }
 
@@ -106,26 +133,6 @@ int bp_stream_side_add_custom(struct bp_stream_side *s, int fd, const struct bp_
 	if (out)
 		*out = st;
 	return 0;
-}
-
-/*
- * What a TCP stream moved, as the kernel counts it: bytes that reached the receiving TCP in
- * order. A sender's own count (bytes written) runs ahead of that by what waits in its socket
- * buffer, up to megabytes a stream: with 128 streams on loopback the sender claimed 7 times
- * what arrived, and that content only drains after the span ends. Acknowledged bytes left
- * the socket and arrived; a receiver's tcpi_bytes_received counts the same bytes on the other
- * end (also those not yet read, so a receiver that stops reading does not undercount what
- * its peer saw acknowledged). Both are the kernel's own counters, read from any thread with
- * no race against the worker. false without them (Linux before 4.1, qemu-user).
- */
-static bool kernel_bytes(const struct bp_stream_side *s, int i, uint64_t *bytes)
-{
-	struct bp_tcp_info ti;
-
-	if (bp_tcp_info_read(bp_stream_fd(s->streams[i]), &ti) || !ti.has_bytes)
-		return false;
-	*bytes = s->sender[i] ? ti.bytes_acked : ti.bytes_received;
-	return true;
 }
 
 /*
@@ -191,9 +198,13 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 		s->base_retrans[i] = s->last_retrans[i] = stream_retrans(s, i, &ti);
 		/* the cookie was acknowledged before the test: not part of it */
 		s->base_acked[i] = stream_progress(s, i, &acked);
-		s->kernel_count[i] = !s->udp[i] && kernel_bytes(s, i, &b);
-		/* counts start here (the kernel's hold the cookie, or what came before -R began) */
-		s->base_bytes[i] = s->last_bytes[i] = stream_bytes(s, i, &us);
+		/* a sender's count starts here (the kernel's holds the cookie); a TCP receiver's
+		 * where it was added */
+		if (s->sender[i] || s->udp[i] || !s->kernel_count[i]) {
+			s->kernel_count[i] = !s->udp[i] && kernel_bytes(s, i, &b);
+			s->base_bytes[i] = stream_bytes(s, i, &us);
+		}
+		s->last_bytes[i] = s->base_bytes[i];
 	}
 	s->frozen = false;
 	bp_stream_start_all(s->streams, s->n);
