@@ -397,20 +397,27 @@ static void fill_modes(struct bp_stream_side *s)
 	}
 }
 
-void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
+/*
+ * The TCP counts end now: taken first, they leave out what the streams write in the moment
+ * their workers take to stop, and what the socket buffers hand on afterwards. UDP stats are
+ * read after the stop, as every datagram a sender counts has left.
+ */
+void bp_stream_side_freeze(struct bp_stream_side *s)
 {
 	struct bp_udp_stats us;
 
-	if (!s->running)
+	if (!s->running || s->frozen)
 		return;
-	/*
-	 * The TCP counts end now: taken first, they leave out what the streams write in the
-	 * moment their workers take to stop, and what the socket buffers hand on afterwards.
-	 * UDP stats are read after the stop, as every datagram a sender counts has left.
-	 */
 	for (int i = 0; i < s->n; i++)
 		s->end_bytes[i] = s->udp[i] ? 0 : stream_bytes(s, i, &us);
 	s->frozen = true;
+}
+
+void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
+{
+	if (!s->running)
+		return;
+	bp_stream_side_freeze(s);
 	bp_stream_stop_all(s->streams, s->n);
 	close_interval(s, now_ns, !s->omit_done);
 	s->stop_ns = now_ns;

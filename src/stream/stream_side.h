@@ -84,6 +84,12 @@ void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns);
  */
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns);
 /*
+ * Take the TCP counts that end the span now (bp_stream_side_stop does it if this did not):
+ * a client that takes them first can tell the server to end its span before it waits for
+ * its own streams to stop.
+ */
+void bp_stream_side_freeze(struct bp_stream_side *s);
+/*
  * Sample what moved (see moved_ns) and return the last moment anything did: now when
  * something moved since the last call, the start when nothing ever did. A side of UDP
  * senders alone cannot tell (their bytes leave whether or not they arrive): always now.
