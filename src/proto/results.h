@@ -2,7 +2,8 @@
  * The results each side sends in EXCHANGE_RESULTS, in iperf3's shape ("cpu_util_total",
  * "sender_has_retransmits", "streams": [{"id", "bytes", "retransmits", "jitter", "errors",
  * "packets", "start_time", "end_time"}]) plus boardperf's "bp_intervals" (what this side
- * moved per interval) and "bp_busy_max" (the busiest data worker's share of its core).
+ * moved per interval), "bp_busy_max" (the busiest data worker's share of its core) and
+ * "bp_sent_counts" (what its TCP senders counted).
  */
 #ifndef BP_PROTO_RESULTS_H
 #define BP_PROTO_RESULTS_H
