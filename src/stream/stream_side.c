@@ -84,6 +84,7 @@ int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 	if (!st)
 		return -EIO;
 	append(s, st, sender, id);
+	s->tcp[s->n - 1] = true;
 	/*
 	 * A receiver counts from here, before the test (the cookie it read is outside): with -R
 	 * the server sends from its own start, a control message before this side's, and what
@@ -200,8 +201,8 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 		s->base_acked[i] = stream_progress(s, i, &acked);
 		/* a sender's count starts here (the kernel's holds the cookie); a TCP receiver's
 		 * where it was added */
-		if (s->sender[i] || s->udp[i] || !s->kernel_count[i]) {
-			s->kernel_count[i] = !s->udp[i] && kernel_bytes(s, i, &b);
+		if (s->sender[i] || !s->kernel_count[i]) {
+			s->kernel_count[i] = s->tcp[i] && kernel_bytes(s, i, &b);
 			s->base_bytes[i] = stream_bytes(s, i, &us);
 		}
 		s->last_bytes[i] = s->base_bytes[i];
@@ -391,7 +392,7 @@ static void fill_modes(struct bp_stream_side *s)
 		else
 			snprintf(s->res->recv_mode, sizeof(s->res->recv_mode), "%s", mode);
 		/* One sender without the kernel's count makes the side's sum partly written. */
-		if (s->sender[i] && !s->udp[i] && strcmp(s->res->sent_counts, "written"))
+		if (s->sender[i] && s->tcp[i] && strcmp(s->res->sent_counts, "written"))
 			snprintf(s->res->sent_counts, sizeof(s->res->sent_counts), "%s",
 				 s->kernel_count[i] ? "acked" : "written");
 	}

@@ -35,6 +35,7 @@ struct bp_stream_side {
 	 * what it wrote or read; at the stop those counts are frozen before the streams are
 	 * (see bp_stream_side_stop).
 	 */
+	bool tcp[BP_NET_MAX_STREAMS];            /* a TCP data stream (bp_stream_side_add) */
 	bool kernel_count[BP_NET_MAX_STREAMS];
 	uint64_t end_bytes[BP_NET_MAX_STREAMS];
 	bool frozen;
