@@ -25,6 +25,8 @@
 # they count what it wrote, which on loopback equals what the server received (the server's
 # per-stream byte counts match the client's exactly).
 #
+# Then -P 32 -t 1 with boardperf and iperf3 in turn: wall time and both ends' figures.
+#
 # Per case it prints each tool's median throughput and CPU/GB and the ratios boardperf/iperf3
 # and boardperf/iperf2 of those medians; the closing lines are the median of these ratios over
 # the cases, the last one "median ratio boardperf/iperf3 throughput: X.XX".
@@ -197,6 +199,35 @@ for c in $cases; do
 	[[ $c3 != nan ]] && echo "$c3" >>"$tmp/r.c3"
 	[[ $c2 != nan ]] && echo "$c2" >>"$tmp/r.c2"
 done
+
+# Many streams (issue 15): -P 32 -t 1, boardperf beside iperf3, alternating which goes first:
+# the wall time of the client (connections, test, results, exit) and both ends' figures as
+# each tool reports them (boardperf sender.* and receiver.*, iperf3 end.sum_sent and
+# end.sum_received). -t 1 should take about 1 s plus the set-up, and the two ends agree.
+many() { # many TOOL ROUND: one -P 32 -t 1 test, its line, its wall time into $tmp/TOOL.p32
+	local tool=$1 out=$tmp/p32.$1.$2 t0 t1 w fig
+	t0=$(date +%s.%N)
+	if [[ $tool == boardperf ]]; then
+		timeout 30 "$bp" tcp -c "$host" -p "$bp_port" -t 1 -P 32 --json --no-save >"$out" 2>&1 || true
+		fig=$(jq -r '. as $r | ($r.metrics | map({(.name): .value}) | add) as $m
+			| def g(n): $m[n] / 1e9 * 1000 | round / 1000;
+			"sent \(g("sender.bytes")) GB \(g("sender.bitrate")) Gbit/s, received \(g("receiver.bytes")) GB \(g("receiver.bitrate")) Gbit/s, \($r.intervals | length) interval(s), warnings: \([$r.warnings[].code] | join(",") | if . == "" then "none" else . end)"' "$out" 2>/dev/null || echo FAILED)
+	else
+		timeout 30 iperf3 -c "$host" -p "$ip3_port" -t 1 -P 32 -J >"$out" 2>&1 || true
+		fig=$(jq -r '.end | "sent \(.sum_sent.bytes / 1e9 * 1000 | round / 1000) GB \(.sum_sent.bits_per_second / 1e9 * 100 | round / 100) Gbit/s, received \(.sum_received.bytes / 1e9 * 1000 | round / 1000) GB \(.sum_received.bits_per_second / 1e9 * 100 | round / 100) Gbit/s"' "$out" 2>/dev/null || echo FAILED)
+	fi
+	t1=$(date +%s.%N)
+	w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	echo "$w" >>"$tmp/$tool.p32"
+	printf 'round %d  -P 32 -t 1  %-9s wall %5.2f s  %s\n' "$2" "$tool" "$w" "$fig"
+}
+echo
+for ((r = 1; r <= rounds; r++)); do
+	if ((r % 2)); then many boardperf "$r"; many iperf3 "$r"; else many iperf3 "$r"; many boardperf "$r"; fi
+done
+p32_bp=$(med "$tmp/boardperf.p32") p32_ip3=$(med "$tmp/iperf3.p32")
+echo "-P 32 -t 1 median wall time: boardperf $p32_bp s, iperf3 $p32_ip3 s;" \
+	"ratio boardperf/iperf3 $(ratio_or_nan "$p32_bp" "$p32_ip3")"
 
 echo
 for tool in "${tools[@]}"; do

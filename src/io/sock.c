@@ -416,6 +416,10 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 	ti->rttvar_us = k.tcpi_rttvar;
 	if (TI_HAS(len, tcpi_bytes_acked))
 		ti->bytes_acked = k.tcpi_bytes_acked;
+	if (TI_HAS(len, tcpi_bytes_received)) {
+		ti->bytes_received = k.tcpi_bytes_received;
+		ti->has_bytes = true;
+	}
 	if (TI_HAS(len, tcpi_delivery_rate))
 		ti->delivery_rate = k.tcpi_delivery_rate;
 	if (TI_HAS(len, tcpi_pmtu))

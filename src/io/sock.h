@@ -82,6 +82,8 @@ struct bp_tcp_info {
 	uint32_t snd_mss;      /* bytes */
 	uint32_t rtt_us, rttvar_us;
 	uint64_t bytes_acked;  /* 0 when the kernel is too old to report it */
+	uint64_t bytes_received; /* in order, as bytes_acked from Linux 4.1 */
+	bool has_bytes;        /* the kernel reported bytes_acked and bytes_received */
 	uint64_t delivery_rate; /* bytes/s, 0 when unknown */
 	uint32_t pmtu;         /* bytes, the path MTU TCP uses; 0 when unknown */
 };

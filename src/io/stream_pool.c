@@ -181,6 +181,44 @@ static int submit(struct worker *w, enum op op, struct bp_stream *s)
 	return c.rc;
 }
 
+/*
+ * One command for each of n streams, queued on their workers all at once, then waited for
+ * together. A busy worker serves commands between two passes of its loop (a pass over 64
+ * sending streams writes up to 128 MiB on loopback): one command after the other would
+ * cost a pass each, and 128 streams started or stopped one by one took seconds while the
+ * streams already running kept moving data. Queued together, every worker takes all of
+ * its streams' commands in one pass. Falls back to one at a time without memory.
+ */
+static void submit_all(struct bp_stream *const *s, int n, enum op op)
+{
+	struct cmd *c = n > 0 ? calloc((size_t)n, sizeof(*c)) : NULL;
+	struct bp_stream_pool *p;
+
+	if (!c) {
+		for (int i = 0; i < n; i++)
+			submit(s[i]->w, op, s[i]);
+		return;
+	}
+	p = s[0]->w->pool;
+	pthread_mutex_lock(&p->lock);
+	for (int i = 0; i < n; i++) {
+		c[i] = (struct cmd){ .op = op, .s = s[i], .next = s[i]->w->head };
+		s[i]->w->head = &c[i];
+	}
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	for (int i = 0; i < p->n; i++) {
+		bp_loop_stop(p->w[i]->loop);
+		bp_loop_wake(p->w[i]->loop);
+	}
+	pthread_mutex_lock(&p->lock);
+	for (int i = 0; i < n; i++)
+		while (!c[i].done)
+			pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	free(c);
+}
+
 static void worker_free(struct worker *w)
 {
 	free(w->sendbuf);
@@ -353,6 +391,21 @@ void bp_stream_release(struct bp_stream *s)
 {
 	if (s)
 		submit(s->w, OP_RELEASE, s);
+}
+
+void bp_stream_start_all(struct bp_stream *const *s, int n)
+{
+	submit_all(s, n, OP_START);
+}
+
+void bp_stream_stop_all(struct bp_stream *const *s, int n)
+{
+	submit_all(s, n, OP_STOP);
+}
+
+void bp_stream_release_all(struct bp_stream *const *s, int n)
+{
+	submit_all(s, n, OP_RELEASE);
 }
 
 uint64_t bp_stream_bytes(const struct bp_stream *s)

@@ -62,6 +62,14 @@ struct bp_stream *bp_stream_add_custom(struct bp_stream_pool *p, int fd,
 void bp_stream_start(struct bp_stream *s);
 void bp_stream_stop(struct bp_stream *s);
 void bp_stream_release(struct bp_stream *s);
+/*
+ * The same for n streams of one pool at once (n >= 0): every worker does all of its
+ * streams' commands in one go, so 128 streams start or stop within one pass of each
+ * worker's loop rather than one pass per stream.
+ */
+void bp_stream_start_all(struct bp_stream *const *s, int n);
+void bp_stream_stop_all(struct bp_stream *const *s, int n);
+void bp_stream_release_all(struct bp_stream *const *s, int n);
 
 /* Counters, readable from any thread at any time. */
 uint64_t bp_stream_bytes(const struct bp_stream *s);  /* sent or received so far */

@@ -223,9 +223,17 @@ int bp_ctl_start(struct bp_ctl *c, const struct bp_ctl_target *t,
 	return rc;
 }
 
+int bp_ctl_end_test(struct bp_ctl *c)
+{
+	int rc = c->test_ended ? 0 : bp_proto_send_state(c->fd, BP_TEST_END, step_deadline(c));
+
+	c->test_ended = !rc;
+	return rc;
+}
+
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
 {
-	int rc = bp_proto_send_state(c->fd, BP_TEST_END, step_deadline(c));
+	int rc = bp_ctl_end_test(c);
 
 	*theirs = NULL;
 	if (!rc)

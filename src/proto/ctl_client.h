@@ -7,6 +7,7 @@
 #ifndef BP_PROTO_CTL_CLIENT_H
 #define BP_PROTO_CTL_CLIENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,7 @@ struct bp_ctl {
 	int fd;                        /* the control connection, -1 when closed */
 	char cookie[BP_COOKIE_LEN];    /* names the test on every data connection */
 	uint64_t step_ns;              /* the longest wait for one control step */
+	bool test_ended;               /* TEST_END went out (bp_ctl_end_test) */
 	char *err;
 	size_t errlen;
 };
@@ -68,7 +70,13 @@ int bp_ctl_expect(struct bp_ctl *c, int want);
 int bp_ctl_event(struct bp_ctl *c);
 
 /*
- * The end: TEST_END, then the results both ways (mine sent, *theirs received, a new
+ * TEST_END now, ahead of bp_ctl_finish: the peer ends its span when this arrives, so a
+ * client sends it the moment its own counts are taken, before it winds its streams down.
+ */
+int bp_ctl_end_test(struct bp_ctl *c);
+
+/*
+ * The end: TEST_END (unless bp_ctl_end_test sent it), then the results both ways (mine sent, *theirs received, a new
  * reference), DISPLAY_RESULTS and IPERF_DONE; each step waits at most c->step_ns.
  */
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs);

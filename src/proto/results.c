@@ -54,13 +54,14 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 				      bp_net_stream_extras_to_json(stream_json(&r->streams[i]), r, i));
 		has_retrans |= r->streams[i].sender && r->streams[i].retransmits >= 0;
 	}
-	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o, s:s, s:s}",
+	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
 			 "cpu_util_total", r->cpu_total, "cpu_util_user", r->cpu_user,
 			 "cpu_util_system", r->cpu_system, "sender_has_retransmits", has_retrans,
 			 "congestion_used", r->congestion[0] ? r->congestion : "unknown",
 			 "streams", streams, "bp_intervals", intervals_json(r),
 			 "bp_busy_max", isfinite(r->busy_max) ? json_real(r->busy_max) : json_null(),
-			 "bp_send_mode", r->send_mode, "bp_receive_mode", r->recv_mode);
+			 "bp_send_mode", r->send_mode, "bp_receive_mode", r->recv_mode,
+			 "bp_sent_counts", r->sent_counts);
 }
 
 static double num(const json_t *j, const char *key, double def)
@@ -103,6 +104,7 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 	const char *cc = json_string_value(json_object_get(j, "congestion_used"));
 	const char *sm = json_string_value(json_object_get(j, "bp_send_mode"));
 	const char *rm = json_string_value(json_object_get(j, "bp_receive_mode"));
+	const char *sc = json_string_value(json_object_get(j, "bp_sent_counts"));
 	size_t i;
 	json_t *s;
 
@@ -116,6 +118,9 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
 	snprintf(r->congestion, sizeof(r->congestion), "%s", cc ? cc : "");
 	snprintf(r->send_mode, sizeof(r->send_mode), "%s", sm ? sm : "");
 	snprintf(r->recv_mode, sizeof(r->recv_mode), "%s", rm ? rm : "");
+	/* only the two words: the peer's string is shown to the user */
+	if (sc && (!strcmp(sc, "acked") || !strcmp(sc, "written")))
+		snprintf(r->sent_counts, sizeof(r->sent_counts), "%s", sc);
 	json_array_foreach(streams, i, s) {
 		struct bp_net_stream_result *sr;
 

@@ -2,7 +2,8 @@
  * The results each side sends in EXCHANGE_RESULTS, in iperf3's shape ("cpu_util_total",
  * "sender_has_retransmits", "streams": [{"id", "bytes", "retransmits", "jitter", "errors",
  * "packets", "start_time", "end_time"}]) plus boardperf's "bp_intervals" (what this side
- * moved per interval) and "bp_busy_max" (the busiest data worker's share of its core).
+ * moved per interval), "bp_busy_max" (the busiest data worker's share of its core) and
+ * "bp_sent_counts" (what its TCP senders counted).
  */
 #ifndef BP_PROTO_RESULTS_H
 #define BP_PROTO_RESULTS_H
@@ -86,6 +87,10 @@ struct bp_net_results {
 	 * "gro+recvmmsg", "msg_zerocopy", ...): "bp_send_mode" and "bp_receive_mode", so that
 	 * the client can say how the server sent with -R. "" when none or unknown (iperf3). */
 	char send_mode[16], recv_mode[16];
+	/* What this side's TCP senders counted ("bp_sent_counts"): "acked" (the kernel's
+	 * tcpi_bytes_acked) or "written" (into the socket, where the kernel lacks that); "" for
+	 * none or unknown (a stock iperf3 counts what it wrote). */
+	char sent_counts[12];
 	bool from_iperf3;   /* read from a stock iperf3: no bp_ keys, stream roles unknown */
 	struct bp_net_stream_series stream_ivs;  /* per stream and interval (results_streams.h) */
 };

@@ -8,6 +8,31 @@
 #include "core/cpuacct.h"
 #include "stream/stream_streams.h"
 
+/* The two ends' spans (of the totals, of an interval) may differ by this share of the span,
+ * and their rates by this share of the higher, before the result says so. */
+#define BP_SPAN_TOLERANCE 0.05
+#define BP_SIDES_TOLERANCE 0.05
+
+/* Intervals whose two spans differ by more than BP_SPAN_TOLERANCE, and the worst. */
+struct span_check {
+	int n, of;
+	double worst_s, worst_start, worst_end;
+};
+
+static void span_check_add(struct span_check *c, double diff_s, double span_s, double start,
+			   double end)
+{
+	c->of++;
+	if (span_s <= 0 || fabs(diff_s) <= BP_SPAN_TOLERANCE * span_s)
+		return;
+	c->n++;
+	if (fabs(diff_s) > c->worst_s) {
+		c->worst_s = fabs(diff_s);
+		c->worst_start = start;
+		c->worst_end = end;
+	}
+}
+
 /* One direction: who sent, who received, and the name prefix its metrics carry. */
 struct direction {
 	const char *prefix;                   /* "", "up." or "down." */
@@ -79,10 +104,17 @@ static int report_udp(struct bp_result *r, const struct direction *d)
 	return rc;
 }
 
+/*
+ * Each end's rate is its bytes over its own span ("sender.span", "receiver.span"), so that
+ * a reader can check bitrate == bytes * 8 / span for every figure: the two spans are a
+ * control message apart and not equally long (the server's ends when TEST_END reaches it).
+ */
 static int report_direction(struct bp_result *r, const struct direction *d)
 {
 	uint64_t sent = bp_net_results_bytes(d->sender, true);
 	uint64_t got = bp_net_results_bytes(d->receiver, false);
+	double ss = bp_net_results_seconds(d->sender, true);
+	double gs = bp_net_results_seconds(d->receiver, false);
 	int64_t retrans = bp_net_results_retransmits(d->sender);
 	int rc = 0;
 
@@ -90,18 +122,19 @@ static int report_direction(struct bp_result *r, const struct direction *d)
 	if (d->sender->nstreams)
 		rc = add(r, d->prefix, "sender.bytes", (double)sent, "B", BP_BETTER_NONE);
 	if (!rc && d->sender->nstreams)
-		rc = add(r, d->prefix, "sender.bitrate",
-			 rate(sent, bp_net_results_seconds(d->sender, true)), "bit/s",
-			 BP_BETTER_HIGHER);
+		rc = add(r, d->prefix, "sender.bitrate", rate(sent, ss), "bit/s", BP_BETTER_HIGHER);
+	if (!rc && d->sender->nstreams)
+		rc = add(r, d->prefix, "sender.span", ss * 1e9, "ns", BP_BETTER_NONE);
 	if (!rc && retrans >= 0)
 		rc = add(r, d->prefix, "sender.retransmits", (double)retrans, "count",
 			 BP_BETTER_LOWER);
 	if (!rc && d->receiver->nstreams)
 		rc = add(r, d->prefix, "receiver.bytes", (double)got, "B", BP_BETTER_NONE);
 	if (!rc && d->receiver->nstreams)
-		rc = add(r, d->prefix, "receiver.bitrate",
-			 rate(got, bp_net_results_seconds(d->receiver, false)), "bit/s",
+		rc = add(r, d->prefix, "receiver.bitrate", rate(got, gs), "bit/s",
 			 BP_BETTER_HIGHER);
+	if (!rc && d->receiver->nstreams)
+		rc = add(r, d->prefix, "receiver.span", gs * 1e9, "ns", BP_BETTER_NONE);
 	return rc;
 }
 
@@ -156,8 +189,14 @@ static void interval_udp(struct bp_interval *iv, const char *p, const struct bp_
 	}
 }
 
-static void interval_direction(struct bp_interval *iv, const struct direction *d, int i,
-			       bool last)
+/*
+ * One direction's figures in interval i, each side's over its own span, which the interval
+ * carries ("sender.span", "receiver.span"): the interval's label is the client's, and the
+ * server's i-th interval is a little offset and, for the last one, longer. Returns the two
+ * spans' difference in seconds (0 when one side has none).
+ */
+static double interval_direction(struct bp_interval *iv, const struct direction *d, int i,
+				 bool last)
 {
 	struct bp_net_interval s = interval_at(d->sender, i, last);
 	struct bp_net_interval g = interval_at(d->receiver, i, last);
@@ -168,6 +207,8 @@ static void interval_direction(struct bp_interval *iv, const struct direction *d
 		add_interval_metric(iv, p, "sender.bitrate", (double)s.sent * 8 / (s.end_s - s.start_s),
 				    "bit/s", BP_BETTER_HIGHER);
 		add_interval_metric(iv, p, "sender.bytes", (double)s.sent, "B", BP_BETTER_NONE);
+		add_interval_metric(iv, p, "sender.span", (s.end_s - s.start_s) * 1e9, "ns",
+				    BP_BETTER_NONE);
 		if (s.retransmits >= 0)
 			add_interval_metric(iv, p, "retransmits", (double)s.retransmits, "count",
 					    BP_BETTER_LOWER);
@@ -182,7 +223,12 @@ static void interval_direction(struct bp_interval *iv, const struct direction *d
 				    BP_BETTER_HIGHER);
 		add_interval_metric(iv, p, "receiver.bytes", (double)g.received, "B",
 				    BP_BETTER_NONE);
+		add_interval_metric(iv, p, "receiver.span", (g.end_s - g.start_s) * 1e9, "ns",
+				    BP_BETTER_NONE);
 	}
+	if (s.end_s <= s.start_s || g.end_s <= g.start_s)
+		return 0;
+	return (g.end_s - g.start_s) - (s.end_s - s.start_s);
 }
 
 /*
@@ -191,7 +237,7 @@ static void interval_direction(struct bp_interval *iv, const struct direction *d
  * message's one-way delay. The client's clock labels them.
  */
 static void report_intervals(struct bp_result *r, const struct direction *dirs, int ndirs,
-			     const struct bp_net_results *local)
+			     const struct bp_net_results *local, struct span_check *checks)
 {
 	for (int i = 0; i < local->nintervals; i++) {
 		const struct bp_net_interval *l = &local->intervals[i];
@@ -200,7 +246,9 @@ static void report_intervals(struct bp_result *r, const struct direction *dirs, 
 		if (!iv)
 			return;
 		for (int d = 0; d < ndirs; d++)
-			interval_direction(iv, &dirs[d], i, i == local->nintervals - 1);
+			span_check_add(&checks[d], interval_direction(iv, &dirs[d], i,
+								      i == local->nintervals - 1),
+				       l->end_s - l->start_s, l->start_s, l->end_s);
 		if (l->omitted)
 			bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
 	}
@@ -231,6 +279,70 @@ void bp_stream_local_interval(struct bp_interval *iv, const struct bp_net_params
 	}
 	if (l->omitted)
 		bp_interval_add_metric(iv, "omitted", 1, "count", BP_BETTER_NONE);
+}
+
+/*
+ * When the two ends' spans are not the same length (more than BP_SPAN_TOLERANCE of the
+ * span), their rates cover different stretches: a side that started or stopped late, a
+ * server's mark delayed by a busy machine. Every rate is still bytes over its own span; the
+ * warning says which spans differed and by how much.
+ */
+static void span_warning(struct bp_result *r, const struct direction *d,
+			 const struct span_check *c)
+{
+	double ss = bp_net_results_seconds(d->sender, true);
+	double gs = bp_net_results_seconds(d->receiver, false);
+	bool totals = d->sender->nstreams && d->receiver->nstreams && ss > 0 && gs > 0 &&
+		      fabs(gs - ss) > BP_SPAN_TOLERANCE * fmax(ss, gs);
+	char ivs[160] = "";
+
+	if (c->n)
+		snprintf(ivs, sizeof(ivs), "%s%d of %d intervals (the most, %.0f ms, in "
+			 "%.2f-%.2f s)", totals ? "; so do " : "", c->n, c->of,
+			 c->worst_s * 1e3, c->worst_start, c->worst_end);
+	if (totals)
+		bp_result_add_warning(r, "spans-differ", "%sthe sender counted over %.3f s and the "
+				      "receiver over %.3f s (%.0f ms apart; each rate is over its "
+				      "own span)%s", d->prefix, ss, gs, fabs(gs - ss) * 1e3, ivs);
+	else if (c->n)
+		bp_result_add_warning(r, "spans-differ", "%sthe sender's and the receiver's spans "
+				      "differ by more than %.0f %% in %s (each rate is over its own "
+				      "span)", d->prefix, BP_SPAN_TOLERANCE * 100, ivs);
+}
+
+/*
+ * TCP: both ends count the bytes that reached the receiving TCP, so their rates agree but
+ * for the stretch their spans do not share. When they differ by more than
+ * BP_SIDES_TOLERANCE, say by how much and the likeliest reason.
+ */
+static void agreement_warning(struct bp_result *r, const struct direction *d)
+{
+	uint64_t sent = bp_net_results_bytes(d->sender, true);
+	uint64_t got = bp_net_results_bytes(d->receiver, false);
+	double ss = bp_net_results_seconds(d->sender, true);
+	double gs = bp_net_results_seconds(d->receiver, false);
+	double sr = rate(sent, ss), gr = rate(got, gs);
+	const char *why;
+
+	if (!d->sender->nstreams || !d->receiver->nstreams || !isfinite(sr) || !isfinite(gr) ||
+	    fabs(sr - gr) <= BP_SIDES_TOLERANCE * fmax(sr, gr))
+		return;
+	if (d->sender->from_iperf3)
+		why = "the sender is a stock iperf3, which counts what it wrote into its socket "
+		      "buffers, not what arrived";
+	else if (!strcmp(d->sender->sent_counts, "written"))
+		why = "the sender's kernel does not report acknowledged bytes (TCP_INFO before "
+		      "Linux 4.1): it counted what it wrote into its socket buffers";
+	else if (fabs(gs - ss) > BP_SPAN_TOLERANCE * fmax(ss, gs))
+		why = "their spans differ (see spans-differ): one end started or stopped late";
+	else
+		why = "their spans are offset by the control messages' delay and the rate "
+		      "changed within it";
+	bp_result_add_warning(r, "sides-disagree", "%sthe sender counted %.1f MB in %.3f s "
+			      "(%.2f Gbit/s), the receiver %.1f MB in %.3f s (%.2f Gbit/s): %.1f %% "
+			      "apart; %s", d->prefix, (double)sent / 1e6, ss, sr / 1e9,
+			      (double)got / 1e6, gs, gr / 1e9,
+			      fabs(sr - gr) / fmax(sr, gr) * 100, why);
 }
 
 /* The tester's own limits, named so that they are never taken for the path's. */
@@ -302,6 +414,19 @@ static void set_modes(struct bp_result *r, const struct direction *d)
 	json_object_set_new(r->params, key, mode_json(d->receiver, d->receiver->recv_mode));
 }
 
+/*
+ * params.sender_counts: what a TCP sender's bytes are, "acked" (that reached the receiving
+ * TCP) or "written" (into its socket: a stock iperf3, a kernel before 4.1).
+ */
+static void set_sent_counts(struct bp_result *r, const struct direction *d)
+{
+	const char *c = d->sender->from_iperf3 ? "written" : d->sender->sent_counts;
+	char key[32];
+
+	snprintf(key, sizeof(key), "%ssender_counts", d->prefix);
+	json_object_set_new(r->params, key, json_string(c[0] ? c : "none"));
+}
+
 int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		  const struct bp_stream_outcome *out)
 {
@@ -323,7 +448,14 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 	}
 	if (rc)
 		return rc;
-	report_intervals(r, dirs, n, out->local);
+	struct span_check checks[2] = { { 0 }, { 0 } };
+
+	report_intervals(r, dirs, n, out->local, checks);
+	for (int i = 0; i < n; i++) {
+		span_warning(r, &dirs[i], &checks[i]);
+		if (!bp_net_params_udp(np))
+			agreement_warning(r, &dirs[i]);
+	}
 	rc = bp_stream_report_streams(r, np, out->local, out->remote);
 	if (rc)
 		return rc;
@@ -341,8 +473,11 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
 				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		set_modes(r, &dirs[i]);
+		if (!bp_net_params_udp(np))
+			set_sent_counts(r, &dirs[i]);
+	}
 	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
 	return 0;
 }

@@ -54,6 +54,26 @@ static void append(struct bp_stream_side *s, struct bp_stream *st, bool sender, 
 	s->n++;
 }
 
+/*
+ * What a TCP stream moved, as the kernel counts it: bytes that reached the receiving TCP in
+ * order. A sender's own count (bytes written) runs ahead of that by what waits in its socket
+ * buffer, up to megabytes a stream: with 128 streams on loopback the sender claimed 7 times
+ * what arrived, and that content only drains after the span ends. Acknowledged bytes left
+ * the socket and arrived; a receiver's tcpi_bytes_received counts the same bytes on the other
+ * end (also those not yet read, so a receiver that stops reading does not undercount what
+ * its peer saw acknowledged). Both are the kernel's own counters, read from any thread with
+ * no race against the worker. false without them (Linux before 4.1, qemu-user).
+ */
+static bool kernel_bytes(const struct bp_stream_side *s, int i, uint64_t *bytes)
+{
+	struct bp_tcp_info ti;
+
+	if (bp_tcp_info_read(bp_stream_fd(s->streams[i]), &ti) || !ti.has_bytes)
+		return false;
+	*bytes = s->sender[i] ? ti.bytes_acked : ti.bytes_received;
+	return true;
+}
+
 int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 		    const struct bp_stream_opts *o, char *err, size_t errlen)
 {
@@ -65,6 +85,14 @@ int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 	if (!st)
 		return -EIO;
 	append(s, st, sender, id);
+	s->tcp[s->n - 1] = true;
+	/*
+	 * A receiver counts from here, before the test (the cookie it read is outside): with -R
+	 * the server sends from its own start, a control message before this side's, and what
+	 * arrives in between is part of the test, as the sender counts it.
+	 */
+	if (!sender)
+		s->kernel_count[s->n - 1] = kernel_bytes(s, s->n - 1, &s->base_bytes[s->n - 1]);
 	return 0;
 }
 
@@ -109,13 +137,24 @@ int bp_stream_side_add_custom(struct bp_stream_side *s, int fd, const struct bp_
 	return 0;
 }
 
-/* What stream i moved so far: the pool's byte counter, or a UDP stream's stats. */
+/*
+ * What stream i moved so far: for TCP the kernel's count (frozen at the stop), else the
+ * pool's byte counter; a UDP stream's stats.
+ */
 static uint64_t stream_bytes(const struct bp_stream_side *s, int i, struct bp_udp_stats *us)
 {
-	if (!s->udp[i])
+	uint64_t b;
+
+	if (s->udp[i]) {
+		bp_udp_stream_stats(s->udp[i], us);
+		return us->bytes;
+	}
+	if (s->frozen)
+		return s->end_bytes[i];
+	if (!s->kernel_count[i])
 		return bp_stream_bytes(s->streams[i]);
-	bp_udp_stream_stats(s->udp[i], us);
-	return us->bytes;
+	/* A failed read keeps the last count rather than jumping back. */
+	return kernel_bytes(s, i, &b) ? b : s->last_bytes[i];
 }
 
 static uint32_t stream_retrans(const struct bp_stream_side *s, int i, struct bp_tcp_info *ti)
@@ -155,11 +194,22 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 	for (int w = 0; w < bp_stream_pool_workers(s->pool); w++)
 		s->worker_cpu0[w] = bp_stream_pool_worker_cpu_ns(s->pool, w);
 	for (int i = 0; i < s->n; i++) {
+		struct bp_udp_stats us;
+		uint64_t b;
+
 		s->base_retrans[i] = s->last_retrans[i] = stream_retrans(s, i, &ti);
 		/* the cookie was acknowledged before the test: not part of it */
 		s->base_acked[i] = stream_progress(s, i, &acked);
-		bp_stream_start(s->streams[i]);
+		/* a sender's count starts here (the kernel's holds the cookie); a TCP receiver's
+		 * where it was added */
+		if (s->sender[i] || !s->kernel_count[i]) {
+			s->kernel_count[i] = s->tcp[i] && kernel_bytes(s, i, &b);
+			s->base_bytes[i] = stream_bytes(s, i, &us);
+		}
+		s->last_bytes[i] = s->base_bytes[i];
 	}
+	s->frozen = false;
+	bp_stream_start_all(s->streams, s->n);
 	s->progress = 0;
 	s->moved_ns = now_ns;
 	s->start_ns = s->last_mark_ns = s->counted_from_ns = now_ns;
@@ -344,15 +394,35 @@ static void fill_modes(struct bp_stream_side *s)
 			snprintf(s->res->send_mode, sizeof(s->res->send_mode), "%s", mode);
 		else
 			snprintf(s->res->recv_mode, sizeof(s->res->recv_mode), "%s", mode);
+		/* One sender without the kernel's count makes the side's sum partly written. */
+		if (s->sender[i] && s->tcp[i] && strcmp(s->res->sent_counts, "written"))
+			snprintf(s->res->sent_counts, sizeof(s->res->sent_counts), "%s",
+				 s->kernel_count[i] ? "acked" : "written");
 	}
+}
+
+/*
+ * The TCP counts end now: taken first, they leave out what the streams write in the moment
+ * their workers take to stop, and what the socket buffers hand on afterwards. UDP stats are
+ * read after the stop, as every datagram a sender counts has left.
+ */
+void bp_stream_side_freeze(struct bp_stream_side *s)
+{
+	struct bp_udp_stats us;
+
+	if (!s->running || s->frozen)
+		return;
+	for (int i = 0; i < s->n; i++)
+		s->end_bytes[i] = s->udp[i] ? 0 : stream_bytes(s, i, &us);
+	s->frozen = true;
 }
 
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 {
 	if (!s->running)
 		return;
-	for (int i = 0; i < s->n; i++)
-		bp_stream_stop(s->streams[i]);
+	bp_stream_side_freeze(s);
+	bp_stream_stop_all(s->streams, s->n);
 	close_interval(s, now_ns, !s->omit_done);
 	s->stop_ns = now_ns;
 	s->running = false;
@@ -362,8 +432,8 @@ void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns)
 
 		r->id = s->ids[i];
 		r->sender = s->sender[i];
-		/* A test that ended inside the omitted start counts everything. */
-		r->bytes = s->last_bytes[i] - (s->omit_done ? s->base_bytes[i] : 0);
+		/* base: the start, or the omitted start's end once it passed */
+		r->bytes = s->last_bytes[i] - s->base_bytes[i];
 		r->retransmits = s->sender[i] && s->last_retrans[i] >= s->base_retrans[i] ?
 				 (int64_t)(s->last_retrans[i] - s->base_retrans[i]) : -1;
 		r->start_s = (double)((s->omit_done ? s->counted_from_ns : s->start_ns) -
@@ -400,7 +470,6 @@ int bp_stream_side_error(const struct bp_stream_side *s)
 
 void bp_stream_side_release(struct bp_stream_side *s)
 {
-	for (int i = 0; i < s->n; i++)
-		bp_stream_release(s->streams[i]);
+	bp_stream_release_all(s->streams, s->n);
 	s->n = 0;
 }

@@ -29,6 +29,16 @@ struct bp_stream_side {
 	struct bp_udp_stream *udp[BP_NET_MAX_STREAMS];
 	uint64_t base_packets[BP_NET_MAX_STREAMS], last_packets[BP_NET_MAX_STREAMS];
 	int64_t base_lost[BP_NET_MAX_STREAMS], last_lost[BP_NET_MAX_STREAMS];
+	/*
+	 * A TCP stream counts what the kernel says reached the receiving TCP (a sender's
+	 * tcpi_bytes_acked, a receiver's tcpi_bytes_received) where TCP_INFO has them, else
+	 * what it wrote or read; at the stop those counts are frozen before the streams are
+	 * (see bp_stream_side_stop).
+	 */
+	bool tcp[BP_NET_MAX_STREAMS];            /* a TCP data stream (bp_stream_side_add) */
+	bool kernel_count[BP_NET_MAX_STREAMS];
+	uint64_t end_bytes[BP_NET_MAX_STREAMS];
+	bool frozen;
 	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
 	bool omit_done, running;
 	/*
@@ -68,8 +78,18 @@ int bp_stream_side_add_custom(struct bp_stream_side *s, int fd, const struct bp_
 void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns);
 /* Close the interval that ends now (and the omitted start once it has passed). */
 void bp_stream_side_mark(struct bp_stream_side *s, uint64_t now_ns);
-/* Stop moving data, close the last interval and fill the totals in s->res. */
+/*
+ * Stop moving data, close the last interval and fill the totals in s->res. The TCP counts
+ * are taken at now_ns, before the streams stop: what their socket buffers hand on after it
+ * is outside the span.
+ */
 void bp_stream_side_stop(struct bp_stream_side *s, uint64_t now_ns);
+/*
+ * Take the TCP counts that end the span now (bp_stream_side_stop does it if this did not):
+ * a client that takes them first can tell the server to end its span before it waits for
+ * its own streams to stop.
+ */
+void bp_stream_side_freeze(struct bp_stream_side *s);
 /*
  * Sample what moved (see moved_ns) and return the last moment anything did: now when
  * something moved since the last call, the start when nothing ever did. A side of UDP

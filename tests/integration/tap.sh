@@ -17,7 +17,34 @@ skip() { # skip DESCRIPTION REASON: a check that could not run here, counted as 
 	echo "ok $tap_n - $1 # SKIP $2"
 }
 
-# expect_exit WANT DESCRIPTION CMD...: runs CMD, stores stdout/stderr in $out/$err.
+# Every rate of a tcp/udp result, in each interval and in the totals ("P.bitrate" for
+# P = sender, receiver, up.sender, ...), must be its bytes ("P.bytes") * 8 over its own span
+# ("P.span", ns) within 0.5 %. Prints how many rates it checked and the ones that fail.
+rates_jq='
+def rates(where):
+	. as $m | [keys[] | select(endswith(".bitrate")) | rtrimstr(".bitrate") as $p
+		| {where: where, name: $p, rate: $m[$p + ".bitrate"], bytes: $m[$p + ".bytes"],
+		   span: $m[$p + ".span"]}
+		| .ok = ((.bytes | type) == "number" and (.span | type) == "number" and .span > 0
+			 and ((.rate - .bytes * 8 / (.span / 1e9)) | fabs) <= 0.005 * .rate)];
+[((.metrics // []) | map({(.name): .value}) | add // {} | rates("totals")),
+ ((.intervals // []) | to_entries[] | .key as $i | .value.metrics | rates("interval \($i)"))]
+| flatten | {n: length, bad: map(select(.ok | not) | "\(.where) \(.name): \(.rate) bit/s vs \(.bytes) B over \(.span) ns")}
+'
+
+# check_rates JSON WHAT: the check above on one result (a result without a single rate
+# passes only when it carries an error: something must have been checked).
+check_rates() {
+	local r n bad
+	r=$(jq -c "$rates_jq" <<<"$1" 2>/dev/null) || { ok 1 "$2: rates over their spans (no JSON)"; return; }
+	n=$(jq -r .n <<<"$r"); bad=$(jq -r '.bad[]' <<<"$r")
+	[ -z "$bad" ] && { [ "$n" -gt 0 ] || jq -e .error <<<"$1" >/dev/null; }
+	ok $? "$2: every rate is bytes*8 over its own span ($n checked)"
+	[ -z "$bad" ] || printf '#   %s\n' "${bad//$'\n'/$'\n#   '}"
+}
+
+# expect_exit WANT DESCRIPTION CMD...: runs CMD, stores stdout/stderr in $out/$err. A
+# boardperf tcp or udp result in JSON gets check_rates as well.
 expect_exit() {
 	local want=$1 what=$2 got
 	shift 2
@@ -26,6 +53,10 @@ expect_exit() {
 	[ "$got" -eq "$want" ]
 	ok $? "$what (exit $got, want $want)"
 	[ "$got" -eq "$want" ] || printf '#   stderr: %s\n' "$err"
+	if jq -e '.schema == "boardperf/1" and (.test == "tcp" or .test == "udp")' \
+		<<<"$out" >/dev/null 2>&1; then
+		check_rates "$out" "$what"
+	fi
 }
 
 tap_done() {

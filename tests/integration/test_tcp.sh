@@ -29,8 +29,10 @@ expect_exit 0 "upload" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 --json
 up=$out
 s=$(metric sender.bytes "$up"); r=$(metric receiver.bytes "$up")
 gt "$r" 0 && gt "$s" 0; ok $? "both ends counted bytes (sent $s, received $r)"
-awk -v s="$s" -v r="$r" 'BEGIN { exit !(r <= s && r >= s * 0.9) }'
-ok $? "received is at most sent, and close to it"
+# Both ends count what reached the receiving TCP, each over its own span (the receiver's
+# ends a control message later): close, not equal.
+awk -v s="$s" -v r="$r" 'BEGIN { d = r - s; if (d < 0) d = -d; exit !(d <= s * 0.05) }'
+ok $? "received and sent within 5 % of each other"
 gt "$(metric receiver.bitrate "$up")" 1e8; ok $? "loopback reads above 100 Mbit/s"
 n=$(jq '[.intervals[] | select(.metrics.omitted == null)] | length' <<<"$up")
 [ "$n" -ge 2 ] && [ "$n" -le 3 ]; ok $? "about one interval per second ($n)"
@@ -66,6 +68,7 @@ done
 fails=0
 for i in $(seq 16); do wait "${cpids[$i]}" || fails=$((fails + 1)); done
 [ "$fails" -eq 0 ]; ok $? "16 clients at once all succeed ($fails failed)"
+for i in $(seq 16); do check_rates "$(cat "$tap_tmp/c$i.json")" "client $i of 16"; done
 
 # A client killed mid-test: the server drops it and serves the next one.
 "$bp" tcp -c 127.0.0.1 -p "$port" -t 30 -q >/dev/null 2>&1 &

@@ -28,6 +28,7 @@ shaped() {
 	for dir in upload reverse; do
 		j=$(rig_exec client "$bp" tcp -c "$RIG_SERVER_IP" -t 4 -O 1 -i 1 --json \
 			$([ "$dir" = reverse ] && echo -R) 2>"$tap_tmp/err")
+		check_rates "$j" "$name $dir"
 		v=$(metric receiver.bitrate "$j")
 		pct=$(awk -v v="${v:-0}" -v b="$bits" 'BEGIN { printf "%.2f", v / b * 100 }')
 		echo "# $name $dir: receiver $v bit/s = $pct % of the shaped rate"

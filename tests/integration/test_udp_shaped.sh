@@ -29,12 +29,14 @@ rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log
 rig_wait_port server 5201 5
 
 out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -t 3 -l "$payload" -b "$(b_for 0.5)" --json)
+check_rates "$out" "0.5 R"
 lost=$(metric lost.packets "$out")
 [ "${lost:-x}" = 0 ]; ok $? "0.5 R: no datagram lost (lost=$lost)"
 
 d0=$(rig_qdisc_drops dut-server)
 out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -t 3 -l "$payload" -b "$(b_for 1.2)" --json)
 d1=$(rig_qdisc_drops dut-server)
+check_rates "$out" "1.2 R"
 lost=$(metric lost.packets "$out"); sent=$(metric sender.packets "$out")
 drops=$((d1 - d0))
 awk -v l="$lost" -v d="$drops" -v s="$sent" 'BEGIN { x = l - d; if (x < 0) x = -x; exit !(d > 0 && x <= s * 0.005) }'
