@@ -231,10 +231,14 @@ fail:
 	return NULL;
 }
 
-/* A side that kept per-stream records for fewer intervals than it reported. */
+/*
+ * A side that kept per-stream records for fewer intervals than it reported. One with none
+ * at all (a peer that sends no series, or one dropped as malformed) was not cut short.
+ */
 static bool short_series(const struct bp_net_results *r)
 {
-	return r->nstreams && !r->from_iperf3 && r->stream_ivs.nintervals < r->nintervals;
+	return r->nstreams && !r->from_iperf3 && r->stream_ivs.nintervals > 0 &&
+	       r->stream_ivs.nintervals < r->nintervals;
 }
 
 int bp_stream_report_streams(struct bp_result *r, const struct bp_net_params *np,
