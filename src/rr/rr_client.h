@@ -26,6 +26,7 @@ struct bp_rr_client_opts {
 	uint64_t ramp_ns;          /* crr --rate: the rate rises from 0 over this (not counted) */
 	int64_t concurrent;        /* crr: connections to open and hold, 0 for none */
 	bool connect_only;         /* crr: connect and close, to any listener (no control) */
+	size_t max_inflight;       /* crr --rate: connections in flight at most; 0: derived */
 };
 
 struct bp_rr_interval {
@@ -53,6 +54,10 @@ struct bp_rr_outcome {
 	int flow_error;                  /* the first broken rr flow's errno (negative) */
 	/* crr: the client's own TCP sockets in TIME_WAIT at the end (/proc/net/sockstat) */
 	long time_wait;
+	/* crr --rate: the cap on connections in flight (0: none applies), what the rate may need */
+	size_t inflight_cap, inflight_need;
+	double drained_s;                /* then: how long the drain after the end took */
+	struct bp_rr_inflight inflight;
 };
 
 int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *out,
