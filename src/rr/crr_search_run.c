@@ -19,6 +19,13 @@
 
 /* The first trial's rate when --rate does not give one: low enough to pass nearly anywhere. */
 #define SEARCH_START 100.0
+/*
+ * A trial the tester could not offer (it started less than the rate, or waited for the
+ * in-flight cap: its CPU, a stalled server on the same machine) and that stayed within the
+ * failure threshold is run again this often before it counts as failed: it says nothing
+ * about the path. One whose failures passed the threshold failed on the path's account.
+ */
+#define TESTER_RETRIES 2
 /* Beyond --rate's own bound the search does not go. */
 #define SEARCH_MAX 1e8
 
@@ -108,7 +115,6 @@ static void search_result(struct bp_result *r, const struct bp_crr_search *s,
 	bp_result_add_metric(r, "search.failure_ratio", best ? best->ratio : 0, "percent",
 			     BP_BETTER_LOWER);
 	bp_result_add_metric(r, "search.failed_rate", s->hi, "op/s", BP_BETTER_NONE);
-	bp_result_add_metric(r, "trials", s->trials, "count", BP_BETTER_NONE);
 	if (!found)
 		bp_result_add_warning(r, "search-no-pass",
 				      "no trial passed, down to %g connections/s: more than %g %% of "
@@ -137,20 +143,30 @@ int bp_crr_search_run(const struct bp_rr_client_opts *o, const struct bp_rr_repo
 	bool have_best = false, have_limited = false;
 	uint64_t t0 = bp_now_ns();
 	double rate;
-	int rc = 0;
+	int rc = 0, runs = 0, repeated = 0;
 
 	bp_crr_search_init(&s, o->rate > 0 ? o->rate : SEARCH_START, SEARCH_MAX, resolution_pct);
 	while ((rate = bp_crr_search_next(&s)) > 0) {
-		rc = run_trial(o, rate, ro->max_failure_pct, t0, &t, err, errlen);
+		/* A trial the tester could not offer proves nothing: run it again, twice at most. */
+		for (int again = 0; again <= TESTER_RETRIES; again++) {
+			rc = run_trial(o, rate, ro->max_failure_pct, t0, &t, err, errlen);
+			if (rc)
+				break;
+			record_trial(r, &t);
+			runs++;
+			repeated += again > 0;
+			if (t.passed || !t.tester_limited || t.ratio > ro->max_failure_pct)
+				break;  /* a trial the path failed on its own is not repeated */
+		}
 		if (rc)
 			break;
-		record_trial(r, &t);
 		bp_crr_search_record(&s, rate, t.passed);
 		if (t.passed && (!have_best || t.offered > best.offered)) {
 			best = t;
 			have_best = true;
 		}
-		if (!t.passed && t.tester_limited && (!have_limited || t.offered < limited.offered)) {
+		if (!t.passed && t.tester_limited && t.ratio <= ro->max_failure_pct &&
+		    (!have_limited || t.offered < limited.offered)) {
 			limited = t;
 			have_limited = true;
 		}
@@ -162,8 +178,11 @@ int bp_crr_search_run(const struct bp_rr_client_opts *o, const struct bp_rr_repo
 		else
 			snprintf(err, errlen, "interrupted");
 	}
-	if (!rc && s.trials)
+	if (!rc && s.trials) {
 		search_result(r, &s, have_best ? &best : NULL, have_limited ? &limited : NULL,
 			      ro->max_failure_pct);
+		bp_result_add_metric(r, "trials", runs, "count", BP_BETTER_NONE);
+		bp_result_add_metric(r, "trials.repeated", repeated, "count", BP_BETTER_NONE);
+	}
 	return rc;
 }
