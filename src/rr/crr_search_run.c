@@ -105,7 +105,8 @@ static void record_trial(struct bp_result *r, const struct trial *t)
 }
 
 static void search_result(struct bp_result *r, const struct bp_crr_search *s,
-			  const struct trial *best, const struct trial *limited, double threshold)
+			  const struct trial *best, const struct trial *limited, double threshold,
+			  int runs, int repeated)
 {
 	double found = bp_crr_search_result(s);
 
@@ -131,8 +132,10 @@ static void search_result(struct bp_result *r, const struct bp_crr_search *s,
 				      "limit, not the path's", limited->offered, limited->started_rate,
 				      limited->waits ? " (the in-flight cap, --max-inflight, was "
 				      "reached)" : "");
-	bp_info("crr --search: %.0f connections/s within %g %% failures (%d trials)", found,
-		threshold, s->trials);
+	bp_result_add_metric(r, "trials", runs, "count", BP_BETTER_NONE);
+	bp_result_add_metric(r, "trials.repeated", repeated, "count", BP_BETTER_NONE);
+	bp_info("crr --search: %.0f connections/s within %g %% failures (%d trials, %d of them "
+		"repeats)", found, threshold, runs, repeated);
 }
 
 int bp_crr_search_run(const struct bp_rr_client_opts *o, const struct bp_rr_report_opts *ro,
@@ -180,9 +183,7 @@ int bp_crr_search_run(const struct bp_rr_client_opts *o, const struct bp_rr_repo
 	}
 	if (!rc && s.trials) {
 		search_result(r, &s, have_best ? &best : NULL, have_limited ? &limited : NULL,
-			      ro->max_failure_pct);
-		bp_result_add_metric(r, "trials", runs, "count", BP_BETTER_NONE);
-		bp_result_add_metric(r, "trials.repeated", repeated, "count", BP_BETTER_NONE);
+			      ro->max_failure_pct, runs, repeated);
 	}
 	return rc;
 }

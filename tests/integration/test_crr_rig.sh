@@ -41,13 +41,6 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // 0'
 # within A B PCT: |A - B| <= PCT % of B (B > 0)
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 	exit !(b > 0 && d <= b * p / 100) }'; }
-# admitted_ok CONNECTIONS RATE ADMITTED FLOWS: the connections counted are the ones the DUT's
-# limit admitted (its counter), less at most one per flow that the end cut short and the
-# control or probe connection, and the rate is that count over the T seconds. The counter, not
-# the nominal N/s, is the truth: on a loaded machine the attempts arrive in clumps and the
-# limit's burst admits fewer than N/s.
-admitted_ok() { in_flight "$1" "$3" "$4" &&
-	within "$2" "$(awk -v c="$1" -v t="$T" 'BEGIN { print c / t }')" 1; }
 # in_flight COUNTED DUT FLOWS: the DUT's counter exceeds what the client counted by 0 to FLOWS + 2
 in_flight() { local d=$((${2:-0} - $1)); [ "$d" -ge 0 ] && [ "$d" -le $(($3 + 2)) ]; }
 # nft_count COMMENT: the packet counter ("counter packets N") of the rule with that comment
