@@ -17,6 +17,7 @@
 #include "core/test.h"
 #include "core/units.h"
 #include "stream/net_cli.h"
+#include "rr/crr_search_run.h"
 #include "rr/rr_report.h"
 #include "rr/rr_responder.h"
 
@@ -29,6 +30,9 @@ struct rr_params {
 	uint64_t ramp;
 	int64_t concurrent;
 	bool connect_only;
+	int64_t max_inflight;
+	bool search;
+	double resolution;
 	double max_failures;
 	size_t req, resp;   /* resolved by the check */
 };
@@ -65,7 +69,16 @@ static const struct bp_opt crr_opts[] = {
 	  "any TCP listener will do, no boardperf server needed" },
 	{ 0, "max-failure-ratio", BP_OPT_NUMBER, offsetof(struct rr_params, max_failures), "PCT",
 	  "0.001", 0, 100, NULL, "the verdict's threshold: failed attempts in percent "
-	  "(RFC 9411: 0.001)" },
+	  "(RFC 9411: 0.001); also --search's" },
+	{ 0, "max-inflight", BP_OPT_INT, offsetof(struct rr_params, max_inflight), "N", "0", 0,
+	  100000000, NULL, "with --rate: connections in flight at most (each due one starts on "
+	  "its own socket); 0: rate x --timeout + 10 %, within ulimit -n" },
+	{ 0, "search", BP_OPT_FLAG, offsetof(struct rr_params, search), NULL, NULL, 0, 0, NULL,
+	  "find the highest connection rate within --max-failure-ratio (RFC 9411): trials of -t "
+	  "seconds from --rate (default 100) up, doubling until one fails, then bisecting" },
+	{ 0, "resolution", BP_OPT_NUMBER, offsetof(struct rr_params, resolution), "PCT", NULL,
+	  0.1, 50, NULL, "--search stops when the bracket is this narrow, in percent of the rate "
+	  "found (default 1)" },
 	BP_OPT_END,
 };
 
@@ -103,12 +116,34 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 	/* -R, --bidir and --iperf3 are not in the table (BP_NET_CLI_BASE_OPTS): never set. */
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
-	if (p->ramp && p->rate <= 0) {
+	if (p->ramp && p->rate <= 0 && !p->search) {
 		snprintf(err, errlen, "--ramp needs --rate: a ramp rises to an offered rate");
 		return -EINVAL;
 	}
 	if (p->concurrent && p->rate > 0 && p->ramp) {
 		snprintf(err, errlen, "--concurrent opens at --rate; --ramp does not apply");
+		return -EINVAL;
+	}
+	if (p->max_inflight && p->rate <= 0 && !p->search) {
+		snprintf(err, errlen, "--max-inflight %lld needs --rate or --search: a closed loop "
+			 "has one connection per flow", (long long)p->max_inflight);
+		return -EINVAL;
+	}
+	if (p->resolution > 0 && !p->search) {
+		snprintf(err, errlen, "--resolution %g needs --search: it is the search's stop",
+			 p->resolution);
+		return -EINVAL;
+	}
+	if (p->search && !(p->resolution > 0))
+		p->resolution = 1;
+	if (p->search && p->concurrent) {
+		snprintf(err, errlen, "--search finds a connection rate; --concurrent %lld counts "
+			 "held connections instead", (long long)p->concurrent);
+		return -EINVAL;
+	}
+	if (p->max_inflight && p->concurrent) {
+		snprintf(err, errlen, "--max-inflight does not apply to --concurrent: it holds -P "
+			 "connections opening at a time");
 		return -EINVAL;
 	}
 	if (p->connect_only && (p->sizes || p->concurrent)) {
@@ -146,10 +181,13 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 	o.connect_only = p->connect_only;
 	o.live = live;
 	o.live_result = r;
+	o.max_inflight = (size_t)p->max_inflight;
 	if (!p->connect_only) {  /* the option itself is in params as connect-only */
 		json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
 		json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
 	}
+	if (p->search)
+		return bp_crr_search_run(&o, &ro, p->resolution, r, err, errlen);
 	return bp_rr_run_and_report(&o, &ro, r, err, errlen);
 }
 

@@ -29,6 +29,7 @@ struct bp_rr_client_opts {
 	bool connect_only;         /* crr: connect and close, to any listener (no control) */
 	struct bp_live *live;      /* each interval as it ends (NULL: none); live_result's */
 	const struct bp_result *live_result;
+	size_t max_inflight;       /* crr --rate: connections in flight at most; 0: derived */
 };
 
 struct bp_rr_interval {
@@ -56,6 +57,10 @@ struct bp_rr_outcome {
 	int flow_error;                  /* the first broken rr flow's errno (negative) */
 	/* crr: the client's own TCP sockets in TIME_WAIT at the end (/proc/net/sockstat) */
 	long time_wait;
+	/* crr --rate: the cap on connections in flight (0: none applies), what the rate may need */
+	size_t inflight_cap, inflight_need;
+	double drained_s;                /* then: how long the drain after the end took */
+	struct bp_rr_inflight inflight;
 };
 
 int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *out,

@@ -91,7 +91,7 @@ void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 		return;
 	}
 	bp_txn_stats_done(f->cfg.stats, now, now - f->t0, f->late, 0);
-	__atomic_add_fetch(&f->done, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(f->parent ? &f->parent->done : &f->done, 1, __ATOMIC_RELAXED);
 	if (f->cfg.crr && f->cfg.concurrent)
 		bp_rr_flow_hold_conn(f);
 	else if (f->cfg.crr)
@@ -99,8 +99,26 @@ void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 	bp_rr_flow_schedule(f, now);
 }
 
-static void finish_failed(struct bp_rr_flow *f, enum bp_rr_fail kind, int err, uint64_t now)
+/*
+ * crr: the SYN retransmissions of the connection being made (TCP_INFO's total_retrans, which
+ * counts them from the first SYN on). Each one means a SYN the path dropped and a wait of
+ * TCP's initial RTO (1 s, then 2 s, ...) before the next: read only for a connection made
+ * after at least SYN_RTO_MIN_NS or given up, so the fast path pays no system call for it.
+ */
+#define SYN_RTO_MIN_NS (200 * BP_NS_PER_MS)
+
+static void count_syn_retransmits(struct bp_rr_flow *f, uint64_t now)
 {
+	struct bp_tcp_info ti;
+
+	if (f->flow.fd >= 0 && !bp_tcp_info_read(f->flow.fd, &ti) && ti.valid && ti.total_retrans)
+		bp_txn_stats_retransmits(f->cfg.stats, now, ti.total_retrans);
+}
+
+void bp_rr_flow_fail(struct bp_rr_flow *f, unsigned kind, int err, uint64_t now)
+{
+	if (f->connecting && kind == BP_RR_FAIL_TIMEOUT)
+		count_syn_retransmits(f, now);
 	f->busy = false;
 	f->connecting = false;
 	if (f->phase == BP_RR_PH_VERIFY)
@@ -130,7 +148,7 @@ bool bp_rr_flow_write_request(struct bp_rr_flow *f, uint64_t now)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				break;
-			finish_failed(f, bp_rr_fail_of(errno), errno, now);
+			bp_rr_flow_fail(f, bp_rr_fail_of(errno), errno, now);
 			return false;
 		}
 		f->sent += (size_t)n;
@@ -146,13 +164,15 @@ static void send_udp(struct bp_rr_flow *f, uint64_t now)
 	/* A refused send (full buffer) is a lost request: the timeout counts it. */
 	if (send(f->flow.fd, f->buf + BP_COOKIE_LEN, f->cfg.req_len, MSG_DONTWAIT) < 0 &&
 	    errno != EAGAIN && errno != ENOBUFS && errno != EWOULDBLOCK)
-		finish_failed(f, bp_rr_fail_of(errno), errno, now);
+		bp_rr_flow_fail(f, bp_rr_fail_of(errno), errno, now);
 }
 
 static void connected(struct bp_rr_flow *f, uint64_t now)
 {
 	f->connecting = false;
 	bp_txn_stats_connect(f->cfg.stats, now, now - f->connect_t0);
+	if (now - f->connect_t0 >= SYN_RTO_MIN_NS)
+		count_syn_retransmits(f, now);
 	if (f->cfg.connect_only) {
 		bp_rr_flow_finish_ok(f, now);  /* closes: this side first, as iperf2 --connect-only */
 		return;
@@ -168,7 +188,7 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
-		finish_failed(f, errno == EMFILE || errno == ENFILE ? BP_RR_FAIL_NO_PORT :
+		bp_rr_flow_fail(f, errno == EMFILE || errno == ENFILE ? BP_RR_FAIL_NO_PORT :
 			      BP_RR_FAIL_OTHER, errno, now);
 		return;
 	}
@@ -202,10 +222,10 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			bp_rr_flow_set_events(f, EPOLLOUT);
 		} else {
-			finish_failed(f, bp_rr_fail_of(errno), errno, now);
+			bp_rr_flow_fail(f, bp_rr_fail_of(errno), errno, now);
 		}
 	} else {
-		finish_failed(f, bp_rr_fail_of(errno), errno, now);
+		bp_rr_flow_fail(f, bp_rr_fail_of(errno), errno, now);
 	}
 }
 
@@ -215,7 +235,7 @@ static void start_connect(struct bp_rr_flow *f, uint64_t now)
  * epoll wait carry a timeout (an hrtimer set and cancelled per round trip of a few
  * microseconds); re-arming per transaction would cost a system call each.
  */
-static void set_watchdog(struct bp_rr_flow *f, uint64_t due_ns)
+void bp_rr_flow_set_watchdog(struct bp_rr_flow *f, uint64_t due_ns)
 {
 	struct itimerspec its = {
 		.it_value = { (time_t)(due_ns / BP_NS_PER_SEC), (long)(due_ns % BP_NS_PER_SEC) },
@@ -226,9 +246,13 @@ static void set_watchdog(struct bp_rr_flow *f, uint64_t due_ns)
 
 void bp_rr_flow_arm_timeout(struct bp_rr_flow *f, uint64_t now)
 {
+	if (f->parent) {
+		bp_rr_flow_slot_arm_timeout(f, now);
+		return;
+	}
 	f->t_begun = now;
 	if (!f->watchdog_armed)
-		set_watchdog(f, now + f->cfg.timeout_ns);
+		bp_rr_flow_set_watchdog(f, now + f->cfg.timeout_ns);
 }
 
 void bp_rr_flow_begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
@@ -238,6 +262,8 @@ void bp_rr_flow_begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 	f->busy = true;
 	f->t0 = intended;
 	f->late = now > intended + LATE_SLACK_NS;
+	if (f->cfg.period_ns)
+		bp_txn_stats_started(f->cfg.stats, now);
 	f->got = 0;
 	f->sent = 0;
 	bp_rr_flow_arm_timeout(f, now);
@@ -260,12 +286,16 @@ static void timeout_fired(struct bp_flow *w, uint32_t events)
 	if (read(w->fd, &expirations, sizeof(expirations)) < 0)
 		return;  /* EAGAIN: a stale wake-up */
 	f->watchdog_armed = false;
+	if (f->dispatcher && f->running) {
+		bp_rr_flow_slots_expire(f, now);
+		return;
+	}
 	if (!f->busy || !f->running)
 		return;
 	if (now >= f->t_begun + f->cfg.timeout_ns)
-		finish_failed(f, BP_RR_FAIL_TIMEOUT, ETIMEDOUT, now);
+		bp_rr_flow_fail(f, BP_RR_FAIL_TIMEOUT, ETIMEDOUT, now);
 	else
-		set_watchdog(f, f->t_begun + f->cfg.timeout_ns);
+		bp_rr_flow_set_watchdog(f, f->t_begun + f->cfg.timeout_ns);
 }
 
 /* TCP (rr and crr): the answer arrives; crr also waits for the server's FIN. */
@@ -283,14 +313,14 @@ static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
 
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-				finish_failed(f, bp_rr_fail_of(errno), errno, now);
+				bp_rr_flow_fail(f, bp_rr_fail_of(errno), errno, now);
 			return;
 		}
 		if (n == 0) {
 			if (until_fin && f->got >= f->cfg.resp_len)
 				bp_rr_flow_finish_ok(f, now);
 			else
-				finish_failed(f, BP_RR_FAIL_RESET, ECONNRESET, now);
+				bp_rr_flow_fail(f, BP_RR_FAIL_RESET, ECONNRESET, now);
 			return;
 		}
 		f->got += (size_t)n;
@@ -331,7 +361,7 @@ void bp_rr_flow_on_event(struct bp_flow *fl, uint32_t events)
 		    getsockopt(fl->fd, SOL_SOCKET, SO_ERROR, &err, &len))
 			err = errno;
 		if (err)
-			finish_failed(f, bp_rr_fail_of(err), err, now);
+			bp_rr_flow_fail(f, bp_rr_fail_of(err), err, now);
 		else
 			connected(f, now);
 		return;
@@ -374,6 +404,8 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 			       !setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	}
 	f->start_ns = bp_now_ns();
+	f->dispatcher = f->cfg.crr && f->cfg.period_ns && !f->cfg.concurrent &&
+			f->cfg.max_inflight && f->cfg.inflight;
 	bp_pacer_init_period(&f->sched, f->cfg.period_ns, f->start_ns + f->cfg.phase_ns);
 	f->running = true;
 	if (!f->cfg.crr)
@@ -397,6 +429,7 @@ static void ops_stop(void *state, struct bp_loop *loop)
 		close(f->watchdog.fd);
 		f->watchdog.fd = -1;
 	}
+	bp_rr_flow_slots_stop(f);
 	if (f->cfg.crr)
 		bp_rr_flow_close_conn(f);  /* a transaction cut short by the end is not counted */
 	else
@@ -417,6 +450,7 @@ static void ops_release(void *state)
 			open++;
 		__atomic_sub_fetch(&f->cfg.concurrent->open_now, open, __ATOMIC_RELAXED);
 	}
+	bp_rr_flow_slots_free(f);
 	free(f->held);
 	free(f->buf);
 	free(f);

@@ -8,6 +8,9 @@
  * Closed loop: the next transaction starts when the last one ends. Open loop (period_ns):
  * transactions are due every period_ns whatever happens, and latency counts from the due
  * time, so a slow answer delays the next one without hiding it (no coordinated omission).
+ * crr's open loop starts each due connection on time on a socket of its own while earlier
+ * ones still wait (a dropped SYN waits for --timeout), up to max_inflight at once; rr's
+ * open loop has one request in flight per flow (its connection carries one at a time).
  */
 #ifndef BP_RR_RR_FLOW_H
 #define BP_RR_RR_FLOW_H
@@ -30,6 +33,15 @@ struct bp_rr_concurrent {
 	uint64_t hold_ns;             /* how long each connection is held */
 };
 
+/*
+ * crr's open loop, shared by its flows: each due connection starts on time on a socket of
+ * its own, up to max_inflight per flow at once (the client's cap divided over the flows).
+ */
+struct bp_rr_inflight {
+	int64_t now, peak;            /* connections in flight, the most at any time (atomic) */
+	uint64_t waits;               /* due transactions that found every slot busy (atomic) */
+};
+
 struct bp_rr_flow_cfg {
 	size_t req_len, resp_len;
 	bool udp;                     /* rr over UDP */
@@ -45,6 +57,9 @@ struct bp_rr_flow_cfg {
 	struct bp_addr addr;
 	char cookie[BP_COOKIE_LEN];
 	struct bp_rr_concurrent *concurrent;  /* NULL unless --concurrent */
+	/* crr open loop (period_ns, not --concurrent): this flow's connections in flight at most */
+	size_t max_inflight;
+	struct bp_rr_inflight *inflight;      /* required with max_inflight */
 };
 
 struct bp_rr_flow;

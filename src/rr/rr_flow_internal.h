@@ -4,6 +4,8 @@
  *                       stream-pool callbacks;
  *   rr_flow_schedule.c  when the next transaction begins: closed loop, the open loop's due
  *                       times (io/pacer), --concurrent's hold and verify;
+ *   rr_flow_slots.c     crr's open loop: each due connection on a socket of its own (a slot),
+ *                       as many at once as the rate needs, up to the in-flight cap;
  *   rr_flow_inline.c    the two paths that bypass the event loop for speed (a flow alone
  *                       on its worker, crr --connect-only in a closed loop).
  * Everything runs on the flow's worker thread; only error is read from others.
@@ -52,6 +54,23 @@ struct bp_rr_flow {
 	int *held;                    /* --concurrent: connections held open */
 	size_t nheld, cap, verify_i;
 	enum bp_rr_phase phase;
+	/*
+	 * crr's open loop (rr_flow_slots.c). The flow the pool runs is a dispatcher that makes
+	 * no connection itself: each due transaction goes to a slot, a bp_rr_flow of its own
+	 * (parent set) on the same loop. Busy slots form a list in the order they began, which
+	 * is the order of their deadlines (one --timeout after the start): the dispatcher's
+	 * watchdog times out the head, so slots need no timer of their own.
+	 */
+	bool dispatcher;
+	struct bp_rr_flow *parent;             /* a slot: its dispatcher */
+	struct bp_rr_flow *prev, *next;        /* a busy slot: the dispatcher's list */
+	struct bp_rr_flow *head, *tail;        /* dispatcher: busy slots, oldest first */
+	struct bp_rr_flow *free_slots;         /* dispatcher: idle slots (linked by next) */
+	struct bp_rr_flow *all_next;           /* every slot, for the stop and the release */
+	struct bp_rr_flow *all_slots;
+	size_t busy_slots;                     /* dispatcher: slots in flight */
+	bool cap_blocked;                      /* dispatcher: a due transaction waits for a slot */
+	uint64_t blocked_k;                    /* the transaction counted as having waited */
 };
 
 /* rr_flow.c */
@@ -78,6 +97,23 @@ void bp_rr_flow_schedule(struct bp_rr_flow *f, uint64_t now);
 void bp_rr_flow_due_fired(struct bp_timer *t, uint64_t now);
 /* --concurrent: keep this transaction's connection open. */
 void bp_rr_flow_hold_conn(struct bp_rr_flow *f);
+
+/* rr_flow_slots.c */
+/* The open loop's dispatcher: start every transaction due by now, each on a slot. */
+void bp_rr_flow_dispatch(struct bp_rr_flow *f, uint64_t now);
+/* A slot's transaction is over (its connection closed): back to its dispatcher. */
+void bp_rr_flow_slot_idle(struct bp_rr_flow *s);
+/* A slot begins its transaction at now: its deadline joins the dispatcher's list. */
+void bp_rr_flow_slot_arm_timeout(struct bp_rr_flow *s, uint64_t now);
+/* The dispatcher's watchdog fired: time out the slots whose deadline passed. */
+void bp_rr_flow_slots_expire(struct bp_rr_flow *f, uint64_t now);
+/* The dispatcher stops: every slot's connection is closed, nothing more is counted. */
+void bp_rr_flow_slots_stop(struct bp_rr_flow *f);
+void bp_rr_flow_slots_free(struct bp_rr_flow *f);
+/* rr_flow.c: arm the flow's timerfd for an absolute time. */
+void bp_rr_flow_set_watchdog(struct bp_rr_flow *f, uint64_t due_ns);
+/* rr_flow.c: fail the current transaction of kind (enum bp_rr_fail) with errno err. */
+void bp_rr_flow_fail(struct bp_rr_flow *f, unsigned kind, int err, uint64_t now);
 
 /* rr_flow_inline.c */
 /* A closed-loop flow alone on its worker waits for the answer in recv itself. */

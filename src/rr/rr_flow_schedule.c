@@ -64,6 +64,10 @@ void bp_rr_flow_schedule(struct bp_rr_flow *f, uint64_t now)
 	struct bp_rr_concurrent *cc = f->cfg.concurrent;
 	uint64_t due;
 
+	if (f->parent) {  /* a slot's transaction is over: the dispatcher starts the next */
+		bp_rr_flow_slot_idle(f);
+		return;
+	}
 	if (!f->running || bp_rr_flow_error(f))
 		return;
 	if (f->phase == BP_RR_PH_VERIFY) {
@@ -93,6 +97,10 @@ void bp_rr_flow_schedule(struct bp_rr_flow *f, uint64_t now)
 		}
 		now = bp_now_ns();
 		bp_rr_flow_begin(f, now, now);
+		return;
+	}
+	if (f->dispatcher) {
+		bp_rr_flow_dispatch(f, now);
 		return;
 	}
 	/* The ramp: the count due by t is r t^2 / 2R until R, then r R / 2 + r (t - R). */

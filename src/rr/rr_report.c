@@ -110,12 +110,60 @@ static void time_wait_warning(struct bp_result *r, const struct bp_rr_outcome *o
 			      "not have this limit", out->time_wait, hi - lo + 1);
 }
 
+/*
+ * crr --rate: the connections it had in flight. Each due connection starts on its own socket
+ * (rr_flow_slots.c), up to the cap; a transaction that found every socket busy started late.
+ */
+static void inflight_report(struct bp_result *r, const struct bp_rr_outcome *out)
+{
+	bp_result_add_metric(r, "inflight.cap", (double)out->inflight_cap, "count",
+			     BP_BETTER_NONE);
+	bp_result_add_metric(r, "inflight.peak", (double)out->inflight.peak, "count",
+			     BP_BETTER_NONE);
+	bp_result_add_metric(r, "inflight.waits", (double)out->inflight.waits, "count",
+			     BP_BETTER_LOWER);
+	bp_result_add_metric(r, "drained", (double)out->total.txn.drained, "count",
+			     BP_BETTER_NONE);
+	if (out->inflight.waits)
+		bp_result_add_warning(r, "inflight-cap-reached",
+				      "%" PRIu64 " connections were due while all %zu sockets of the "
+				      "in-flight cap were busy (--max-inflight; the rate may need "
+				      "%zu): they started late, their latency counts from their due "
+				      "time. Raise --max-inflight (and ulimit -n) or lower --timeout",
+				      out->inflight.waits, out->inflight_cap, out->inflight_need);
+}
+
+/*
+ * A closed loop through a path that drops SYNs (a firewall's limit on new connections)
+ * measures TCP's retransmission timer: each dropped SYN holds its flow for the initial RTO
+ * (1 s), so after a second or so every flow waits and the rate is a small fraction of what
+ * the path admits. Say so, with what measures the path instead.
+ */
+static void stall_warning(struct bp_result *r, const struct bp_rr_client_opts *o,
+			  const struct bp_rr_outcome *out)
+{
+	uint64_t rtx = out->total.txn.retransmits, tmo = out->total.txn.fails[BP_RR_FAIL_TIMEOUT];
+
+	if (o->rate > 0 || o->concurrent || (!rtx && !tmo))
+		return;
+	bp_result_add_warning(r, "syn-drops-stalled-flows",
+			      "the path dropped SYNs: %" PRIu64 " SYN retransmissions (TCP_INFO) "
+			      "and %" PRIu64 " connections timed out (--timeout %g s). In a closed "
+			      "loop each drop stalls its flow for TCP's 1 s retransmission, so "
+			      "%.1f connections/s measures the stalls of %d flows, not the rate the "
+			      "path admits: use --rate R (an open loop, each connection on time) or "
+			      "--search (finds the highest rate within --max-failure-ratio)",
+			      rtx, tmo, (double)o->timeout_ns / 1e9,
+			      out->counted_s > 0 ? (double)out->total.txn.done / out->counted_s : 0,
+			      o->np.parallel);
+}
+
 /* RFC 9411: a run counts only if failures stay under a threshold; say which it was. */
 static void verdict(struct bp_result *r, const struct bp_rr_client_opts *o,
 		    const struct bp_rr_report_opts *ro, const struct bp_rr_outcome *out)
 {
 	uint64_t fails = bp_txn_counts_failures(&out->total.txn);
-	uint64_t attempts = out->total.txn.done + fails;
+	uint64_t attempts = out->total.txn.done + out->total.txn.drained + fails;
 	double pct = attempts ? 100.0 * (double)fails / (double)attempts : 0;
 	bool pass = attempts && pct <= ro->max_failure_pct;
 
@@ -171,8 +219,15 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	}
 	if (o->rate > 0) {
 		bp_result_add_metric(r, "offered.rate", o->rate, "op/s", BP_BETTER_NONE);
+		bp_result_add_metric(r, "started", (double)out->total.txn.started, "count",
+				     BP_BETTER_NONE);
 		bp_result_add_metric(r, "late", (double)out->total.txn.late, "count", BP_BETTER_LOWER);
 	}
+	if (out->inflight_cap)
+		inflight_report(r, out);
+	if (is_crr(o))
+		bp_result_add_metric(r, "syn_retransmits", (double)out->total.txn.retransmits,
+				     "count", BP_BETTER_LOWER);
 	/* --connect-only has no control connection: the far side's counts and CPU are unknown. */
 	if (!o->connect_only)
 		bp_result_add_metric(r, "server.transactions",
@@ -192,11 +247,20 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 					       bp_net_side_cpu_json(out->local), "remote",
 					       bp_net_side_cpu_json(out->remote)));
 	bp_net_cpu_warnings(r, out->local, out->remote);
-	if (o->rate > 0 && !o->concurrent && secs > 0 && rate < o->rate * 0.99)
+	/*
+	 * The offered rate is what started: through a path that refuses or drops some, fewer
+	 * complete, and that is the measurement (failures), not the tester falling behind.
+	 */
+	if (o->rate > 0 && !o->concurrent && secs > 0 &&
+	    (double)out->total.txn.started / secs < o->rate * 0.99)
 		bp_result_add_warning(r, "rate-not-reached",
-				      "%.0f transactions/s offered, %.0f/s completed: the peer (or "
-				      "the tester) could not keep up; latency counts from each "
-				      "transaction's due time", o->rate, rate);
+				      "%.0f transactions/s offered, %.0f/s started, %.0f/s completed: "
+				      "the tester%s could not keep up; latency counts from each "
+				      "transaction's due time", o->rate,
+				      (double)out->total.txn.started / secs, rate,
+				      is_crr(o) ? "" : " (or the peer: one request per flow at a time)");
+	if (is_crr(o))
+		stall_warning(r, o, out);
 	if (out->total.txn.fails[BP_RR_FAIL_NO_PORT])
 		port_warning(r, o, out);
 	else if (o->connect_only)

@@ -10,6 +10,9 @@ void bp_txn_counts_add(struct bp_txn_counts *dst, const struct bp_txn_counts *sr
 	dst->done += src->done;
 	dst->connects += src->connects;
 	dst->late += src->late;
+	dst->started += src->started;
+	dst->drained += src->drained;
+	dst->retransmits += src->retransmits;
 	dst->bytes += src->bytes;
 	for (int i = 0; i < BP_TXN_MAX_KINDS; i++)
 		dst->fails[i] += src->fails[i];
@@ -59,12 +62,21 @@ bool bp_txn_stats_ended(const struct bp_txn_stats *s, uint64_t now)
 	return end && now > end;
 }
 
+/* An outcome at now counts: before the end, or after it within the drain. */
+static bool counts(const struct bp_txn_stats *s, uint64_t now)
+{
+	return !bp_txn_stats_ended(s, now) || now <= __atomic_load_n(&s->drain_ns, __ATOMIC_RELAXED);
+}
+
 void bp_txn_stats_done(struct bp_txn_stats *s, uint64_t now, uint64_t latency_ns, bool late,
 		       size_t cls)
 {
 	pthread_mutex_lock(&s->lock);
-	if (!bp_txn_stats_ended(s, now)) {
-		s->iv.done++;
+	if (counts(s, now)) {
+		if (bp_txn_stats_ended(s, now))
+			s->iv.drained++;
+		else
+			s->iv.done++;
 		s->iv.late += late;
 		if (cls < s->nclasses)
 			s->classes[cls]++;
@@ -76,7 +88,7 @@ void bp_txn_stats_done(struct bp_txn_stats *s, uint64_t now, uint64_t latency_ns
 void bp_txn_stats_connect(struct bp_txn_stats *s, uint64_t now, uint64_t latency_ns)
 {
 	pthread_mutex_lock(&s->lock);
-	if (!bp_txn_stats_ended(s, now)) {
+	if (counts(s, now)) {
 		s->iv.connects++;
 		bp_histo_record(s->h.connect, latency_ns);
 	}
@@ -91,13 +103,29 @@ void bp_txn_stats_bytes(struct bp_txn_stats *s, uint64_t now, uint64_t n)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void bp_txn_stats_started(struct bp_txn_stats *s, uint64_t now)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!bp_txn_stats_ended(s, now))
+		s->iv.started++;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void bp_txn_stats_retransmits(struct bp_txn_stats *s, uint64_t now, uint64_t n)
+{
+	pthread_mutex_lock(&s->lock);
+	if (counts(s, now))
+		s->iv.retransmits += n;
+	pthread_mutex_unlock(&s->lock);
+}
+
 void bp_txn_stats_fail(struct bp_txn_stats *s, uint64_t now, unsigned kind, uint64_t count,
 		       const char *msg)
 {
 	if (kind >= BP_TXN_MAX_KINDS)
 		return;
 	pthread_mutex_lock(&s->lock);
-	if (!bp_txn_stats_ended(s, now)) {
+	if (counts(s, now)) {
 		s->iv.fails[kind] += count;
 		if (msg && !s->first_msg[kind][0])
 			snprintf(s->first_msg[kind], sizeof(s->first_msg[kind]), "%s", msg);
@@ -108,6 +136,11 @@ void bp_txn_stats_fail(struct bp_txn_stats *s, uint64_t now, unsigned kind, uint
 void bp_txn_stats_end_at(struct bp_txn_stats *s, uint64_t end_ns)
 {
 	__atomic_store_n(&s->end_ns, end_ns, __ATOMIC_RELAXED);
+}
+
+void bp_txn_stats_drain_until(struct bp_txn_stats *s, uint64_t drain_ns)
+{
+	__atomic_store_n(&s->drain_ns, drain_ns, __ATOMIC_RELAXED);
 }
 
 void bp_txn_stats_take(struct bp_txn_stats *s, struct bp_txn_counts *counts,

@@ -26,6 +26,9 @@ struct bp_txn_counts {
 	uint64_t done;                /* transactions (rr, crr) or whole responses (http) */
 	uint64_t connects;            /* connections established */
 	uint64_t late;                /* open loop: sends that left after their due time */
+	uint64_t started;             /* open loop: operations begun (at or after their due time) */
+	uint64_t drained;             /* done after the end, within the drain (not in done) */
+	uint64_t retransmits;         /* connection-setup retransmissions (crr: SYNs, TCP_INFO) */
 	uint64_t bytes;               /* answer bytes read, where the test counts them (http) */
 	uint64_t fails[BP_TXN_MAX_KINDS];
 };
@@ -37,6 +40,7 @@ struct bp_txn_stats {
 	uint64_t *classes;            /* nclasses counters of done operations, or NULL */
 	size_t nclasses;
 	uint64_t end_ns;              /* 0, or when the run ends: later events do not count (atomic) */
+	uint64_t drain_ns;            /* 0, or until when outcomes after the end count (atomic) */
 	char first_msg[BP_TXN_MAX_KINDS][BP_TXN_MSG_LEN];  /* the first of each kind, kept */
 };
 
@@ -56,6 +60,10 @@ void bp_txn_stats_done(struct bp_txn_stats *s, uint64_t now, uint64_t latency_ns
 		       size_t cls);
 void bp_txn_stats_connect(struct bp_txn_stats *s, uint64_t now, uint64_t latency_ns);
 void bp_txn_stats_bytes(struct bp_txn_stats *s, uint64_t now, uint64_t n);
+/* An open-loop operation began at now. */
+void bp_txn_stats_started(struct bp_txn_stats *s, uint64_t now);
+/* n connection-setup retransmissions seen at now (a connection made or given up). */
+void bp_txn_stats_retransmits(struct bp_txn_stats *s, uint64_t now, uint64_t n);
 /*
  * count operations failed with kind (>= BP_TXN_MAX_KINDS: ignored); count 0 still keeps
  * the message, which may be NULL.
@@ -74,6 +82,16 @@ void bp_txn_stats_fail(struct bp_txn_stats *s, uint64_t now, unsigned kind, uint
 void bp_txn_stats_end_at(struct bp_txn_stats *s, uint64_t end_ns);
 /* True when now is after the end (from any thread). */
 bool bp_txn_stats_ended(const struct bp_txn_stats *s, uint64_t now);
+/*
+ * An open loop's drain (crr --rate): operations begun before the end keep their outcome
+ * until drain_ns (their --timeout after the end), so that every attempt is counted once,
+ * as a success or a failure, and the failure ratio is over all of them. What completes
+ * after the end counts as drained, not done: a rate over the run's span counts what
+ * completed in it (a firewall admits new connections at N/s whenever they come, and the
+ * retransmitted SYNs it admits in the drain would add about N x the drain to done).
+ * Connects, failures and retransmissions count until drain_ns like the outcomes.
+ */
+void bp_txn_stats_drain_until(struct bp_txn_stats *s, uint64_t drain_ns);
 
 /*
  * Reporter side: add the running interval to counts, classes (nclasses entries; NULL when
