@@ -282,10 +282,10 @@ void bp_starve_json_into(json_t *obj, const struct bp_starve_figures *f)
 			    isfinite(f->wait_s) ? json_real(round(f->wait_s * 1e4) / 1e4) :
 						  json_null());
 	json_object_set_new(obj, "runqueue_wait_percent", real_or_null(f->wait_percent));
-	json_object_set_new(obj, "timeslices", isfinite(f->slices) ?
+	json_object_set_new(obj, "timeslices_count", isfinite(f->slices) ?
 			    json_integer((json_int_t)f->slices) : json_null());
 	json_object_set_new(obj, "starved_percent", real_or_null(f->starved_percent));
-	json_object_set_new(obj, "involuntary_switches",
+	json_object_set_new(obj, "involuntary_switches_count",
 			    f->nivcsw >= 0 ? json_integer(f->nivcsw) : json_null());
 	json_object_set_new(obj, "machine_steal_percent", real_or_null(f->steal_percent));
 	json_object_set_new(obj, "machine_idle_percent", real_or_null(f->idle_percent));

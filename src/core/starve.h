@@ -126,7 +126,7 @@ bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen
 
 /*
  * The figures as the keys of a result's cpu.local: runqueue_wait_s,
- * runqueue_wait_percent, timeslices, starved_percent, involuntary_switches,
+ * runqueue_wait_percent, timeslices_count, starved_percent, involuntary_switches_count,
  * machine_steal_percent, machine_idle_percent, machine_iowait_percent (null when
  * unknown). Added to obj.
  */

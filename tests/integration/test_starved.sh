@@ -63,7 +63,7 @@ starved() {
 		and .cpu.local.starved_percent >= 10' <<<"$1" >/dev/null
 }
 figures() {
-	jq -r '"wait \(.cpu.local.runqueue_wait_percent) % of the test (\(.cpu.local.runqueue_wait_s) s, \(.cpu.local.timeslices) times on a CPU), starved \(.cpu.local.starved_percent) %, machine idle \(.cpu.local.machine_idle_percent) %, steal \(.cpu.local.machine_steal_percent) %, \(.cpu.local.involuntary_switches) involuntary switches"' <<<"$1"
+	jq -r '"wait \(.cpu.local.runqueue_wait_percent) % of the test (\(.cpu.local.runqueue_wait_s) s, \(.cpu.local.timeslices_count) times on a CPU), starved \(.cpu.local.starved_percent) %, machine idle \(.cpu.local.machine_idle_percent) %, steal \(.cpu.local.machine_steal_percent) %, \(.cpu.local.involuntary_switches_count) involuntary switches"' <<<"$1"
 }
 
 # check_pair NAME BASELINE_JSON HOG_JSON

@@ -220,10 +220,10 @@ static void test_json(void)
 	bp_starve_json_into(o, &f);
 	CHECK_NEAR(json_real_value(json_object_get(o, "runqueue_wait_s")), 0.1235, 1e-12);
 	CHECK_NEAR(json_real_value(json_object_get(o, "runqueue_wait_percent")), 6.17, 1e-12);
-	CHECK_INT(json_integer_value(json_object_get(o, "timeslices")), 300);
+	CHECK_INT(json_integer_value(json_object_get(o, "timeslices_count")), 300);
 	CHECK(!json_object_get(o, "starved_s"));
 	CHECK_NEAR(json_real_value(json_object_get(o, "starved_percent")), 5.42, 1e-12);
-	CHECK_INT(json_integer_value(json_object_get(o, "involuntary_switches")), 42);
+	CHECK_INT(json_integer_value(json_object_get(o, "involuntary_switches_count")), 42);
 	CHECK(json_is_null(json_object_get(o, "machine_steal_percent")));
 	CHECK_NEAR(json_real_value(json_object_get(o, "machine_idle_percent")), 12.35, 1e-12);
 	CHECK(json_is_real(json_object_get(o, "machine_iowait_percent")));
