@@ -15,6 +15,7 @@
 #include "core/unconst.h"
 #include "core/units.h"
 #include "result/render.h"
+#include "result/text_speed.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
 
@@ -455,6 +456,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child)
 	} sections[] = {
 		{ has_env, print_env },
 		{ has_metrics, print_metrics },
+		{ bp_text_speed_applies, bp_text_speed_print },
 		{ has_latency, print_latency },
 		{ has_intervals, print_intervals },
 		{ has_cpu, print_cpu },
