@@ -16,6 +16,7 @@
 #include "core/units.h"
 #include "result/render.h"
 #include "result/text_speed.h"
+#include "result/text_summary.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
 
@@ -482,6 +483,11 @@ static int render_tree(FILE *out, const struct bp_result *r, bool child)
 	for (size_t i = 0; !err && i < r->nchildren; i++) {
 		fputc('\n', out);
 		err = render_tree(out, r->children[i], true);
+	}
+	/* a suite ends with one line per test (result/text_summary.h) */
+	if (!err && !child && r->nchildren) {
+		fputc('\n', out);
+		err = bp_text_summary_print(out, r);
 	}
 	return err;
 }

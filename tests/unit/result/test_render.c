@@ -457,6 +457,38 @@ static void check_text_speed_units(void)
 	bp_result_free(r);
 }
 
+/*
+ * A suite ends with one line per child: its status (the error's code when it failed), its
+ * headline figures (rr's round-trip p50 among them) and its warning codes.
+ */
+static void check_text_summary(void)
+{
+	struct bp_result *r = bp_result_new("run");
+	struct bp_result *tcp = bp_result_new("tcp"), *rr = bp_result_new("rr");
+	struct bp_latency lat = { .what = "transaction", .unit = "ns", .count = 10, .p50 = 21500 };
+	char *text;
+
+	bp_result_add_metric(tcp, "sender.bytes", 1e9, "B", BP_BETTER_NONE);
+	bp_result_add_metric(tcp, "receiver.bitrate", 9.41e9, "bit/s", BP_BETTER_HIGHER);
+	bp_result_add_warning(tcp, "tester-cpu-bound", "busy");
+	bp_result_add_warning(tcp, "interrupted", "stopped");
+	bp_result_add_metric(rr, "transactions.rate", 46500, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_latency(rr, &lat);
+	bp_result_set_error(rr, "connect-refused", "connect 127.0.0.1:1: refused");
+	bp_result_add_child(r, tcp);
+	bp_result_add_child(r, rr);
+	text = render(r, BP_FORMAT_TEXT);
+	CHECK(text && strstr(text, "\nsummary\ntest  status                   headline"));
+	CHECK(text && strstr(text, "\ntcp   ok                       receiver.bitrate 9.41 Gbit/s"
+				   "                           tester-cpu-bound, interrupted\n"));
+	CHECK(text && strstr(text, "\nrr    failed: connect-refused  transactions.rate 46.5k op/s, "
+				   "transaction p50 21.5 us\n"));
+	if (text && !strstr(text, "failed: connect-refused  transactions"))
+		printf("# text:\n%s", text);
+	free(text);
+	bp_result_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -489,5 +521,6 @@ int main(int argc, char **argv)
 	check_write_error();
 	check_text_frame_size();
 	check_text_speed_units();
+	check_text_summary();
 	return tap_done();
 }
