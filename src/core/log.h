@@ -20,6 +20,14 @@ void bp_log_set_prefix(const char *prefix);
 __attribute__((format(printf, 2, 3)))
 void bp_log(enum bp_log_level level, const char *fmt, ...);
 
+/*
+ * Lines logged on the calling thread go to fn instead of stderr (fn NULL: stderr again);
+ * the level filter still applies. A server that runs inside another command's process
+ * (`boardperf run`) keeps its log apart this way. The line has no prefix and no newline.
+ */
+typedef void (*bp_log_sink_fn)(void *arg, enum bp_log_level level, const char *line);
+void bp_log_set_thread_sink(bp_log_sink_fn fn, void *arg);
+
 #define bp_error(...) bp_log(BP_LOG_ERROR, __VA_ARGS__)
 #define bp_warn(...)  bp_log(BP_LOG_WARN, __VA_ARGS__)
 #define bp_info(...)  bp_log(BP_LOG_INFO, __VA_ARGS__)

@@ -7,7 +7,8 @@
  * - ciphers: repeated EVP_EncryptUpdate on one context (`openssl speed -evp NAME`), except
  *   AES-GCM, which OpenSSL 3.0.16 and later time per message: key and IV set, the block
  *   encrypted, the tag computed, for every block. That is also how GCM is used (each packet
- *   or record its own IV), so boardperf does the same for GCM.
+ *   or record its own IV), so boardperf does the same for GCM. As there, the context has
+ *   padding off and the block is encrypted in place.
  */
 #ifndef BP_CPU_CRYPTO_ALGOS_H
 #define BP_CPU_CRYPTO_ALGOS_H
@@ -53,7 +54,7 @@ struct bp_crypto_op {
 	EVP_MD *md;
 	EVP_CIPHER_CTX *cctx;
 	EVP_CIPHER *cipher;
-	unsigned char *in, *out;
+	unsigned char *in;          /* the block; ciphers overwrite it in place */
 	unsigned char sig[1024];
 	size_t siglen;
 	uint64_t since_rekey;       /* cipher bytes since the context was keyed */

@@ -16,6 +16,8 @@
 #include "core/units.h"
 #include "result/render.h"
 #include "result/render_streams.h"
+#include "result/text_speed.h"
+#include "result/text_summary.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
 
@@ -464,6 +466,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 	} sections[] = {
 		{ has_env, print_env },
 		{ has_metrics, print_metrics },
+		{ bp_text_speed_applies, bp_text_speed_print },
 		{ has_latency, print_latency },
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
@@ -494,6 +497,11 @@ static int render_tree(FILE *out, const struct bp_result *r, bool child)
 	for (size_t i = 0; !err && i < r->nchildren; i++) {
 		fputc('\n', out);
 		err = render_tree(out, r->children[i], true);
+	}
+	/* a suite ends with one line per test (result/text_summary.h) */
+	if (!err && !child && r->nchildren) {
+		fputc('\n', out);
+		err = bp_text_summary_print(out, r);
 	}
 	return err;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/side_cpu.h"
 #include "io/sock.h"
 #include "stream/side_streams.h"
 
@@ -190,7 +191,8 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 	struct bp_tcp_info ti;
 	bool acked;
 
-	bp_cpu_process_times(&s->cpu0);
+	/* this side's threads: the server may share the process (core/side_cpu.h) */
+	bp_cpu_side_times(&s->cpu0);
 	for (int w = 0; w < bp_stream_pool_workers(s->pool); w++)
 		s->worker_cpu0[w] = bp_stream_pool_worker_cpu_ns(s->pool, w);
 	for (int i = 0; i < s->n; i++) {
@@ -303,7 +305,7 @@ static void fill_cpu(struct bp_stream_side *s)
 	struct bp_cpu_usage u;
 	double wall = (double)(s->stop_ns - s->start_ns);
 
-	bp_cpu_process_times(&c1);
+	bp_cpu_side_times(&c1);
 	bp_cpu_usage_between(&s->cpu0, &c1, &u);
 	s->res->cpu_user = u.wall_s > 0 ? u.user_s / u.wall_s * 100 : NAN;
 	s->res->cpu_system = u.wall_s > 0 ? u.sys_s / u.wall_s * 100 : NAN;

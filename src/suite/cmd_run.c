@@ -10,6 +10,7 @@
 
 #include "board/env.h"
 #include "core/checks.h"
+#include "core/cpuacct.h"
 #include "core/signals.h"
 #include "core/test.h"
 #include "http/http_server.h"
@@ -119,6 +120,23 @@ static const char *const *const full_suite[] = {
 #define MAX_ARGS 24
 
 /*
+ * Client and server of a network test shared this process: each side's "cpu" figure is its
+ * own threads' (core/side_cpu.h); "process" is the whole process over the child, both sides
+ * and the set-up, so that a reader sees that local + remote is what the machine spent.
+ */
+static void add_process_cpu(struct bp_result *child, const struct bp_cpu_times *c0)
+{
+	struct bp_cpu_times c1;
+	struct bp_cpu_usage u;
+
+	if (!json_is_object(child->cpu) || !json_object_get(child->cpu, "remote") ||
+	    bp_cpu_process_times(&c1))
+		return;
+	bp_cpu_usage_between(c0, &c1, &u);
+	json_object_set_new(child->cpu, "process", bp_cpu_usage_json(&u));
+}
+
+/*
  * A child that talks to "PORT" gets a server in this process and its port in the argv;
  * "HTTP:/path" an HTTP responder in this process and its URL; "DIR" becomes the directory
  * the disk step writes in.
@@ -131,6 +149,7 @@ static int run_child(struct bp_result *r, const char *const *argv, const char *d
 	struct bp_http_server *hs = NULL;
 	struct bp_http_server_opts ho = { .bind = "127.0.0.1", .port = 0 };
 	char port[16], url[128];
+	struct bp_cpu_times c0;
 	int i, rc;
 
 	for (i = 0; argv[i] && i < MAX_ARGS - 1; i++) {
@@ -157,8 +176,12 @@ static int run_child(struct bp_result *r, const char *const *argv, const char *d
 		args[i] = port;
 	}
 	args[i] = NULL;
+	bp_cpu_process_times(&c0);
 	rc = bp_suite_run_child(r, args, ctx, err, errlen);
-	bp_local_server_stop(ls);
+	if (ls && r->nchildren)
+		add_process_cpu(r->children[r->nchildren - 1], &c0);
+	/* the server's log says why a test failed; otherwise it is not the suite's output */
+	bp_local_server_stop(ls, rc != 0);
 	bp_http_server_stop(hs);
 	return rc;
 }

@@ -424,6 +424,71 @@ static void check_text_frame_size(void)
 	bp_result_free(r);
 }
 
+/*
+ * cpu in openssl speed's units: the Cubietruck's published SHA-1 and RSA-1024 figures
+ * (48,000 kB/s at 8192 bytes, 158 signatures/s) read as openssl prints them; the companions
+ * (.cpu, .workerN) stay out, and the summed ".all" figures get their own table.
+ */
+static void check_text_speed_units(void)
+{
+	struct bp_result *r = bp_result_new("cpu");
+	char *text;
+
+	bp_result_set_params(r, json_pack("{s:i}", "workers", 2));
+	bp_result_add_metric(r, "rsa1024.sign", 158, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "rsa1024.sign.all", 316, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "rsa1024.verify", 2500, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "sha1.16", 12.5e6, "B/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "sha1.8192", 48e6, "B/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "sha1.8192.cpu", 99, "percent", BP_BETTER_NONE);
+	bp_result_add_metric(r, "sha1.8192.worker0", 47e6, "B/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "sha1.8192.all", 96e6, "B/s", BP_BETTER_HIGHER);
+	text = render(r, BP_FORMAT_TEXT);
+	CHECK(text && strstr(text, "type   16 bytes  8192 bytes\n"
+				   "sha1  12500.00k   48000.00k\n"));
+	CHECK(text && strstr(text, "rsa1024  0.006329s  0.000400s   158.0    2500.0\n"));
+	CHECK(text && strstr(text, "as openssl speed -multi 2)\ntype  8192 bytes\n"
+				   "sha1   96000.00k\n"));
+	CHECK(text && strstr(text, "rsa1024  0.003165s           316.0\n"));
+	CHECK(text && !strstr(text, "47000.00k") && !strstr(text, "99.00k"));
+	if (text && !strstr(text, "48000.00k"))
+		printf("# text:\n%s", text);
+	free(text);
+	bp_result_free(r);
+}
+
+/*
+ * A suite ends with one line per child: its status (the error's code when it failed), its
+ * headline figures (rr's round-trip p50 among them) and its warning codes.
+ */
+static void check_text_summary(void)
+{
+	struct bp_result *r = bp_result_new("run");
+	struct bp_result *tcp = bp_result_new("tcp"), *rr = bp_result_new("rr");
+	struct bp_latency lat = { .what = "transaction", .unit = "ns", .count = 10, .p50 = 21500 };
+	char *text;
+
+	bp_result_add_metric(tcp, "sender.bytes", 1e9, "B", BP_BETTER_NONE);
+	bp_result_add_metric(tcp, "receiver.bitrate", 9.41e9, "bit/s", BP_BETTER_HIGHER);
+	bp_result_add_warning(tcp, "tester-cpu-bound", "busy");
+	bp_result_add_warning(tcp, "interrupted", "stopped");
+	bp_result_add_metric(rr, "transactions.rate", 46500, "op/s", BP_BETTER_HIGHER);
+	bp_result_add_latency(rr, &lat);
+	bp_result_set_error(rr, "connect-refused", "connect 127.0.0.1:1: refused");
+	bp_result_add_child(r, tcp);
+	bp_result_add_child(r, rr);
+	text = render(r, BP_FORMAT_TEXT);
+	CHECK(text && strstr(text, "\nsummary\ntest  status                   headline"));
+	CHECK(text && strstr(text, "\ntcp   ok                       receiver.bitrate 9.41 Gbit/s"
+				   "                           tester-cpu-bound, interrupted\n"));
+	CHECK(text && strstr(text, "\nrr    failed: connect-refused  transactions.rate 46.5k op/s, "
+				   "transaction p50 21.5 us\n"));
+	if (text && !strstr(text, "failed: connect-refused  transactions"))
+		printf("# text:\n%s", text);
+	free(text);
+	bp_result_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -455,5 +520,7 @@ int main(int argc, char **argv)
 	check_json_error();
 	check_write_error();
 	check_text_frame_size();
+	check_text_speed_units();
+	check_text_summary();
 	return tap_done();
 }

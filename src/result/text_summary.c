@@ -1,0 +1,126 @@
+#include "result/text_summary.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "result/text_table.h"
+
+#define CELL_LEN 512
+
+/*
+ * A test's headline: metrics by name (those it has are shown, in this order) and one latency
+ * percentile. A test not listed shows its first two metrics.
+ */
+static const struct headline {
+	const char *test;
+	const char *metrics[4];
+	const char *latency;  /* the latency summary's name, shown as its p50 */
+} headlines[] = {
+	{ "cpu", { "rsa2048.sign", "sha256.8192", "aes-128-gcm.8192", NULL }, NULL },
+	{ "mem", { "memcpy.bandwidth", "memcpy.bandwidth.all", "latency.64MiB", NULL }, NULL },
+	{ "disk", { "reads.rate", "writes.rate", "fsyncs.rate", NULL }, NULL },
+	{ "tcp", { "receiver.bitrate", "sender.retransmits", NULL }, NULL },
+	{ "udp", { "receiver.pps", "loss.percent", NULL }, NULL },
+	{ "rr", { "transactions.rate", NULL }, "transaction" },
+	{ "crr", { "connections.rate", "failures", NULL }, NULL },
+	{ "http", { "requests.rate", "errors", NULL }, "request" },
+};
+
+static const struct headline *headline_of(const char *test)
+{
+	for (size_t i = 0; test && i < sizeof(headlines) / sizeof(headlines[0]); i++)
+		if (!strcmp(headlines[i].test, test))
+			return &headlines[i];
+	return NULL;
+}
+
+/* Appends "name value unit" to cell, ", "-separated. */
+static void add_figure(char *cell, const char *name, double value, const char *unit)
+{
+	char v[64];
+	size_t used = strlen(cell);
+
+	if (isnan(value))
+		snprintf(v, sizeof(v), "n/a");
+	else
+		bp_format_value(v, sizeof(v), value, unit);
+	if (used < CELL_LEN)
+		snprintf(cell + used, CELL_LEN - used, "%s%s %s", used ? ", " : "", name, v);
+}
+
+static void figures(char *cell, const struct bp_result *c)
+{
+	const struct headline *h = headline_of(c->test);
+	size_t shown = 0;
+
+	cell[0] = '\0';
+	for (size_t i = 0; h && i < 4 && h->metrics[i]; i++) {
+		const struct bp_metric *m = bp_result_find_metric(c, h->metrics[i]);
+
+		if (m) {
+			add_figure(cell, m->name, m->value, m->unit);
+			shown++;
+		}
+	}
+	for (size_t i = 0; h && h->latency && i < c->nlatency; i++) {
+		char name[96];
+
+		if (strcmp(c->latency[i].what, h->latency))
+			continue;
+		snprintf(name, sizeof(name), "%s p50", c->latency[i].what);
+		add_figure(cell, name, c->latency[i].p50, c->latency[i].unit);
+		shown++;
+	}
+	/* a test without a headline entry (or whose headline figures are missing) */
+	for (size_t i = 0; !shown && i < c->nmetrics && i < 2; i++)
+		add_figure(cell, c->metrics[i].name, c->metrics[i].value, c->metrics[i].unit);
+}
+
+static void warning_codes(char *cell, const struct bp_result *c)
+{
+	size_t used = 0;
+
+	cell[0] = '\0';
+	for (size_t i = 0; i < c->nwarnings && used < CELL_LEN; i++)
+		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s", i ? ", " : "",
+					 c->warnings[i].code);
+}
+
+int bp_text_summary_print(FILE *out, const struct bp_result *r)
+{
+	static const char *const head[] = { "test", "status", "headline", "warnings" };
+	char *fig = malloc(CELL_LEN), *warn = malloc(CELL_LEN), status[96];
+	struct bp_table t;
+	int err = -ENOMEM;
+
+	if (!r->nchildren) {
+		err = 0;
+		goto out;
+	}
+	if (!fig || !warn || bp_table_init(&t, 4, 0))
+		goto out;
+	err = bp_table_add(&t, head);
+	for (size_t i = 0; !err && i < r->nchildren; i++) {
+		const struct bp_result *c = r->children[i];
+
+		/* "failed" with the error's code: the child's own section says the rest */
+		snprintf(status, sizeof(status), "%s%s", c->error.code ? "failed: " : "ok",
+			 c->error.code ? c->error.code : "");
+		figures(fig, c);
+		warning_codes(warn, c);
+		err = bp_table_add(&t, (const char *[]){ c->test ? c->test : "?", status, fig,
+							 warn });
+	}
+	if (!err) {
+		fputs("summary\n", out);
+		err = bp_table_print(out, &t);
+	}
+	bp_table_free(&t);
+out:
+	free(fig);
+	free(warn);
+	return err;
+}
