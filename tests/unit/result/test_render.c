@@ -17,6 +17,7 @@
 #include "result/render.h"
 #include "result/result.h"
 #include "tap.h"
+#include "golden_check.h"
 
 static const char *golden_dir = "tests/unit/golden";
 
@@ -187,83 +188,12 @@ static struct bp_result *fixture_error(void)
 
 static char *render(const struct bp_result *r, enum bp_format format)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-	int err;
-
-	if (!f)
-		return NULL;
-	err = bp_render(f, r, format);
-	fclose(f);
-	if (err)
-		printf("# bp_render: %s\n", strerror(-err));
-	return buf;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	while (m && (c = fgetc(f)) != EOF)
-		fputc(c, m);
-	if (m)
-		fclose(m);
-	fclose(f);
-	return buf;
-}
-
-/* The first line where two texts differ, as TAP comments. */
-static void show_first_difference(const char *got, const char *want)
-{
-	const char *g = got, *w = want;
-	int line = 1;
-
-	while (*g && *g == *w) {
-		if (*g == '\n') {
-			line++;
-			got = g + 1;
-			want = w + 1;
-		}
-		g++;
-		w++;
-	}
-	printf("#   first difference on line %d\n", line);
-	printf("#   got:  '%.*s'\n", (int)strcspn(got, "\n"), got);
-	printf("#   want: '%.*s'\n", (int)strcspn(want, "\n"), want);
+	return golden_render(r, format);
 }
 
 static void check_golden(const struct bp_result *r, const char *name, enum bp_format format)
 {
-	static const char *const ext[] = { "txt", "json", "csv" };
-	char path[4096], what[256];
-	char *got = render(r, format), *want;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.%s", golden_dir, name, ext[format]);
-	snprintf(what, sizeof(what), "golden %s.%s", name, ext[format]);
-	if (got && getenv("BP_UPDATE_GOLDEN") && !strcmp(getenv("BP_UPDATE_GOLDEN"), "1")) {
-		f = fopen(path, "wb");
-		tap_result(f && fputs(got, f) >= 0 && !fclose(f), __FILE__, __LINE__, what);
-		printf("# rewrote %s\n", path);
-		free(got);
-		return;
-	}
-	want = read_file(path);
-	tap_result(got && want && !strcmp(got, want), __FILE__, __LINE__, what);
-	if (!want)
-		printf("#   cannot read %s (BP_UPDATE_GOLDEN=1 creates it)\n", path);
-	else if (got && strcmp(got, want))
-		show_first_difference(got, want);
-	free(got);
-	free(want);
+	golden_check(golden_dir, r, name, format);
 }
 
 /* The contract's keys, in the contract's order, and what they hold. */
