@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/cpuacct.h"
+#include "core/side_cpu.h"
 #include "core/signals.h"
 #include "core/workers.h"
 #include "http/http_io.h"
@@ -219,7 +220,7 @@ static void collect(struct client *c, const struct bp_cpu_times *cpu0, const uin
 	struct bp_cpu_times cpu1;
 	struct bp_cpu_usage u;
 
-	bp_cpu_process_times(&cpu1);
+	bp_cpu_side_times(&cpu1);
 	bp_cpu_usage_between(cpu0, &cpu1, &u);
 	out->cpu_user_s = u.user_s;
 	out->cpu_sys_s = u.sys_s;
@@ -277,7 +278,7 @@ int bp_http_client_run(const struct bp_http_client_opts *o, struct bp_http_outco
 	rc = prepare(&c);
 	if (rc)
 		goto out;
-	bp_cpu_process_times(&cpu0);
+	bp_cpu_side_times(&cpu0);
 	rc = start_workers(&c);
 	w0 = calloc((size_t)c.nworkers + 1, sizeof(*w0));
 	if (!rc && !w0)

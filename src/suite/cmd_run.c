@@ -4,6 +4,8 @@
  * form leaves the inventory to `boardperf info`).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "board/env.h"
 #include "core/checks.h"
 #include "core/cpuacct.h"
+#include "core/side_cpu.h"
 #include "core/signals.h"
 #include "core/test.h"
 #include "http/http_server.h"
@@ -122,18 +125,37 @@ static const char *const *const full_suite[] = {
 /*
  * Client and server of a network test shared this process: each side's "cpu" figure is its
  * own threads' (core/side_cpu.h); "process" is the whole process over the child, both sides
- * and the set-up, so that a reader sees that local + remote is what the machine spent.
+ * and the set-up, so that a reader sees that local + remote is what the machine spent (http:
+ * local and the in-process responder, which reports no CPU of its own).
  */
 static void add_process_cpu(struct bp_result *child, const struct bp_cpu_times *c0)
 {
 	struct bp_cpu_times c1;
 	struct bp_cpu_usage u;
 
-	if (!json_is_object(child->cpu) || !json_object_get(child->cpu, "remote") ||
-	    bp_cpu_process_times(&c1))
+	if (!json_is_object(child->cpu) || bp_cpu_process_times(&c1))
 		return;
 	bp_cpu_usage_between(c0, &c1, &u);
 	json_object_set_new(child->cpu, "process", bp_cpu_usage_json(&u));
+}
+
+/*
+ * The HTTP responder's threads take the local server's name (core/side_cpu.h), as the
+ * stream server's do: a thread is named after its creator, so this thread carries that name
+ * while it starts them, and http's cpu.local is then its client's threads alone.
+ */
+static struct bp_http_server *start_http_responder(const struct bp_http_server_opts *o,
+						   char *err, size_t errlen)
+{
+	char name[16] = "";
+	struct bp_http_server *hs;
+	bool named = !pthread_getname_np(pthread_self(), name, sizeof(name)) &&
+		     !pthread_setname_np(pthread_self(), BP_THREAD_NAME_LOCAL_SERVER);
+
+	hs = bp_http_server_start(o, err, errlen);
+	if (named)
+		pthread_setname_np(pthread_self(), name);
+	return hs;
 }
 
 /*
@@ -155,7 +177,7 @@ static int run_child(struct bp_result *r, const char *const *argv, const char *d
 	for (i = 0; argv[i] && i < MAX_ARGS - 1; i++) {
 		args[i] = strcmp(argv[i], "DIR") ? argv[i] : dir;
 		if (!strncmp(argv[i], "HTTP:", 5)) {
-			hs = hs ? hs : bp_http_server_start(&ho, err, errlen);
+			hs = hs ? hs : start_http_responder(&ho, err, errlen);
 			if (!hs) {
 				bp_result_add_warning(r, "child-failed", "%s: %s", argv[0], err);
 				return -EIO;
@@ -178,7 +200,7 @@ static int run_child(struct bp_result *r, const char *const *argv, const char *d
 	args[i] = NULL;
 	bp_cpu_process_times(&c0);
 	rc = bp_suite_run_child(r, args, ctx, err, errlen);
-	if (ls && r->nchildren)
+	if ((ls || hs) && r->nchildren)
 		add_process_cpu(r->children[r->nchildren - 1], &c0);
 	/* the server's log says why a test failed; otherwise it is not the suite's output */
 	bp_local_server_stop(ls, rc != 0);

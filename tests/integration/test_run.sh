@@ -59,4 +59,12 @@ for t in tcp udp; do
 	ok $? "$t: local + remote is the process's CPU (within 15 %)"
 done
 
+# http against the responder in this process: cpu.local is the client's threads alone, so
+# below what the whole process (client and responder, both busy) spent over the child.
+c=$(jq -c '.results[] | select(.test == "http") | .cpu' <<<"$json")
+echo "# http cpu: $c"
+jq -e '(.local.user_s + .local.system_s) as $l | (.process.user_s + .process.system_s) as $p
+	| $l > 0 and $p > 0 and $l < 0.9 * $p' <<<"$c" >/dev/null
+ok $? "http: cpu.local is the client's own, below the process's (responder included)"
+
 tap_done
