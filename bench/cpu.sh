@@ -81,15 +81,20 @@ for ((i = 1; i <= rounds; i++)); do
 done
 
 col() { awk -v c="$1" '{ print $c }'; }
-printf '%-26s %14s %14s %6s   %14s %14s %6s\n' item "boardperf" "openssl speed" wall \
-	"bp/cpu-s" "openssl/cpu-s" cpu
+# spread: half the range of one tool's wall-clock rounds, in percent of their mean: how far
+# this machine moves a figure by itself, beside which a ratio's distance from 1 is read.
+spread() { awk '{ v = $1 + 0; s += v; n++; if (n == 1 || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
+	END { printf "%.1f", n && s ? (hi - lo) / 2 / (s / n) * 100 : 0 }'; }
+printf '%-26s %14s %14s %6s   %14s %14s %6s  %7s %7s\n' item "boardperf" "openssl speed" wall \
+	"bp/cpu-s" "openssl/cpu-s" cpu "bp ±%" "ossl ±%"
 for it in $items; do
 	bw=$(col 1 <"$tmp/bp.$it" | median); ow=$(col 1 <"$tmp/os.$it" | median)
 	bc=$(col 2 <"$tmp/bp.$it" | median); oc=$(col 2 <"$tmp/os.$it" | median)
 	rw=$(ratio "$bw" "$ow"); rc=$(ratio "$bc" "$oc")
 	echo "$rw" >>"$tmp/ratios.wall"
 	echo "$rc" >>"$tmp/ratios.cpu"
-	printf '%-26s %14.0f %14.0f %6s   %14.0f %14.0f %6s\n' "$it" "$bw" "$ow" "$rw" "$bc" "$oc" "$rc"
+	printf '%-26s %14.0f %14.0f %6s   %14.0f %14.0f %6s  %7s %7s\n' "$it" "$bw" "$ow" "$rw" \
+		"$bc" "$oc" "$rc" "$(col 1 <"$tmp/bp.$it" | spread)" "$(col 1 <"$tmp/os.$it" | spread)"
 done
 echo "median ratio boardperf/openssl-speed: $(median <"$tmp/ratios.wall") wall clock," \
 	"$(median <"$tmp/ratios.cpu") per CPU second ($rounds rounds of ${secs} s)"
