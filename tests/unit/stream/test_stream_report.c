@@ -11,20 +11,7 @@
 #include "proto/params.h"
 #include "stream/stream_report.h"
 #include "tap.h"
-
-static void add_stream(struct bp_net_results *r, int id, bool sender, uint64_t bytes,
-		       double start, double end)
-{
-	struct bp_net_stream_result *s = &r->streams[r->nstreams++];
-
-	memset(s, 0, sizeof(*s));
-	s->id = id;
-	s->sender = sender;
-	s->bytes = bytes;
-	s->retransmits = sender ? 0 : -1;
-	s->start_s = start;
-	s->end_s = end;
-}
+#include "stream/results_fixture.h"
 
 /* One interval of this side: bytes it sent (sender) or received over [start, end). */
 static void add_iv(struct bp_net_results *r, bool sender, uint64_t bytes, double start,

@@ -15,22 +15,10 @@
 #include "result/result.h"
 #include "stream/stream_streams.h"
 #include "tap.h"
+#include "stream/results_fixture.h"
 #include "golden_check.h"
 
 static const char *golden_dir = "tests/unit/golden";
-
-static void add_stream(struct bp_net_results *r, int id, bool sender, uint64_t bytes,
-		       double start, double end)
-{
-	struct bp_net_stream_result *s = &r->streams[r->nstreams++];
-
-	s->id = id;
-	s->sender = sender;
-	s->bytes = bytes;
-	s->retransmits = sender ? 0 : -1;
-	s->start_s = start;
-	s->end_s = end;
-}
 
 static void add_interval(struct bp_net_results *r, double start, double end)
 {
