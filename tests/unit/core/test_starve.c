@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "core/starve.h"
+#include "result/result_starve.h"
 #include "core/workers.h"
 #include "tap.h"
 
@@ -230,6 +231,38 @@ static void test_json(void)
 	json_decref(o);
 }
 
+/*
+ * The warning in a result: only on a result that measured something; with the peer on this
+ * machine (-c 127.0.0.1) it says part of the wait was for the peer, with a remote peer not.
+ */
+static void test_result_warning(void)
+{
+	static const char *const hosts[] = { "127.0.0.1", "198.18.0.2", "::1" };
+	struct bp_starve_figures f = { .span_s = 1.0, .wait_s = 0.5, .wait_percent = 50,
+				       .slices = 100, .starved_s = 0.498,
+				       .starved_percent = 49.8, .steal_percent = 0,
+				       .idle_percent = 0, .iowait_percent = 0, .nivcsw = 7 };
+
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		struct bp_result *r = bp_result_new("tcp");
+		const char *msg;
+
+		bp_result_set_params(r, json_pack("{s:s}", "client", hosts[i]));
+		CHECK_INT(bp_result_add_starvation(r, &f), 0);
+		CHECK_INT(r->nwarnings, 0);  /* nothing measured: nothing to warn of */
+		bp_result_add_metric(r, "receiver.bitrate", 1e9, "bit/s", BP_BETTER_HIGHER);
+		CHECK_INT(bp_result_add_starvation(r, &f), 0);
+		CHECK_INT(r->nwarnings, 1);
+		msg = r->nwarnings ? r->warnings[0].message : "";
+		CHECK_STR(r->nwarnings ? r->warnings[0].code : "", "tester-cpu-starved");
+		CHECK(strstr(msg, "waited 500 ms for a CPU") != NULL);
+		CHECK((strstr(msg, "the peer runs on this machine too") != NULL) == (i != 1));
+		CHECK_NEAR(json_real_value(json_object_get(json_object_get(r->cpu, "local"),
+							   "starved_percent")), 49.8, 1e-12);
+		bp_result_free(r);
+	}
+}
+
 struct spinner {
 	pthread_barrier_t *start;
 	uint64_t until_ns;
@@ -304,6 +337,7 @@ int main(int argc, char **argv)
 	test_between();
 	test_judge();
 	test_json();
+	test_result_warning();
 	test_live_bound();
 	return tap_done();
 }
