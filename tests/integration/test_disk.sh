@@ -25,6 +25,9 @@ cleanup() {
 	# the loop device lets go of its image a moment after the detach
 	for m in "$work/store" "$work/tmpfs"; do
 		for _ in $(seq 50); do mountpoint -q "$m" || break; umount "$m" 2>/dev/null || sleep 0.1; done
+		# still held after 5 s (a loaded machine): detach it now, the kernel frees it later,
+		# rather than leave a mount behind that rm -rf cannot remove
+		mountpoint -q "$m" && umount -l "$m"
 	done
 	rm -rf "$work" "$tap_tmp" "${cmp:-}"
 }
