@@ -44,6 +44,9 @@ void bp_crypto_algo_names(char *buf, size_t len);
 
 enum bp_crypto_dir { BP_CRYPTO_SIGN, BP_CRYPTO_VERIFY };
 
+/* Signatures a verify item goes round (RSA-4096's, the largest, is 512 bytes). */
+#define BP_VERIFY_SET 16
+
 /* One worker's state for one item; never shared between threads. */
 struct bp_crypto_op {
 	const struct bp_crypto_algo *algo;
@@ -55,8 +58,13 @@ struct bp_crypto_op {
 	EVP_CIPHER_CTX *cctx;
 	EVP_CIPHER *cipher;
 	unsigned char *in;          /* the block; ciphers overwrite it in place */
-	unsigned char sig[1024];
-	size_t siglen;
+	/*
+	 * Verifying: BP_VERIFY_SET messages (the block with its first byte 0, 1, ...) and their
+	 * signatures, verified in turn; signing uses message 0. See crypto_algos.c.
+	 */
+	unsigned char sig[BP_VERIFY_SET][512];
+	size_t siglen[BP_VERIFY_SET];
+	unsigned next_sig;          /* the pair the next verify takes */
 	uint64_t since_rekey;       /* cipher bytes since the context was keyed */
 };
 

@@ -1,6 +1,7 @@
 /* boardperf cpu's pure logic: batch sizing, summing, selection, and real EVP operations. */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "cpu/cpu_select.h"
 #include "cpu/cpu_summary.h"
@@ -95,9 +96,17 @@ static void test_operations(void)
 				printf("# %s: %s\n", a->name, err);
 				continue;
 			}
-			CHECK_INT(bp_crypto_op_run(&op, 3), 0);
+			/* more than a round of the verify set: every pair verifies */
+			CHECK_INT(bp_crypto_op_run(&op, BP_VERIFY_SET + 3), 0);
 			if (a->kind == BP_CRYPTO_SIGNATURE && d == BP_CRYPTO_VERIFY) {
-				op.sig[op.siglen / 2] ^= 0x01;
+				unsigned k = op.next_sig;
+
+				/* the pairs differ: not one signature copied BP_VERIFY_SET times */
+				CHECK(op.siglen[0] != op.siglen[1] ||
+				      memcmp(op.sig[0], op.sig[1], op.siglen[0]));
+				/* a corrupted signature fails when its turn comes, not before */
+				op.sig[(k + 1) % BP_VERIFY_SET][op.siglen[0] / 2] ^= 0x01;
+				CHECK_INT(bp_crypto_op_run(&op, 1), 0);
 				CHECK_INT(bp_crypto_op_run(&op, 1), -EIO);
 			}
 			bp_crypto_op_free(&op);
