@@ -17,7 +17,26 @@ bp=$1
 # Even: who goes first alternates by round, so each tool leads as often as it follows.
 rounds=${BP_DISK_ROUNDS:-6}
 
+# A run that was SIGKILLed (a CI timeout, a loaded machine) leaves its mounts: its folder
+# carries this marker with its PID, so the next run undoes what a dead run left, and only
+# that (a run going on beside this one is alive and keeps its own).
+sweep_dead_runs() {
+	local mark pid dir m l
+	for mark in "${TMPDIR:-/tmp}"/tmp.*/.bp-test-disk.pid; do
+		[ -f "$mark" ] || continue
+		pid=$(cat "$mark" 2>/dev/null)
+		[[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && continue
+		dir=${mark%/.bp-test-disk.pid}
+		mountpoint -q "$dir/ext4" && umount -l "$dir/ext4"
+		for l in $(losetup -j "$dir/store/ext4.img" -O NAME -n 2>/dev/null); do losetup -d "$l"; done
+		for m in "$dir/store" "$dir/tmpfs"; do mountpoint -q "$m" && umount -l "$m"; done
+		echo "# removed what a dead run (PID $pid) left in $dir"
+		rm -rf "$dir"
+	done
+}
+sweep_dead_runs
 work=$(mktemp -d)
+echo $$ >"$work/.bp-test-disk.pid"
 loopdev=
 cmp=
 cleanup() {
