@@ -22,7 +22,9 @@ struct serve_params {
 	int64_t port;
 	const char *bind;
 	int64_t max_clients;
+	int64_t max_per_client;
 	uint64_t max_duration;
+	int64_t max_streams;
 	double max_rate;
 	uint64_t idle_timeout;
 	int64_t workers;
@@ -34,6 +36,13 @@ struct serve_params {
 	int64_t http_port;
 };
 
+/*
+ * The limits' defaults are bounds a lab user rarely meets and an attacker always does; the
+ * README ("Limits and their defaults") gives the reasons: 10 minutes covers iperf3's usual
+ * 60-600 s runs; 4 tests per address leave 60 of the 64 slots to the other hosts; 128
+ * streams is iperf3's own -P maximum; the rate stays open so that a 10G or 100G link is
+ * measured, not this server's cap (the duration bounds what one test can move).
+ */
 static const struct bp_opt serve_opts[] = {
 	{ 'p', "port", BP_OPT_INT, offsetof(struct serve_params, port), "PORT", "5201", 1, 65535,
 	  NULL, "port to listen on" },
@@ -41,10 +50,16 @@ static const struct bp_opt serve_opts[] = {
 	  NULL, "listen on this address only (default: all, IPv4 and IPv6)" },
 	{ 0, "max-clients", BP_OPT_INT, offsetof(struct serve_params, max_clients), "N", "64", 1,
 	  4096, NULL, "tests at once; more are refused with a message" },
+	{ 0, "max-per-client", BP_OPT_INT, offsetof(struct serve_params, max_per_client), "N",
+	  "4", 0, 4096, NULL, "tests at once from one client address; more are refused "
+	  "(0: no limit)" },
 	{ 0, "max-duration", BP_OPT_DURATION, offsetof(struct serve_params, max_duration), "S",
-	  "0", 0, 86400, NULL, "refuse tests longer than S seconds (0: no limit)" },
+	  "600", 0, 86400, NULL, "refuse tests longer than S seconds, -O included (0: no limit)" },
+	{ 0, "max-streams", BP_OPT_INT, offsetof(struct serve_params, max_streams), "N", "128",
+	  1, 128, NULL, "refuse tests of more parallel streams (-P) than N" },
 	{ 0, "max-rate", BP_OPT_RATE, offsetof(struct serve_params, max_rate), "RATE", "0", 0,
-	  1e15, NULL, "refuse faster tests; pace what the server sends (0: no limit)" },
+	  1e15, NULL, "refuse tests asking more in total (-b x -P); pace what the server sends "
+	  "(0: no limit)" },
 	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(struct serve_params, idle_timeout), "S",
 	  "10", 0.1, 3600, NULL, "drop a client silent (or a test not moving data) this long" },
 	{ 0, "workers", BP_OPT_INT, offsetof(struct serve_params, workers), "N", "0", 0, 1024,
@@ -205,7 +220,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 	struct bp_server_opts o = {
 		.bind = p->bind, .port = (unsigned)p->port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
-		.max_clients = (int)p->max_clients, .max_duration_ns = p->max_duration,
+		.max_clients = (int)p->max_clients, .max_per_client = (int)p->max_per_client,
+		.max_duration_ns = p->max_duration, .max_streams = (int)p->max_streams,
 		.max_rate = p->max_rate, .idle_timeout_ns = p->idle_timeout,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
 	};
@@ -240,8 +256,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 const struct bp_test bp_cmd_serve = {
 	.name = "serve",
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
-	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-duration S] [--max-rate R] "
-		    "[--http PORT] [-D]",
+	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-per-client N] "
+		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),
 	.check = serve_check,

@@ -19,9 +19,12 @@ struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
 	unsigned port;
 	enum bp_family family;
+	/* Admission limits (server_limits.h checks them; README, "Limits and their defaults"). */
 	int max_clients;           /* tests at once; 0: no limit */
-	uint64_t max_duration_ns;  /* 0: no limit */
-	double max_rate;           /* bit/s per test; 0: no limit */
+	int max_per_client;        /* tests at once from one client address; 0: no limit */
+	uint64_t max_duration_ns;  /* time plus omit; 0: no limit */
+	int max_streams;           /* -P, streams per direction; 0: no limit */
+	double max_rate;           /* bit/s per test and direction; 0: no limit */
 	uint64_t idle_timeout_ns;  /* a control connection silent this long is dropped */
 	int workers;               /* data workers; 0: one per core */
 	int max_tests;             /* stop after this many tests; 0: run until signalled */

@@ -13,6 +13,7 @@
 #include "proto/control.h"
 #include "server/server.h"
 #include "server/server_kind.h"
+#include "server/server_limits.h"
 #include "stream/stream_side.h"
 
 struct srv_session;
@@ -46,6 +47,7 @@ struct srv_session {
 	char cookie[BP_COOKIE_LEN];
 	enum srv_state state;
 	bool admitted;                 /* counted in srv->nsessions */
+	struct bp_client_key client;   /* the address --max-per-client counts it under */
 	struct bp_proto_decoder dec;
 	unsigned char inbuf[4096];     /* bytes read but not yet decoded */
 	size_t inlen;

@@ -135,11 +135,11 @@ static void touch(struct srv_session *ss)
 			     ss->last_activity_ns + ss->srv->o->idle_timeout_ns);
 }
 
-/* Limits are checked before anything is allocated for the test. */
+/* Limits (server_limits.h) are checked before anything is allocated for the test. */
 static bool admit(struct srv_session *ss)
 {
-	const struct bp_server_opts *o = ss->srv->o;
-	char a[32], b[32], kinds[64];
+	char why[256], kinds[64];
+	enum bp_limit l;
 
 	if (!ss->kind) {
 		srv_kind_list(kinds, sizeof(kinds));
@@ -147,32 +147,15 @@ static bool admit(struct srv_session *ss)
 				   ss->np.test, kinds);
 		return false;
 	}
-	if (o->max_clients && ss->srv->nsessions >= o->max_clients) {
+	l = srv_limits_check(ss, why, sizeof(why));
+	if (l != BP_LIMIT_NONE && ss->np.bp_version == 0 && bp_limit_busy(l)) {
 		/* A stock iperf3 knows "busy" as ACCESS_DENIED and prints its own line. */
-		if (ss->np.bp_version == 0) {
-			bp_proto_send_state(ss->flow.fd, BP_ACCESS_DENIED, send_deadline());
-			kill_session(ss, "server busy (--max-clients): iperf3 client turned away");
-			return false;
-		}
-		srv_session_refuse(ss, BP_IE_ACCESSDENIED,
-				   "server busy: %d tests running (--max-clients %d); "
-				   "try again later",
-				   ss->srv->nsessions, o->max_clients);
+		bp_proto_send_state(ss->flow.fd, BP_ACCESS_DENIED, send_deadline());
+		kill_session(ss, why);
 		return false;
 	}
-	if (o->max_duration_ns && ss->np.omit_ns + ss->np.time_ns > o->max_duration_ns) {
-		srv_session_refuse(ss, BP_IE_DURATION,
-				   "test of %s exceeds the server's --max-duration %s",
-				   bp_format_duration(a, sizeof(a),
-						      (double)(ss->np.omit_ns + ss->np.time_ns)),
-				   bp_format_duration(b, sizeof(b), (double)o->max_duration_ns));
-		return false;
-	}
-	if (o->max_rate > 0 && ss->np.bandwidth > o->max_rate) {
-		srv_session_refuse(ss, BP_IE_TOTALRATE,
-				   "rate %s exceeds the server's --max-rate %s",
-				   bp_format_rate(a, sizeof(a), ss->np.bandwidth),
-				   bp_format_rate(b, sizeof(b), o->max_rate));
+	if (l != BP_LIMIT_NONE) {
+		srv_session_refuse(ss, bp_limit_iperf3_code(l), "%s", why);
 		return false;
 	}
 	ss->admitted = true;

@@ -23,7 +23,8 @@ start_server() {
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 
-start_server "$port" --idle-timeout 2; ok $? "server listens on $port"
+# Sixteen clients at once from 127.0.0.1 below: more than the default --max-per-client 4.
+start_server "$port" --idle-timeout 2 --max-per-client 16; ok $? "server listens on $port"
 
 expect_exit 0 "upload" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 --json
 up=$out
