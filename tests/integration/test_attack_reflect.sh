@@ -147,7 +147,9 @@ sent=$(jq -s 'map(.flood_sent) | add' "$tap_tmp/flood.out")
 n=$(grep -c "UDP greeting" "$log")
 total=$(grep -o '[0-9]* since start' "$log" | tail -1 | cut -d' ' -f1)
 [ "$n" -ge 2 ] && [ "$n" -le 10 ] && [ "${total:-0}" -eq $((sent + 9)) ]
-ok $? "${descs[7]}: $n lines for $((sent + 9)) greetings, the last counts ${total:-none} ($(grep "UDP greeting" "$log" | tail -1))"
+rc=$?
+grep "UDP greeting" "$log" | sed 's/^/# /'
+ok $rc "${descs[7]}: $n lines for $((sent + 9)) greetings, the last counts ${total:-none} ($(grep "UDP greeting" "$log" | tail -1))"
 rig_down
 
 # Loopback in a namespace of this test's own: the listener is [::] (dual-stack), so the
