@@ -124,28 +124,34 @@ static int connected_twin(int listen_fd, const struct bp_addr *peer, int buffer)
 	return fd;
 }
 
-int bp_udp_accept(int listen_fd, int buffer, int *fd_out, char cookie[BP_COOKIE_LEN],
-		  char *peer_str, size_t peerlen)
+int bp_udp_read_hello(int listen_fd, char cookie[BP_COOKIE_LEN], struct bp_addr *from)
 {
 	char buf[BP_UDP_CONNECT_LEN + BP_COOKIE_LEN + 16];
-	struct bp_addr peer = { .len = sizeof(peer.ss) };
-	ssize_t n = recvfrom(listen_fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&peer.ss, &peer.len);
-	int fd;
+	ssize_t n;
 
+	from->len = sizeof(from->ss);
+	n = recvfrom(listen_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from->ss,
+		     &from->len);
 	/* The first 4 bytes are iperf3's hello; boardperf's cookie may follow them. */
 	if (n < BP_UDP_CONNECT_LEN || !bp_udp_is_connect_msg(buf, BP_UDP_CONNECT_LEN))
 		return n < 0 ? -EAGAIN : -EBADMSG;
 	memset(cookie, 0, BP_COOKIE_LEN);
 	if (n >= BP_UDP_CONNECT_LEN + BP_COOKIE_LEN)
 		memcpy(cookie, buf + BP_UDP_CONNECT_LEN, BP_COOKIE_LEN);
-	bp_addr_str(&peer, peer_str, peerlen);
-	fd = connected_twin(listen_fd, &peer, buffer);
+	return 0;
+}
+
+int bp_udp_answer_hello(int listen_fd, const struct bp_addr *peer, int buffer, int *fd_out)
+{
+	int fd = connected_twin(listen_fd, peer, buffer);
+
 	if (fd < 0)
 		return fd;
 	if (send(fd, BP_UDP_CONNECT_REPLY, BP_UDP_CONNECT_LEN, 0) < 0) {
+		int rc = -errno;
+
 		close(fd);
-		return -errno;
+		return rc;
 	}
 	*fd_out = fd;
 	return 0;

@@ -21,11 +21,19 @@ int bp_udp_connect(const struct bp_addr *a, const char cookie[BP_COOKIE_LEN], in
 int bp_udp_listen(const struct bp_addr *a, int *fd_out, char *err, size_t errlen);
 
 /*
- * Server: read one hello from the listener. On success *fd_out is a new socket bound to the
- * same port and connected to the client (answer already sent), and cookie holds the
- * client's cookie ("" from a stock iperf3). -EAGAIN when nothing (valid) was waiting.
+ * Server: read one datagram from the listener and tell whether it is a hello. On success
+ * *from is its sender and cookie the client's cookie ("" from a stock iperf3); nothing has
+ * been sent, so the caller decides whether this sender may get the stream (a hello's
+ * source address can be forged: answering it unchecked reflects the test's data to
+ * whoever the forger names). -EAGAIN when nothing was waiting, -EBADMSG for a datagram
+ * that is not a hello.
  */
-int bp_udp_accept(int listen_fd, int buffer, int *fd_out, char cookie[BP_COOKIE_LEN],
-		  char *peer, size_t peerlen);
+int bp_udp_read_hello(int listen_fd, char cookie[BP_COOKIE_LEN], struct bp_addr *from);
+
+/*
+ * Server: accept the hello from peer: *fd_out is a new socket bound to the listener's
+ * address and port, connected to peer, with the answer already sent. 0 or -errno.
+ */
+int bp_udp_answer_hello(int listen_fd, const struct bp_addr *peer, int buffer, int *fd_out);
 
 #endif

@@ -15,7 +15,6 @@
 #include "core/workers.h"
 #include "server/server_internal.h"
 #include "io/stream_pool.h"
-#include "proto/udp_connect.h"
 
 /* A connection whose first 37 bytes (the cookie) say whether it is control or data. */
 struct pending {
@@ -149,44 +148,6 @@ static void listener_readable(struct bp_flow *f, uint32_t events)
 	}
 }
 
-static void udp_hello(struct bp_flow *f, uint32_t events)
-{
-	struct srv *s = f->data;
-	char cookie[BP_COOKIE_LEN], peer[64];
-	int fd;
-
-	(void)events;
-	/* Bounded: a flood of hellos must not starve the control connections. */
-	for (int i = 0; i < 64; i++) {
-		struct srv_session *ss;
-		int rc = bp_udp_accept(f->fd, 4 << 20, &fd, cookie, peer, sizeof(peer));
-
-		if (rc == -EAGAIN)
-			return;
-		if (rc)
-			continue;
-		ss = cookie[0] ? srv_session_find(s, cookie) : srv_session_waiting_udp(s);
-		if (ss && bp_net_params_datagram(&ss->np))
-			srv_session_take_udp(ss, fd, peer);
-		else
-			close(fd);
-	}
-}
-
-static int open_udp_listener(struct srv *s, const struct bp_addr *a, char *err, size_t errlen)
-{
-	int fd, rc = bp_udp_listen(a, &fd, err, errlen);
-
-	if (rc)
-		return rc;
-	s->udp_listener = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = udp_hello,
-					    .data = s };
-	rc = bp_loop_add(s->loop, &s->udp_listener);
-	if (rc)
-		close(fd);
-	return rc;
-}
-
 /*
  * The longest accept queue the kernel allows (net.core.somaxconn caps it, 4096 by default):
  * crr offers tens of thousands of connections a second, and a queue that overflows while
@@ -217,7 +178,7 @@ static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen
 			      ((struct sockaddr_in6 *)&a.ss)->sin6_port :
 			      ((struct sockaddr_in *)&a.ss)->sin_port);
 	/* UDP tests greet the same port over UDP. */
-	rc = open_udp_listener(s, &a, err, errlen);
+	rc = srv_udp_open(s, &a, err, errlen);
 	if (rc)
 		return rc;
 	bp_info("listening on %s", bp_addr_str(&a, (char[64]){ 0 }, 64));
@@ -259,10 +220,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 		bp_loop_del(&s.listener);
 		close(s.listener.fd);
 	}
-	if (s.udp_listener.fd > 0) {
-		bp_loop_del(&s.udp_listener);
-		close(s.udp_listener.fd);
-	}
+	srv_udp_close(&s);
 out:
 	if (s.pool)
 		bp_stream_pool_free(s.pool);

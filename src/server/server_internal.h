@@ -14,6 +14,7 @@
 #include "server/server.h"
 #include "server/server_kind.h"
 #include "server/server_limits.h"
+#include "server/server_udp.h"
 #include "stream/stream_side.h"
 
 struct srv_session;
@@ -25,7 +26,8 @@ struct srv {
 	struct bp_loop *loop;
 	struct bp_stream_pool *pool;
 	struct bp_flow listener;
-	struct bp_flow udp_listener;   /* UDP hellos for the same port */
+	struct bp_flow udp_listener;   /* UDP hellos for the same port (server_udp.c) */
+	struct srv_udp_drops udp_drops; /* hellos not answered, for the log */
 	struct srv_session *sessions;  /* linked list */
 	int nsessions;                 /* tests admitted and not yet finished */
 	int finished;                  /* tests completed (for max_tests) */
@@ -44,6 +46,7 @@ struct srv_session {
 	struct srv_session *next;
 	struct bp_flow flow;           /* the control connection */
 	char peer[64];
+	struct bp_addr ctl_addr;       /* the control connection's peer: UDP data goes only there */
 	char cookie[BP_COOKIE_LEN];
 	enum srv_state state;
 	bool admitted;                 /* counted in srv->nsessions */
@@ -86,9 +89,11 @@ bool srv_session_take_stream(struct srv_session *ss, int fd);
 /* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
  * is recognised and its socket closed. */
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);
-/* The session a UDP hello without a cookie (stock iperf3) belongs to: the oldest one
- * waiting for UDP streams. */
-struct srv_session *srv_session_waiting_udp(struct srv *s);
+/* The session a UDP hello without a cookie (stock iperf3) from `from` belongs to: the
+ * oldest one waiting for UDP streams whose control connection came from that address. */
+struct srv_session *srv_session_waiting_udp(struct srv *s, const struct bp_addr *from);
+/* Whether any session waits for UDP streams (tells a wrong address from no test at all). */
+bool srv_session_any_waiting_udp(const struct srv *s);
 struct srv_session *srv_session_find(struct srv *s, const char *cookie);
 void srv_session_close(struct srv_session *ss, const char *why);
 /*

@@ -20,6 +20,7 @@
 #include "proto/iperf3_error.h"
 #include "proto/iperf3_text.h"
 #include "server/server_internal.h"
+#include "io/addr_host.h"
 #include "io/sock.h"
 
 /* Control answers are a few bytes into an idle socket; this bounds a pathological peer. */
@@ -302,15 +303,28 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	return true;
 }
 
-struct srv_session *srv_session_waiting_udp(struct srv *s)
+static bool waiting_udp(const struct srv_session *ss)
+{
+	return ss->state == SS_STREAMS && bp_net_params_datagram(&ss->np);
+}
+
+struct srv_session *srv_session_waiting_udp(struct srv *s, const struct bp_addr *from)
 {
 	struct srv_session *found = NULL;
 
 	/* The list is newest first: the last match is the oldest session. */
 	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
-		if (ss->state == SS_STREAMS && bp_net_params_datagram(&ss->np))
+		if (waiting_udp(ss) && bp_addr_same_host(&ss->ctl_addr, from))
 			found = ss;
 	return found;
+}
+
+bool srv_session_any_waiting_udp(const struct srv *s)
+{
+	for (const struct srv_session *ss = s->sessions; ss; ss = ss->next)
+		if (waiting_udp(ss))
+			return true;
+	return false;
 }
 
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
@@ -470,6 +484,10 @@ void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[
 	}
 	ss->srv = s;
 	snprintf(ss->peer, sizeof(ss->peer), "%s", peer);
+	/* Where this test's UDP data may go; unknown (len 0) matches no hello (server_udp.c). */
+	ss->ctl_addr.len = sizeof(ss->ctl_addr.ss);
+	if (getpeername(fd, (struct sockaddr *)&ss->ctl_addr.ss, &ss->ctl_addr.len))
+		ss->ctl_addr.len = 0;
 	memcpy(ss->cookie, cookie, BP_COOKIE_LEN);
 	ss->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = session_readable,
 				     .data = ss };
