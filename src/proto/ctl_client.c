@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "core/signals.h"
+#include "proto/iperf3_auth.h"
 #include "proto/iperf3_error.h"
 
 /* The most of a foreign listener's first bytes that the message quotes. */
@@ -197,7 +198,11 @@ int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
 	if (!rc) {
 		json_t *params = bp_net_params_to_json(np);
 
-		rc = params ? bp_proto_send_json(c->fd, params, step_deadline(c)) : -ENOMEM;
+		rc = params ? 0 : -ENOMEM;
+		if (!rc && np->auth)  /* iperf3's --username: a token made for this connection */
+			rc = bp_iperf3_client_add_token(np->auth, params, err, errlen);
+		if (!rc)
+			rc = bp_proto_send_json(c->fd, params, step_deadline(c));
 		json_decref(params);
 	}
 	if (rc && !err[0])

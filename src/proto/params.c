@@ -266,6 +266,7 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	p->crr_hold = get_int(j, "bp_crr_hold", 0);
 	get_str(j, "congestion", p->congestion, sizeof(p->congestion));
 	get_str(j, "client_version", p->client_version, sizeof(p->client_version));
+	get_str(j, "authtoken", p->authtoken, sizeof(p->authtoken));
 	rc = check_range("parallel", p->parallel, 1, MAX_STREAMS, ie, BP_IE_NUMSTREAMS, err,
 			 errlen);
 	if (!rc)

@@ -28,6 +28,11 @@ enum bp_net_kind {
 	BP_NET_KIND_CRR,
 };
 
+struct bp_iperf3_client;
+
+/* The longest "authtoken" kept: base64 of one RSA-8192 block (= BP_IPERF3_AUTH_TOKEN_MAX). */
+#define BP_NET_AUTHTOKEN_MAX 1368
+
 struct bp_net_params {
 	char test[16];          /* the kind's name as on the wire: "tcp", "udp", "rr", "crr" */
 	enum bp_net_kind kind;  /* what test names; set with test (bp_net_params_set_test) */
@@ -56,6 +61,11 @@ struct bp_net_params {
 	int rr_request, rr_response;  /* bytes per request and per answer */
 	bool rr_udp;            /* rr over UDP */
 	bool crr_hold;          /* crr --concurrent: the server keeps connections open */
+	/* Server: iperf3's "authtoken" (proto/iperf3_auth.h), "" for none; a longer one is kept
+	 * cut to BP_NET_AUTHTOKEN_MAX + 1 characters, which the token's own check refuses. */
+	char authtoken[BP_NET_AUTHTOKEN_MAX + 2];
+	/* Client: whom to send a fresh token for on each control connection; NULL: none. */
+	const struct bp_iperf3_client *auth;
 };
 
 /* The kind a test name stands for; BP_NET_KIND_UNKNOWN for any other name. */

@@ -161,6 +161,8 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 	struct bp_stream_client_opts base;
 	struct bp_rr_client_opts o = { 0 };
 	struct bp_rr_report_opts ro = { .max_failure_pct = p->max_failures };
+	struct bp_iperf3_client auth;
+	int rc;
 
 	bp_net_cli_fill(&p->net, test, &base);
 	o.host = base.host;
@@ -186,9 +188,15 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 		json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
 		json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
 	}
+	rc = bp_net_cli_auth_open(&p->net, &auth, &o.np, err, errlen);
+	if (rc)
+		return rc;
 	if (p->search)
-		return bp_crr_search_run(&o, &ro, p->resolution, r, err, errlen);
-	return bp_rr_run_and_report(&o, &ro, r, err, errlen);
+		rc = bp_crr_search_run(&o, &ro, p->resolution, r, err, errlen);
+	else
+		rc = bp_rr_run_and_report(&o, &ro, r, err, errlen);
+	bp_net_cli_auth_close(&auth);
+	return rc;
 }
 
 static int rr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,

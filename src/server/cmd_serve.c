@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/test.h"
 #include "http/http_server.h"
+#include "proto/iperf3_auth.h"
 #include "server/server.h"
 #include "result/result.h"
 
@@ -34,6 +35,9 @@ struct serve_params {
 	const char *logfile;
 	bool v4, v6;
 	int64_t http_port;
+	const char *rsa_private_key, *authorized_users;
+	int64_t time_skew;
+	int rsa_padding;
 };
 
 /*
@@ -43,6 +47,9 @@ struct serve_params {
  * streams is iperf3's own -P maximum; the rate stays open so that a 10G or 100G link is
  * measured, not this server's cap (the duration bounds what one test can move).
  */
+/* In the order of enum bp_iperf3_padding. */
+static const char *const padding_names[] = { "pkcs1", "oaep", NULL };
+
 static const struct bp_opt serve_opts[] = {
 	{ 'p', "port", BP_OPT_INT, offsetof(struct serve_params, port), "PORT", "5201", 1, 65535,
 	  NULL, "port to listen on" },
@@ -78,6 +85,17 @@ static const struct bp_opt serve_opts[] = {
 	  "IPv6 only" },
 	{ 0, "http", BP_OPT_INT, offsetof(struct serve_params, http_port), "PORT", "0", 0, 65535,
 	  NULL, "also answer HTTP on PORT: bodies sized by path (/0, /1k, /64k, /1m; 0: off)" },
+	{ 0, "rsa-private-key-path", BP_OPT_STRING,
+	  offsetof(struct serve_params, rsa_private_key), "FILE", NULL, 0, 0, NULL,
+	  "lock the server with iperf3's --username: the RSA key (PEM) tokens are decrypted with" },
+	{ 0, "authorized-users-path", BP_OPT_STRING,
+	  offsetof(struct serve_params, authorized_users), "FILE", NULL, 0, 0, NULL,
+	  "the users it lets in: lines USER,sha256(\"{USER}PASSWORD\") in hex, as iperf3's" },
+	{ 0, "time-skew-threshold", BP_OPT_INT, offsetof(struct serve_params, time_skew), "S",
+	  "10", 0, 86400, NULL, "refuse a token whose time is more than S seconds off this clock" },
+	{ 0, "rsa-padding", BP_OPT_CHOICE, offsetof(struct serve_params, rsa_padding), "PAD",
+	  "pkcs1", 0, 0, padding_names,
+	  "the token's padding: pkcs1 (iperf3 up to 3.16, Debian 12's 3.12), oaep (3.17 on)" },
 	BP_OPT_END,
 };
 
@@ -92,6 +110,14 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 	if (p->http_port && p->http_port == p->port) {
 		snprintf(err, errlen, "--http %lld: the same port as -p; expected another one",
 			 (long long)p->http_port);
+		return -EINVAL;
+	}
+	if (!p->rsa_private_key != !p->authorized_users) {
+		snprintf(err, errlen, "--%s '%s' needs --%s too: a locked server needs its key "
+			 "and its users", p->rsa_private_key ? "rsa-private-key-path" :
+			 "authorized-users-path", p->rsa_private_key ? p->rsa_private_key :
+			 p->authorized_users, p->rsa_private_key ? "authorized-users-path" :
+			 "rsa-private-key-path");
 		return -EINVAL;
 	}
 	if (p->pidfile && !p->daemon) {
@@ -229,6 +255,16 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 
 	(void)ctx;
 	(void)r;
+	/* Keys and users are read before a daemon forks, so a broken file is reported here. */
+	if (p->rsa_private_key) {
+		o.iperf3_auth = bp_iperf3_auth_new(p->rsa_private_key, p->authorized_users,
+						   (int)p->time_skew,
+						   (enum bp_iperf3_padding)p->rsa_padding, err, errlen);
+		if (!o.iperf3_auth)
+			return -EINVAL;
+		bp_info("locked: iperf3 --username for the users in '%s' (%s padding, skew %lld s)",
+			p->authorized_users, padding_names[p->rsa_padding], (long long)p->time_skew);
+	}
 	/*
 	 * One malloc arena for all threads: the data workers allocate next to nothing, and a
 	 * per-thread arena would keep ~1 MiB of mostly empty heap resident for each of them.
@@ -248,6 +284,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 	if (!rc)
 		rc = bp_server_run(&o, err, errlen);
 	bp_http_server_stop(http);
+	bp_iperf3_auth_free(o.iperf3_auth);
 	if (p->daemon && p->pidfile)
 		unlink(p->pidfile);
 	return rc;
@@ -257,7 +294,8 @@ const struct bp_test bp_cmd_serve = {
 	.name = "serve",
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-per-client N] "
-		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] [-D]",
+		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] "
+		    "[--rsa-private-key-path FILE --authorized-users-path FILE] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),
 	.check = serve_check,

@@ -15,6 +15,8 @@
 #include "io/loop.h"
 #include "io/sock.h"
 
+struct bp_iperf3_auth;
+
 struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
 	unsigned port;
@@ -28,6 +30,8 @@ struct bp_server_opts {
 	uint64_t idle_timeout_ns;  /* a control connection silent this long is dropped */
 	int workers;               /* data workers; 0: one per core */
 	int max_tests;             /* stop after this many tests; 0: run until signalled */
+	/* iperf3's username/password (proto/iperf3_auth.h); NULL: not locked by it */
+	struct bp_iperf3_auth *iperf3_auth;
 	/*
 	 * Called once: listening (rc 0; port is the one bound, useful with port 0) or not (rc
 	 * < 0, err says why). loop may be stopped from another thread with bp_loop_stop and

@@ -19,6 +19,7 @@
 #include "core/units.h"
 #include "proto/iperf3_error.h"
 #include "proto/iperf3_text.h"
+#include "server/server_auth.h"
 #include "server/server_internal.h"
 #include "io/addr_host.h"
 #include "io/sock.h"
@@ -175,6 +176,8 @@ static void on_params(struct srv_session *ss, json_t *msg)
 		srv_session_refuse(ss, ie, "bad parameters: %s", err);
 		return;
 	}
+	if (!srv_auth_ok(ss))
+		return;
 	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
 	if (ss->np.bp_version == 0 && !ss->np.interval_ns)
 		ss->np.interval_ns = BP_NS_PER_SEC;

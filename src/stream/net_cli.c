@@ -7,6 +7,7 @@
 #include "core/buildinfo.h"
 #include "core/clock.h"
 #include "proto/control.h"
+#include "proto/iperf3_auth.h"
 
 int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen)
@@ -14,6 +15,14 @@ int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
 	if (bp_check_no_positional(parsed, err, errlen) ||
 	    bp_check_exclusive(n->v4, "-4", n->v6, "-6", err, errlen) ||
 	    bp_check_exclusive(n->reverse, "-R", n->bidir, "--bidir", err, errlen))
+		return -EINVAL;
+	if (!n->username != !n->rsa_public_key) {
+		snprintf(err, errlen, "%s needs %s too: iperf3's authentication encrypts the "
+			 "password with the server's public key", n->username ? "--username" :
+			 "--rsa-public-key-path", n->username ? "--rsa-public-key-path" : "--username");
+		return -EINVAL;
+	}
+	if (n->username && bp_iperf3_auth_check_field("--username", n->username, err, errlen))
 		return -EINVAL;
 	if (!n->host) {
 		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");

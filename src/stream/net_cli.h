@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/options.h"
+#include "proto/iperf3_auth.h"
 #include "stream/stream_client.h"
 
 struct bp_net_cli {
@@ -23,7 +24,12 @@ struct bp_net_cli {
 	uint64_t connect_timeout;
 	uint64_t idle_timeout;
 	bool iperf3;
+	const char *username, *rsa_public_key;  /* iperf3's authentication (net_cli_auth.c) */
+	int rsa_padding;                       /* enum bp_iperf3_padding */
 };
+
+/* --rsa-padding's names, in the order of enum bp_iperf3_padding. */
+extern const char *const bp_net_cli_padding_names[];
 
 /*
  * The rows every network client takes (tcp, udp, rr, crr), for an option table whose
@@ -50,7 +56,15 @@ struct bp_net_cli {
 	  0.1, 600, NULL, "give up connecting (to the server's first answer) after S seconds" }, \
 	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(T, net.idle_timeout), "S", "10", 0.1, \
 	  3600, NULL, "end the test when no data moved for S seconds (a cut link, a server " \
-	  "gone); also the longest wait for each answer of the server" }
+	  "gone); also the longest wait for each answer of the server" }, \
+	{ 0, "username", BP_OPT_STRING, offsetof(T, net.username), "USER", NULL, 0, 0, NULL, \
+	  "iperf3's authentication to a locked server (the password from IPERF3_PASSWORD, " \
+	  "else asked on the terminal)" }, \
+	{ 0, "rsa-public-key-path", BP_OPT_STRING, offsetof(T, net.rsa_public_key), "FILE", \
+	  NULL, 0, 0, NULL, "the locked server's RSA public key (PEM), for --username" }, \
+	{ 0, "rsa-padding", BP_OPT_CHOICE, offsetof(T, net.rsa_padding), "PAD", "pkcs1", 0, 0, \
+	  bp_net_cli_padding_names, "--username's RSA padding, as the server's: pkcs1 " \
+	  "(iperf3 up to 3.16, Debian 12's 3.12) or oaep (iperf3 3.17 on)" }
 
 /*
  * The rows only the stream tests (tcp, udp) take: a direction, and a stock iperf3 server.
@@ -74,6 +88,16 @@ struct bp_net_cli {
  */
 int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen);
+
+/*
+ * --username: the public key and the password (IPERF3_PASSWORD, else asked on the
+ * terminal with echo off) into c, and np->auth pointing at it; without --username,
+ * np->auth NULL. 0 or a negative errno with a one-line message. Undo with
+ * bp_net_cli_auth_close once the test is over.
+ */
+int bp_net_cli_auth_open(const struct bp_net_cli *n, struct bp_iperf3_client *c,
+			 struct bp_net_params *np, char *err, size_t errlen);
+void bp_net_cli_auth_close(struct bp_iperf3_client *c);
 
 /* The client options and the parameters these flags decide, for test kind "tcp" or "udp". */
 void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_stream_client_opts *o);
