@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/test.h"
+#include "http/http_serve_limit.h"
 #include "http/http_server.h"
 #include "server/server.h"
 #include "result/result.h"
@@ -32,6 +33,7 @@ struct serve_params {
 	const char *logfile;
 	bool v4, v6;
 	int64_t http_port;
+	uint64_t http_max_bytes;
 };
 
 static const struct bp_opt serve_opts[] = {
@@ -63,6 +65,9 @@ static const struct bp_opt serve_opts[] = {
 	  "IPv6 only" },
 	{ 0, "http", BP_OPT_INT, offsetof(struct serve_params, http_port), "PORT", "0", 0, 65535,
 	  NULL, "also answer HTTP on PORT: bodies sized by path (/0, /1k, /64k, /1m; 0: off)" },
+	{ 0, "http-max-bytes", BP_OPT_SIZE, offsetof(struct serve_params, http_max_bytes),
+	  "SIZE", BP_HTTP_MAX_BYTES_DEFAULT_TEXT, 0, 1125899906842624.0, NULL,
+	  "bytes one HTTP connection may be sent, then it closes (0: no limit)" },
 	BP_OPT_END,
 };
 
@@ -187,6 +192,7 @@ static int start_http(const struct serve_params *p, struct bp_http_server **out,
 		.bind = p->bind, .port = (unsigned)p->http_port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
 		.workers = (int)p->workers, .idle_timeout_ns = p->idle_timeout,
+		.max_bytes = p->http_max_bytes ? p->http_max_bytes : UINT64_MAX,
 	};
 
 	*out = bp_http_server_start(&ho, err, errlen);
@@ -241,7 +247,7 @@ const struct bp_test bp_cmd_serve = {
 	.name = "serve",
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-duration S] [--max-rate R] "
-		    "[--http PORT] [-D]",
+		    "[--http PORT] [--http-max-bytes SIZE] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),
 	.check = serve_check,
