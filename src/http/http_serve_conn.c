@@ -92,8 +92,9 @@ static void enqueue(struct bp_http_serve_conn *c, const struct bp_http_route *ro
 		r->close = true;
 	if (b != BP_HTTP_BUDGET_OK)
 		log_budget(c, b, len);
+	/* Queued from empty: its clock starts at the read that asked (no clock call here). */
 	if (!c->qlen)
-		c->last_moved = bp_now_ns();
+		c->last_moved = c->last_active;
 	c->committed += promised(r);
 	c->qlen++;
 	if (r->close)
