@@ -17,9 +17,10 @@
 #include <stdint.h>
 
 /*
- * 4 GiB: three of the largest bodies (1 GiB, /1g) and a few thousand /1m on one connection;
- * a minute of a gigabit link on one connection, and a load tool that meets it on a faster
- * link reconnects (a handshake per 4 GiB). README "The HTTP responder" says why.
+ * 4 GiB: three of the largest bodies (1 GiB, /1g) and a few thousand /1m on one
+ * connection; over half a minute of a gigabit link on one connection, and a load tool that
+ * meets it on a faster link reconnects (a handshake per 4 GiB). README "The HTTP
+ * responder" says why.
  */
 #define BP_HTTP_MAX_BYTES_DEFAULT (4ULL << 30)
 #define BP_HTTP_MAX_BYTES_DEFAULT_TEXT "4G"
