@@ -214,7 +214,7 @@ static bool readable(struct bp_http_serve_conn *c)
 	c->last_active = bp_now_ns();
 	if (c->no_more || c->lingering)
 		return true;
-	/* Read while a reply was queued (its last bytes went out since): kept, not parsed. */
+	/* No request may be parsed now (a full queue would be overrun): keep the bytes. */
 	used = can_parse(c) ? feed(c, w->buf, (size_t)n) : 0;
 	if (used < (size_t)n && !keep_left(c, w->buf + used, (size_t)n - used)) {
 		bp_http_serve_conn_free(c);
