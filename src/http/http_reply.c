@@ -24,6 +24,9 @@ static const char not_found[] =
 	"/close/<size>, /eof/<size>, /close-mid/<size>, /status/<code>\n";
 static const char bad_request[] = "bad request\n";
 static const char too_long[] = "request target too long\n";
+static const char over_limit[] =
+	"this answer would pass the bytes one connection may be sent "
+	"(serve --http-max-bytes); open a new connection, or ask for less\n";
 
 void bp_http_reply_init(struct bp_http_reply *r, const struct bp_http_route *route, bool head,
 			bool keep_alive, bool http10, int64_t date)
@@ -34,7 +37,8 @@ void bp_http_reply_init(struct bp_http_reply *r, const struct bp_http_route *rou
 	r->route = *route;
 	r->head = head;
 	r->close = !keep_alive || k == BP_HTTP_ROUTE_CLOSE || k == BP_HTTP_ROUTE_EOF ||
-		   k == BP_HTTP_ROUTE_CLOSE_MID || k == BP_HTTP_ROUTE_BAD;
+		   k == BP_HTTP_ROUTE_CLOSE_MID || k == BP_HTTP_ROUTE_BAD ||
+		   k == BP_HTTP_ROUTE_LIMIT;
 	r->keep_alive_10 = http10 && !r->close;
 	r->date = date;
 }
@@ -79,12 +83,13 @@ static const char *reason(unsigned status)
 	}
 }
 
-/* A text body (404, 400, 414), or NULL. */
+/* A text body (404, 400, 414, 503), or NULL. */
 static const char *text_body(const struct bp_http_reply *r, size_t *len)
 {
 	const char *t = r->route.kind == BP_HTTP_ROUTE_NOT_FOUND ? not_found :
 			r->route.kind == BP_HTTP_ROUTE_BAD ? bad_request :
-			r->route.kind == BP_HTTP_ROUTE_TOO_LONG ? too_long : NULL;
+			r->route.kind == BP_HTTP_ROUTE_TOO_LONG ? too_long :
+			r->route.kind == BP_HTTP_ROUTE_LIMIT ? over_limit : NULL;
 
 	*len = t ? strlen(t) : 0;
 	return t;
@@ -111,6 +116,7 @@ static void length_header(const struct bp_http_reply *r, char *buf, size_t len)
 	case BP_HTTP_ROUTE_NOT_FOUND:
 	case BP_HTTP_ROUTE_BAD:
 	case BP_HTTP_ROUTE_TOO_LONG:
+	case BP_HTTP_ROUTE_LIMIT:
 		text_body(r, &tlen);
 		snprintf(buf, len, "Content-Type: text/plain\r\nContent-Length: %zu\r\n", tlen);
 		return;
@@ -163,6 +169,7 @@ static uint64_t body_length(const struct bp_http_reply *r)
 	case BP_HTTP_ROUTE_NOT_FOUND:
 	case BP_HTTP_ROUTE_BAD:
 	case BP_HTTP_ROUTE_TOO_LONG:
+	case BP_HTTP_ROUTE_LIMIT:
 		text_body(r, &tlen);
 		return tlen;
 	default: return r->route.size;

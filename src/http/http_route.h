@@ -29,6 +29,7 @@ enum bp_http_route_kind {
 	BP_HTTP_ROUTE_NOT_FOUND,  /* 404 with a line that says which paths exist */
 	BP_HTTP_ROUTE_BAD,        /* 400: the request was not HTTP; the server closes */
 	BP_HTTP_ROUTE_TOO_LONG,   /* 414: the target did not fit */
+	BP_HTTP_ROUTE_LIMIT,      /* 503: past the connection's byte limit; the server closes */
 };
 
 struct bp_http_route {

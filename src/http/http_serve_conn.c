@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/units.h"
+#include "http/http_serve_limit.h"
 
 /* iovecs and bytes per send: many pipelined answers, or a large body, in one call. */
 #define WRITE_IOV 64
@@ -43,12 +45,57 @@ static int on_url(http_parser *p, const char *at, size_t len)
 	return 0;
 }
 
+/* Another request may be parsed now: room in the queue, little unwritten, no close. */
+static bool can_parse(const struct bp_http_serve_conn *c)
+{
+	return !c->no_more && c->qlen < BP_HTTP_SERVE_QUEUE &&
+	       c->committed - c->written < BP_HTTP_SERVE_BACKLOG;
+}
+
+/* A reply's bytes as promised: its header counted at its longest. */
+static uint64_t promised(const struct bp_http_reply *r)
+{
+	return bp_http_reply_length(r, BP_HTTP_REPLY_HDR_MAX);
+}
+
+/* The reply that ends the connection at its budget: the line logged says why. */
+static void log_budget(const struct bp_http_serve_conn *c, enum bp_http_budget b,
+		       uint64_t len)
+{
+	char cap[32], size[32];
+
+	bp_format_bytes(cap, sizeof(cap), (double)c->w->max_bytes);
+	bp_format_bytes(size, sizeof(size), (double)len);
+	if (b == BP_HTTP_BUDGET_LAST)
+		bp_http_limit_log(c->w->log, c->flow.fd, "closing after this answer: %s more "
+				  "would pass --http-max-bytes %s for one connection", size, cap);
+	else
+		bp_http_limit_log(c->w->log, c->flow.fd, "503 and close: an answer of %s would "
+				  "pass --http-max-bytes %s for one connection", size, cap);
+}
+
 static void enqueue(struct bp_http_serve_conn *c, const struct bp_http_route *route,
 		    bool head, bool keep_alive, bool http10)
 {
+	static const struct bp_http_route over = { BP_HTTP_ROUTE_LIMIT, 503, 0 };
 	struct bp_http_reply *r = &c->q[(c->qhead + c->qlen) % BP_HTTP_SERVE_QUEUE];
+	int64_t now = (int64_t)time(NULL);
+	enum bp_http_budget b;
+	uint64_t len;
 
-	bp_http_reply_init(r, route, head, keep_alive, http10, (int64_t)time(NULL));
+	bp_http_reply_init(r, route, head, keep_alive, http10, now);
+	len = promised(r);
+	b = bp_http_budget_check(c->committed, len, c->w->max_bytes);
+	if (b == BP_HTTP_BUDGET_OVER)
+		bp_http_reply_init(r, &over, head, false, http10, now);
+	else if (b == BP_HTTP_BUDGET_LAST)
+		r->close = true;
+	if (b != BP_HTTP_BUDGET_OK)
+		log_budget(c, b, len);
+	/* Queued from empty: its clock starts at the read that asked (no clock call here). */
+	if (!c->qlen)
+		c->last_moved = c->last_active;
+	c->committed += promised(r);
 	c->qlen++;
 	if (r->close)
 		c->no_more = true;
@@ -64,8 +111,11 @@ static int on_message_complete(http_parser *p)
 	enqueue(c, &route, p->method == HTTP_HEAD, http_should_keep_alive(p),
 		p->http_major == 1 && p->http_minor == 0);
 	__atomic_store_n(&c->w->requests, c->w->requests + 1, __ATOMIC_RELAXED);
-	/* Stop at a closing answer (nothing after it is read) or a full queue (resumed later). */
-	if (c->no_more || c->qlen == BP_HTTP_SERVE_QUEUE)
+	/*
+	 * Stop at a closing answer (nothing after it is read), a full queue or a large backlog
+	 * (resumed as the client reads).
+	 */
+	if (!can_parse(c))
 		http_parser_pause(p, 1);
 	return 0;
 }
@@ -114,6 +164,19 @@ void bp_http_serve_conn_free(struct bp_http_serve_conn *c)
 	free(c);
 }
 
+void bp_http_serve_conn_abort(struct bp_http_serve_conn *c)
+{
+	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(c->flow.fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+	bp_http_serve_conn_free(c);
+}
+
+bool bp_http_serve_conn_stalled(const struct bp_http_serve_conn *c, uint64_t now, uint64_t t)
+{
+	return c->qlen && !c->lingering && now - c->last_moved > t;
+}
+
 /* Keep what the parser could not take yet. false when out of memory. */
 static bool keep_left(struct bp_http_serve_conn *c, const char *rest, size_t len)
 {
@@ -151,7 +214,8 @@ static bool readable(struct bp_http_serve_conn *c)
 	c->last_active = bp_now_ns();
 	if (c->no_more || c->lingering)
 		return true;
-	used = feed(c, w->buf, (size_t)n);
+	/* No request may be parsed now (a full queue would be overrun): keep the bytes. */
+	used = can_parse(c) ? feed(c, w->buf, (size_t)n) : 0;
 	if (used < (size_t)n && !keep_left(c, w->buf + used, (size_t)n - used)) {
 		bp_http_serve_conn_free(c);
 		return false;
@@ -204,6 +268,8 @@ static bool advance(struct bp_http_serve_conn *c, size_t n)
 			return false;
 		}
 		n -= (size_t)left;
+		/* Its header was promised at its longest: the difference is retired with it. */
+		c->written += BP_HTTP_REPLY_HDR_MAX - r->hdr_len;
 		c->qhead = (c->qhead + 1) % BP_HTTP_SERVE_QUEUE;
 		c->qlen--;
 		if (r->close) {
@@ -244,7 +310,8 @@ static bool write_out(struct bp_http_serve_conn *c)
 			bp_http_serve_conn_free(c);
 			return false;
 		}
-		c->last_active = bp_now_ns();
+		c->last_active = c->last_moved = bp_now_ns();
+		c->written += (size_t)n;
 		if (advance(c, (size_t)n))
 			start_linger(c);
 		if (!niov)
@@ -255,7 +322,7 @@ static bool write_out(struct bp_http_serve_conn *c)
 
 static void update_events(struct bp_http_serve_conn *c)
 {
-	bool reading = c->lingering || (!c->no_more && !c->left_len && !c->peer_done);
+	bool reading = c->lingering || (can_parse(c) && !c->left_len && !c->peer_done);
 	uint32_t ev = (reading ? EPOLLIN : 0) | (c->qlen && !c->lingering ? EPOLLOUT : 0);
 
 	if (ev != c->flow.events)
@@ -267,7 +334,7 @@ static void service(struct bp_http_serve_conn *c)
 	for (int round = 0; round < 4; round++) {
 		if (!write_out(c))
 			return;
-		if (!c->left_len || c->qlen == BP_HTTP_SERVE_QUEUE || c->no_more)
+		if (!c->left_len || !can_parse(c))
 			break;
 		resume_left(c);
 	}
@@ -286,7 +353,15 @@ static void on_event(struct bp_flow *f, uint32_t events)
 {
 	struct bp_http_serve_conn *c = f->data;
 
-	if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && !readable(c))
+	/*
+	 * A reset (or an error) comes whether asked or not: the client is gone, nothing more
+	 * can reach it. Reading while not asked would fill c->left without a bound.
+	 */
+	if ((events & EPOLLERR) || ((events & EPOLLHUP) && !(c->flow.events & EPOLLIN))) {
+		bp_http_serve_conn_free(c);
+		return;
+	}
+	if ((events & (EPOLLIN | EPOLLHUP)) && !readable(c))
 		return;
 	service(c);
 }

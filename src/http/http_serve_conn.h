@@ -3,6 +3,13 @@
  * answers queued in order (pipelining) and written together in one sendmsg, closed when the
  * client or a request asks. Shared between http_server.c (threads, listeners) and
  * http_serve_conn.c.
+ *
+ * The client must read what it asked for: a request is parsed only while the answers
+ * before it hold less than BP_HTTP_SERVE_BACKLOG unwritten bytes and fewer than
+ * BP_HTTP_SERVE_QUEUE answers (the rest waits in the kernel, whose window then stops the
+ * client), bytes are written only when the socket takes them, and a connection whose
+ * answers have not moved for the idle timeout is reset. Every answer is promised against
+ * the connection's byte budget (http_serve_limit.h) before it is queued.
  */
 #ifndef BP_HTTP_HTTP_SERVE_CONN_H
 #define BP_HTTP_HTTP_SERVE_CONN_H
@@ -17,6 +24,13 @@
 
 /* Answers queued per connection; a client pipelining deeper waits (its bytes are kept). */
 #define BP_HTTP_SERVE_QUEUE 32
+/*
+ * Unwritten bytes queued per connection before the next request is parsed: 32 pipelined
+ * 16 KiB answers, or one large body at a time (a /1g behind a /1g waits its turn unparsed).
+ */
+#define BP_HTTP_SERVE_BACKLOG (1u << 20)
+
+struct bp_http_limit_log;
 
 struct bp_http_serve_worker {
 	struct bp_loop *loop;
@@ -24,6 +38,8 @@ struct bp_http_serve_worker {
 	struct bp_timer sweep, resume;     /* idle connections; the listener after EMFILE */
 	struct bp_http_serve_conn *conns;  /* doubly linked */
 	uint64_t idle_timeout_ns;
+	uint64_t max_bytes;                /* a connection's budget (UINT64_MAX: none) */
+	struct bp_http_limit_log *log;     /* shared by the workers */
 	char *buf;                         /* read buffer shared by the connections */
 	size_t buflen;
 	uint64_t requests, connections;    /* relaxed atomics, read by other threads */
@@ -44,12 +60,21 @@ struct bp_http_serve_conn {
 	bool no_more;                      /* a closing answer is queued: read nothing more */
 	bool peer_done;                    /* the client closed its side */
 	bool lingering;                    /* all sent and shut down: waiting for the client */
-	uint64_t last_active;
+	uint64_t committed;                /* bytes of the answers promised so far (bounds) */
+	uint64_t written;                  /* of those, written (or, for a header shorter
+					    * than its bound, never to be) */
+	uint64_t last_active;              /* the last byte read or written */
+	uint64_t last_moved;               /* answers last written to, or queued from empty */
 };
+
+/* Whether the connection is stuck: answers waiting that the client has not read for t. */
+bool bp_http_serve_conn_stalled(const struct bp_http_serve_conn *c, uint64_t now, uint64_t t);
 
 /* Take an accepted socket (owned from now on, closed on failure). */
 void bp_http_serve_conn_new(struct bp_http_serve_worker *w, int fd);
 /* Close and free. */
 void bp_http_serve_conn_free(struct bp_http_serve_conn *c);
+/* Reset (RST: the kernel drops what the client never read at once), close and free. */
+void bp_http_serve_conn_abort(struct bp_http_serve_conn *c);
 
 #endif

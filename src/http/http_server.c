@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/workers.h"
 #include "http/http_serve_conn.h"
+#include "http/http_serve_limit.h"
 
 #define BUF_LEN (64 * 1024)
 #define BACKLOG 1024
@@ -31,6 +32,7 @@ struct bp_http_server {
 	struct bp_http_serve_worker *w;
 	pthread_t *tids;
 	int started;
+	struct bp_http_limit_log log;  /* the workers' rate-limited lines */
 };
 
 static void accept_ready(struct bp_flow *f, uint32_t events)
@@ -71,8 +73,17 @@ static void sweep(struct bp_timer *t, uint64_t now)
 
 	for (; c; c = next) {
 		next = c->next;
-		if (now - c->last_active > (c->lingering ? LINGER_NS : w->idle_timeout_ns))
+		if (bp_http_serve_conn_stalled(c, now, w->idle_timeout_ns)) {
+			/* Asked for answers and never read them: what it trickles in does not
+			 * count as activity. */
+			bp_http_limit_log(w->log, c->flow.fd, "reset: answers unread for the "
+					  "idle timeout (%.3g s)",
+					  (double)w->idle_timeout_ns / BP_NS_PER_SEC);
+			bp_http_serve_conn_abort(c);
+		} else if (now - c->last_active >
+			   (c->lingering ? LINGER_NS : w->idle_timeout_ns)) {
 			bp_http_serve_conn_free(c);
+		}
 	}
 	bp_timer_arm(w->loop, &w->sweep, now + SWEEP_NS);
 }
@@ -134,12 +145,15 @@ static int open_listeners(struct bp_http_server *s, const struct bp_http_server_
 	return rc;
 }
 
-static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_server_opts *o)
+static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_server_opts *o,
+		       struct bp_http_limit_log *log)
 {
 	w->loop = bp_loop_new();
 	w->buf = malloc(BUF_LEN);
 	w->buflen = BUF_LEN;
 	w->idle_timeout_ns = o->idle_timeout_ns ? o->idle_timeout_ns : 10 * BP_NS_PER_SEC;
+	w->max_bytes = o->max_bytes ? o->max_bytes : BP_HTTP_MAX_BYTES_DEFAULT;
+	w->log = log;
 	if (!w->loop || !w->buf || bp_loop_add(w->loop, &w->listener))
 		return -ENOMEM;
 	w->sweep = (struct bp_timer){ .fn = sweep, .data = w };
@@ -195,7 +209,7 @@ struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o,
 	}
 	rc = open_listeners(s, o, err, errlen);
 	for (int i = 0; !rc && i < s->n; i++)
-		if (worker_init(&s->w[i], o)) {
+		if (worker_init(&s->w[i], o, &s->log)) {
 			snprintf(err, errlen, "http: cannot create an event loop");
 			rc = -ENOMEM;
 		}

@@ -8,6 +8,9 @@
  * listeners, and each connection is accepted, read and answered on one thread, with no
  * hand-over between threads, which a connection per request (--new-conn) would pay every
  * time. The threads sleep in epoll while nobody asks.
+ *
+ * Left on a network, it must not be a cannon: each connection has a byte budget, and a
+ * client gets large answers only as fast as it reads them (http_serve_conn.h).
  */
 #ifndef BP_HTTP_HTTP_SERVER_H
 #define BP_HTTP_HTTP_SERVER_H
@@ -22,7 +25,10 @@ struct bp_http_server_opts {
 	unsigned port;             /* 0: the kernel picks (read it with bp_http_server_port) */
 	enum bp_family family;
 	int workers;               /* 0: one per core */
-	uint64_t idle_timeout_ns;  /* a connection silent this long is closed; 0: 10 s */
+	uint64_t idle_timeout_ns;  /* a connection silent this long is closed, one that does
+				    * not read its answers this long is reset; 0: 10 s */
+	uint64_t max_bytes;        /* bytes one connection may be sent (http_serve_limit.h);
+				    * 0: 4 GiB, UINT64_MAX: no limit */
 };
 
 struct bp_http_server;

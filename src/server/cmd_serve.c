@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/test.h"
+#include "http/http_serve_limit.h"
 #include "http/http_server.h"
 #include "proto/iperf3_auth.h"
 #include "server/server.h"
@@ -38,7 +39,11 @@ struct serve_params {
 	const char *rsa_private_key, *authorized_users;
 	int64_t time_skew;
 	int rsa_padding;
+	uint64_t http_max_bytes;
 };
+
+/* In the order of enum bp_iperf3_padding. */
+static const char *const padding_names[] = { "pkcs1", "oaep", NULL };
 
 /*
  * The limits' defaults are bounds a lab user rarely meets and an attacker always does; the
@@ -47,9 +52,6 @@ struct serve_params {
  * streams is iperf3's own -P maximum; the rate stays open so that a 10G or 100G link is
  * measured, not this server's cap (the duration bounds what one test can move).
  */
-/* In the order of enum bp_iperf3_padding. */
-static const char *const padding_names[] = { "pkcs1", "oaep", NULL };
-
 static const struct bp_opt serve_opts[] = {
 	{ 'p', "port", BP_OPT_INT, offsetof(struct serve_params, port), "PORT", "5201", 1, 65535,
 	  NULL, "port to listen on" },
@@ -96,6 +98,9 @@ static const struct bp_opt serve_opts[] = {
 	{ 0, "rsa-padding", BP_OPT_CHOICE, offsetof(struct serve_params, rsa_padding), "PAD",
 	  "pkcs1", 0, 0, padding_names,
 	  "the token's padding: pkcs1 (iperf3 up to 3.16, Debian 12's 3.12), oaep (3.17 on)" },
+	{ 0, "http-max-bytes", BP_OPT_SIZE, offsetof(struct serve_params, http_max_bytes),
+	  "SIZE", BP_HTTP_MAX_BYTES_DEFAULT_TEXT, 0, 1125899906842624.0, NULL,
+	  "bytes one HTTP connection may be sent, then it closes (0: no limit)" },
 	BP_OPT_END,
 };
 
@@ -228,6 +233,7 @@ static int start_http(const struct serve_params *p, struct bp_http_server **out,
 		.bind = p->bind, .port = (unsigned)p->http_port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
 		.workers = (int)p->workers, .idle_timeout_ns = p->idle_timeout,
+		.max_bytes = p->http_max_bytes ? p->http_max_bytes : UINT64_MAX,
 	};
 
 	*out = bp_http_server_start(&ho, err, errlen);
@@ -295,6 +301,7 @@ const struct bp_test bp_cmd_serve = {
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-per-client N] "
 		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] "
+		    "[--http-max-bytes SIZE] "
 		    "[--rsa-private-key-path FILE --authorized-users-path FILE] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),

@@ -167,10 +167,28 @@ static void test_flags(void)
 	CHECK(r.close && strstr(hdr, "Connection: close\r\n") != NULL);
 }
 
+/* The answer past a connection's byte budget: a 503 that says why and closes. */
+static void test_over_budget(void)
+{
+	static const struct bp_http_route over = { BP_HTTP_ROUTE_LIMIT, 503, 0 };
+	struct bp_http_reply r;
+	char hdr[BP_HTTP_REPLY_HDR_MAX];
+	size_t hl;
+
+	bp_http_reply_init(&r, &over, false, true, false, 0);
+	hl = bp_http_reply_header(&r, hdr);
+	CHECK(r.close);
+	CHECK(strstr(hdr, "HTTP/1.1 503 Service Unavailable\r\n") != NULL);
+	CHECK(strstr(hdr, "Connection: close\r\n") != NULL);
+	CHECK(strstr(hdr, "Content-Type: text/plain\r\n") != NULL);
+	CHECK(bp_http_reply_length(&r, hl) > hl && bp_http_reply_length(&r, hl) < hl + 200);
+}
+
 int main(void)
 {
 	test_sizes();
 	test_replies();
 	test_flags();
+	test_over_budget();
 	return tap_done();
 }
