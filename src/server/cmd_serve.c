@@ -25,6 +25,7 @@ struct serve_params {
 	uint64_t max_duration;
 	double max_rate;
 	uint64_t idle_timeout;
+	int64_t max_pending, max_pending_per_addr;
 	int64_t workers;
 	bool one_off;
 	bool daemon;
@@ -47,6 +48,11 @@ static const struct bp_opt serve_opts[] = {
 	  1e15, NULL, "refuse faster tests; pace what the server sends (0: no limit)" },
 	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(struct serve_params, idle_timeout), "S",
 	  "10", 0.1, 3600, NULL, "drop a client silent (or a test not moving data) this long" },
+	{ 0, "max-pending", BP_OPT_INT, offsetof(struct serve_params, max_pending), "N", "256", 1,
+	  65536, NULL, "connections that have not sent their cookie yet; the oldest is shed" },
+	{ 0, "max-pending-per-addr", BP_OPT_INT,
+	  offsetof(struct serve_params, max_pending_per_addr), "N", "32", 1, 65536, NULL,
+	  "the same from one IPv4 address or IPv6 /64" },
 	{ 0, "workers", BP_OPT_INT, offsetof(struct serve_params, workers), "N", "0", 0, 1024,
 	  NULL, "data worker threads (0: one per core)" },
 	{ '1', "one-off", BP_OPT_FLAG, offsetof(struct serve_params, one_off), NULL, NULL, 0, 0,
@@ -207,6 +213,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
 		.max_clients = (int)p->max_clients, .max_duration_ns = p->max_duration,
 		.max_rate = p->max_rate, .idle_timeout_ns = p->idle_timeout,
+		.max_pending = (int)p->max_pending,
+		.max_pending_per_addr = (int)p->max_pending_per_addr,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
 	};
 	int rc = 0;
