@@ -32,11 +32,13 @@ struct srv_door {
 	struct srv_pending *oldest, *newest; /* pending connections, in the order accepted */
 	int npending;
 	int fd_limit;                        /* RLIMIT_NOFILE (soft) at the start */
+	int pressure_cap;                    /* near fd_limit: pending held to this; 0: not */
 	int reserve_fd;                      /* given up at the fd limit; -1 when not held */
 	bool paused;                         /* the listener is out of the loop for a moment */
 	struct bp_timer resume;
 	uint64_t shed, refused;              /* totals, for the log */
-	struct bp_ratelimit rl_fds, rl_shed, rl_junk, rl_accept;
+	/* out of fds, shedding, bad cookies, other accept errors, tests that never began */
+	struct bp_ratelimit rl_fds, rl_shed, rl_junk, rl_accept, rl_setup;
 };
 
 /* server_accept.c */

@@ -144,6 +144,25 @@ static void pending_readable(struct bp_flow *f, uint32_t events)
 	route(s, fd, peer, cookie);
 }
 
+/*
+ * Descriptors are handed out lowest first, so a new one numbered fd means every one below it
+ * is in use: fewer than FD_HEADROOM free. The pending connections are then held to fewer
+ * than they are (a cap that only a flood's end lifts), so that what tests need keeps room.
+ */
+static void near_fd_limit(struct srv *s, int fd)
+{
+	struct srv_door *d = &s->door;
+
+	if (fd >= d->fd_limit - FD_HEADROOM && d->npending > 0) {
+		d->pressure_cap = d->npending > 8 ? d->npending - 8 : 1;
+		bp_warn_ratelimited(&d->rl_shed,
+				    "near the descriptor limit (%d): connections without a cookie "
+				    "held to %d, the oldest shed", d->fd_limit, d->pressure_cap);
+	} else if (d->pressure_cap && d->npending < d->pressure_cap / 2) {
+		d->pressure_cap = 0;
+	}
+}
+
 /* Make room for one more pending connection from key, shedding the oldest as needed. */
 static void make_room(struct srv *s, const unsigned char key[16], int fd)
 {
@@ -154,6 +173,7 @@ static void make_room(struct srv *s, const unsigned char key[16], int fd)
 	struct srv_pending *oldest_here = NULL;
 	int here = 0;
 
+	near_fd_limit(s, fd);
 	for (struct srv_pending *q = d->oldest; q; q = q->newer)
 		if (!memcmp(q->host, key, 16) && here++ == 0)
 			oldest_here = q;
@@ -165,18 +185,16 @@ static void make_room(struct srv *s, const unsigned char key[16], int fd)
 		d->shed++;
 		bp_debug("%s: no cookie yet, shed (per-address bound)", oldest_here->peer);
 		pending_free(oldest_here, true);
-	} else if (d->npending >= max) {
+		return;
+	}
+	if (d->npending >= max)
 		bp_warn_ratelimited(&d->rl_shed,
 				    "%d connections without a cookie (--max-pending %d): "
 				    "shedding the oldest", d->npending, max);
-		srv_pending_shed_oldest(s, "--max-pending");
-	} else if (fd >= d->fd_limit - FD_HEADROOM && d->oldest) {
-		/* Descriptors are handed out lowest first: all below fd are in use. */
-		bp_warn_ratelimited(&d->rl_shed,
-				    "near the descriptor limit (%d): shedding the oldest of %d "
-				    "connections without a cookie", d->fd_limit, d->npending);
-		srv_pending_shed_oldest(s, "descriptor limit");
-	}
+	if (d->pressure_cap && d->pressure_cap < max)
+		max = d->pressure_cap;
+	while (d->npending >= max && srv_pending_shed_oldest(s, "bound"))
+		;
 }
 
 void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)

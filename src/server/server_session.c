@@ -53,7 +53,10 @@ void srv_session_close(struct srv_session *ss, const char *why)
 {
 	struct srv *s = ss->srv;
 
-	if (why)
+	/* A connection that never became a test is a line anyone can make at any rate. */
+	if (why && !ss->admitted)
+		bp_info_ratelimited(&s->door.rl_setup, "%s: %s", ss->peer, why);
+	else if (why)
 		bp_info("%s: %s", ss->peer, why);
 	bp_timer_cancel(s->loop, &ss->idle);
 	bp_timer_cancel(s->loop, &ss->tick);
