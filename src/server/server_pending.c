@@ -19,12 +19,6 @@
 
 /* Fewer free descriptors than this and each new pending connection replaces the oldest. */
 #define FD_HEADROOM 64
-/*
- * A pending connection younger than this is never shed: a flood from a client's own address
- * would otherwise shed the client's connection before its cookie came (32 junk connections
- * take 32 ms at 1,000/s); the flood's newest connection is closed instead.
- */
-#define SHED_GRACE_NS (250 * BP_NS_PER_MS)
 
 struct srv_pending {
 	struct bp_flow flow;
@@ -34,7 +28,6 @@ struct srv_pending {
 	char cookie[BP_COOKIE_LEN];
 	size_t have;
 	char peer[64];
-	uint64_t accepted_ns;
 	struct bp_timer timer;
 };
 
@@ -170,16 +163,8 @@ static void near_fd_limit(struct srv *s, int fd)
 	}
 }
 
-static bool too_young(const struct srv_pending *p, uint64_t now)
-{
-	return now - p->accepted_ns < SHED_GRACE_NS;
-}
-
-/*
- * Make room for one more pending connection from key, shedding the oldest as needed; false
- * when the ones to shed are all within their grace: then the new one is to be closed.
- */
-static bool make_room(struct srv *s, const unsigned char key[16], int fd, uint64_t now)
+/* Make room for one more pending connection from key, shedding the oldest as needed. */
+static void make_room(struct srv *s, const unsigned char key[16], int fd)
 {
 	int max = s->o->max_pending > 0 ? s->o->max_pending : BP_SERVER_MAX_PENDING;
 	int per_addr = s->o->max_pending_per_addr > 0 ? s->o->max_pending_per_addr :
@@ -197,12 +182,10 @@ static bool make_room(struct srv *s, const unsigned char key[16], int fd, uint64
 				    "%s: %d connections without a cookie from this address "
 				    "(--max-pending-per-addr %d): shedding the oldest",
 				    oldest_here->peer, here, per_addr);
-		if (too_young(oldest_here, now))
-			return false;
 		d->shed++;
 		bp_debug("%s: no cookie yet, shed (per-address bound)", oldest_here->peer);
 		pending_free(oldest_here, true);
-		return true;
+		return;
 	}
 	if (d->npending >= max)
 		bp_warn_ratelimited(&d->rl_shed,
@@ -210,12 +193,8 @@ static bool make_room(struct srv *s, const unsigned char key[16], int fd, uint64
 				    "shedding the oldest", d->npending, max);
 	if (d->pressure_cap && d->pressure_cap < max)
 		max = d->pressure_cap;
-	while (d->npending >= max) {
-		if (too_young(d->oldest, now))
-			return false;
-		srv_pending_shed_oldest(s, "bound");
-	}
-	return true;
+	while (d->npending >= max && srv_pending_shed_oldest(s, "bound"))
+		;
 }
 
 void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
@@ -245,14 +224,8 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 		return;
 	}
 	p->srv = s;
-	p->accepted_ns = bp_now_ns();
 	host_key(peer, p->host);
-	if (!make_room(s, p->host, fd, p->accepted_ns)) {
-		s->door.refused++;
-		close(fd);
-		free(p);
-		return;
-	}
+	make_room(s, p->host, fd);
 	snprintf(p->peer, sizeof(p->peer), "%s", name);
 	if (n > 0) {
 		memcpy(p->cookie, cookie, (size_t)n);
