@@ -117,6 +117,16 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 		close(fd);
 }
 
+/* The first n bytes of a cookie: 36 of iperf3's alphabet (a-z, 2-7), then a NUL. */
+static bool cookie_prefix(const char *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == BP_COOKIE_LEN ? c[i] != '\0' :
+		    !((c[i] >= 'a' && c[i] <= 'z') || (c[i] >= '2' && c[i] <= '7')))
+			return false;
+	return true;
+}
+
 static void pending_readable(struct bp_flow *f, uint32_t events)
 {
 	struct srv_pending *p = f->data;
@@ -135,7 +145,7 @@ static void pending_readable(struct bp_flow *f, uint32_t events)
 	if (n > 0)
 		p->have += (size_t)n;
 	/* The timer is not re-armed: a cookie trickled a byte at a time gains no time. */
-	if (p->have < BP_COOKIE_LEN)
+	if (p->have < BP_COOKIE_LEN && cookie_prefix(p->cookie, p->have))
 		return;
 	memcpy(cookie, p->cookie, sizeof(cookie));
 	memcpy(peer, p->peer, sizeof(peer));
@@ -200,7 +210,7 @@ static void make_room(struct srv *s, const unsigned char key[16], int fd)
 void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 {
 	struct srv_pending *p;
-	char cookie[BP_COOKIE_LEN], name[64];
+	char cookie[BP_COOKIE_LEN] = { 0 }, name[64];
 	ssize_t n;
 
 	bp_addr_str(peer, name, sizeof(name));
@@ -214,7 +224,8 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 		close(fd);
 		return;
 	}
-	if (n == BP_COOKIE_LEN) {
+	/* Whole, or already not a cookie (junk need not wait for its 37th byte) */
+	if (n == BP_COOKIE_LEN || (n > 0 && !cookie_prefix(cookie, (size_t)n))) {
 		route(s, fd, name, cookie);
 		return;
 	}

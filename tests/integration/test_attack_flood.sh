@@ -33,7 +33,10 @@ serve() {
 	local name=$1 lim=$2
 	shift 2
 	slog=$tap_tmp/serve-$name.log
-	(ulimit -n "$lim" && exec "$bp" serve --idle-timeout "$idle" "$@" 2>"$slog") &
+	# Under ASan, freed memory sits in its quarantine (resident): keep that small here, so
+	# VmRSS after the flood says what the server holds (ignored by a build without ASan).
+	(ulimit -n "$lim" && ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1 \
+		exec "$bp" serve --idle-timeout "$idle" "$@" 2>"$slog") &
 	spid=$!
 	pids+=("$spid")
 	for _ in $(seq 50); do grep -q "listening on" "$slog" 2>/dev/null && return 0; sleep 0.1; done
@@ -90,9 +93,10 @@ real_tests() {
 	ok $? "$what: rr $(metric transactions "$out") transactions, the server answered $(metric server.transactions "$out")"
 	if command -v iperf3 >/dev/null; then
 		out=$(timeout 20 iperf3 -c 127.0.0.1 -p "$sport" -t 2 -J 2>&1)
-		jq -e '.end.sum_sent.bytes > 0 and .end.sum_sent.bytes == .end.sum_received.bytes' \
-			<<<"$out" >/dev/null
-		ok $? "$what: stock iperf3 sent $(jq .end.sum_sent.bytes <<<"$out" 2>/dev/null) B, the server received $(jq .end.sum_received.bytes <<<"$out" 2>/dev/null) B"
+		jq -e '.end.sum_sent.bytes as $s | .end.sum_received.bytes as $r | $s > 0 and
+			$r <= $s and $s - $r <= 0.01 * $s' <<<"$out" >/dev/null
+		ok $? "$what: stock iperf3 sent $(jq .end.sum_sent.bytes <<<"$out" 2>/dev/null) B, the server received $(jq .end.sum_received.bytes <<<"$out" 2>/dev/null) B (within 1 %)"
+		jq -e .end.sum_sent <<<"$out" >/dev/null 2>&1 || printf '#   iperf3: %s\n' "$(head -c 300 <<<"$out")"
 	else
 		skip "$what: stock iperf3" "needs iperf3"
 	fi
@@ -172,7 +176,9 @@ jq -c . "$tap_tmp/B.json" 2>/dev/null | sed 's/^/# attacker: /'
 for _ in $(seq 20); do [ "$(nfds "$spid")" -eq "$fd0" ] && break; sleep 0.2; done
 fd1=$(nfds "$spid"); rss1=$(rss_kb "$spid")
 [ "$fd1" -eq "$fd0" ]; ok $? "B: descriptors back to $fd0 after the flood ($fd1)"
-[ "$rss1" -le $((rss0 + 2048)) ]; ok $? "B: VmRSS $rss1 kB after the flood, $rss0 kB before (within 2 MiB)"
+# ASan's allocator keeps caches of its own (resident): a wider margin there
+margin=2048; ldd "$bp" 2>/dev/null | grep -q libasan && margin=8192
+[ "$rss1" -le $((rss0 + margin)) ]; ok $? "B: VmRSS $rss1 kB after the flood, $rss0 kB before (within $margin kB)"
 stop_server
 
 # --- C: the fd limit reached by connections that sent a cookie (nothing to shed) ----------
