@@ -2,6 +2,9 @@
 #ifndef BP_CORE_LOG_H
 #define BP_CORE_LOG_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 enum bp_log_level {
 	BP_LOG_ERROR = 0, /* shown even with -q */
 	BP_LOG_WARN = 1,
@@ -28,9 +31,36 @@ void bp_log(enum bp_log_level level, const char *fmt, ...);
 typedef void (*bp_log_sink_fn)(void *arg, enum bp_log_level level, const char *line);
 void bp_log_set_thread_sink(bp_log_sink_fn fn, void *arg);
 
+/*
+ * A line that a peer can make the server write at any rate (a flood's "accept: Too many
+ * open files", a junk connection's "bad cookie") goes through a limiter of its own: at
+ * most one line per second, the next one saying how many were suppressed since the last.
+ * A limiter is zero-initialised (static, or in a struct) and may be shared by threads.
+ */
+struct bp_ratelimit {
+	uint64_t last_ns;        /* when the last line went out; 0: never */
+	unsigned long suppressed; /* lines dropped since */
+};
+
+/* One line per this much per limiter. */
+#define BP_RATELIMIT_NS 1000000000ull
+
+/*
+ * The decision alone (no locking; callers on several threads use bp_log_ratelimited): true
+ * when a line may go out at now_ns, with *suppressed the count dropped before it (then
+ * reset); false counts one more suppressed line.
+ */
+bool bp_ratelimit_pass(struct bp_ratelimit *rl, uint64_t now_ns, unsigned long *suppressed);
+
+/* bp_log through rl: "LINE (N similar lines suppressed in the last 1.2 s)" when some were. */
+__attribute__((format(printf, 3, 4)))
+void bp_log_ratelimited(struct bp_ratelimit *rl, enum bp_log_level level, const char *fmt, ...);
+
 #define bp_error(...) bp_log(BP_LOG_ERROR, __VA_ARGS__)
 #define bp_warn(...)  bp_log(BP_LOG_WARN, __VA_ARGS__)
 #define bp_info(...)  bp_log(BP_LOG_INFO, __VA_ARGS__)
 #define bp_debug(...) bp_log(BP_LOG_DEBUG, __VA_ARGS__)
+#define bp_warn_ratelimited(rl, ...) bp_log_ratelimited(rl, BP_LOG_WARN, __VA_ARGS__)
+#define bp_info_ratelimited(rl, ...) bp_log_ratelimited(rl, BP_LOG_INFO, __VA_ARGS__)
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/workers.h"
 #include "http/http_serve_conn.h"
 #include "http/http_serve_limit.h"
@@ -35,6 +36,9 @@ struct bp_http_server {
 	struct bp_http_limit_log log;  /* the workers' rate-limited lines */
 };
 
+/* One for all the workers: a flood at the fd limit hits them all at once. */
+static struct bp_ratelimit accept_warn;
+
 static void accept_ready(struct bp_flow *f, uint32_t events)
 {
 	struct bp_http_serve_worker *w = f->data;
@@ -47,6 +51,9 @@ static void accept_ready(struct bp_flow *f, uint32_t events)
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 			    errno == ENOMEM) {
+				bp_warn_ratelimited(&accept_warn, "http: accept: %s: not "
+						    "accepting for %llu ms", strerror(errno),
+						    ACCEPT_PAUSE_NS / BP_NS_PER_MS);
 				bp_loop_mod(f, 0);
 				bp_timer_arm(w->loop, &w->resume, bp_now_ns() + ACCEPT_PAUSE_NS);
 			}

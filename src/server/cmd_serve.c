@@ -29,6 +29,7 @@ struct serve_params {
 	int64_t max_streams;
 	double max_rate;
 	uint64_t idle_timeout;
+	int64_t max_pending, max_pending_per_addr;
 	int64_t workers;
 	bool one_off;
 	bool daemon;
@@ -71,6 +72,11 @@ static const struct bp_opt serve_opts[] = {
 	  "(0: no limit)" },
 	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(struct serve_params, idle_timeout), "S",
 	  "10", 0.1, 3600, NULL, "drop a client silent (or a test not moving data) this long" },
+	{ 0, "max-pending", BP_OPT_INT, offsetof(struct serve_params, max_pending), "N", "256", 1,
+	  65536, NULL, "connections that have not sent their cookie yet; the oldest is shed" },
+	{ 0, "max-pending-per-addr", BP_OPT_INT,
+	  offsetof(struct serve_params, max_pending_per_addr), "N", "32", 1, 65536, NULL,
+	  "the same from one IPv4 address or IPv6 /64" },
 	{ 0, "workers", BP_OPT_INT, offsetof(struct serve_params, workers), "N", "0", 0, 1024,
 	  NULL, "data worker threads (0: one per core)" },
 	{ '1', "one-off", BP_OPT_FLAG, offsetof(struct serve_params, one_off), NULL, NULL, 0, 0,
@@ -255,6 +261,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.max_clients = (int)p->max_clients, .max_per_client = (int)p->max_per_client,
 		.max_duration_ns = p->max_duration, .max_streams = (int)p->max_streams,
 		.max_rate = p->max_rate, .idle_timeout_ns = p->idle_timeout,
+		.max_pending = (int)p->max_pending,
+		.max_pending_per_addr = (int)p->max_pending_per_addr,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
 	};
 	int rc = 0;

@@ -13,140 +13,9 @@
 #include "core/log.h"
 #include "core/signals.h"
 #include "core/workers.h"
+#include "server/server_accept.h"
 #include "server/server_internal.h"
 #include "io/stream_pool.h"
-
-/* A connection whose first 37 bytes (the cookie) say whether it is control or data. */
-struct pending {
-	struct bp_flow flow;
-	struct srv *srv;
-	char cookie[BP_COOKIE_LEN];
-	size_t have;
-	char peer[64];
-	struct bp_timer timer;
-};
-
-static void pending_free(struct pending *p, bool close_fd)
-{
-	bp_timer_cancel(p->srv->loop, &p->timer);
-	bp_loop_del(&p->flow);
-	if (close_fd)
-		close(p->flow.fd);
-	free(p);
-}
-
-static void pending_timeout(struct bp_timer *t, uint64_t now_ns)
-{
-	struct pending *p = t->data;
-
-	(void)now_ns;
-	bp_debug("%s: no cookie within the idle timeout, dropped", p->peer);
-	pending_free(p, true);
-}
-
-/* Hand a connection whose cookie is read to its session (or start one); frees p. */
-static void route(struct pending *p)
-{
-	struct srv *s = p->srv;
-	int fd = p->flow.fd;
-	struct srv_session *ss;
-	char cookie[BP_COOKIE_LEN], peer[64];
-
-	memcpy(cookie, p->cookie, sizeof(cookie));
-	memcpy(peer, p->peer, sizeof(peer));
-	free(p);
-	if (!bp_cookie_valid(cookie)) {
-		bp_info("%s: not a boardperf or iperf3 client (bad cookie), dropped", peer);
-		close(fd);
-		return;
-	}
-	ss = srv_session_find(s, cookie);
-	if (!ss)
-		srv_session_new(s, fd, peer, cookie);
-	else if (!srv_session_take_stream(ss, fd))
-		close(fd);
-}
-
-static void pending_readable(struct bp_flow *f, uint32_t events)
-{
-	struct pending *p = f->data;
-	ssize_t n;
-
-	(void)events;
-	/* Read no further than the cookie: what follows belongs to the session. */
-	n = recv(f->fd, p->cookie + p->have, BP_COOKIE_LEN - p->have, MSG_DONTWAIT);
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-		pending_free(p, true);
-		return;
-	}
-	if (n > 0)
-		p->have += (size_t)n;
-	if (p->have == BP_COOKIE_LEN) {
-		/* Out of the loop first: the fd is about to be registered again by its owner. */
-		bp_timer_cancel(p->srv->loop, &p->timer);
-		bp_loop_del(&p->flow);
-		route(p);
-	}
-}
-
-static void accept_one(struct srv *s, int fd, const struct bp_addr *peer)
-{
-	struct pending *p = calloc(1, sizeof(*p));
-	ssize_t n;
-
-	if (!p) {
-		close(fd);
-		return;
-	}
-	p->srv = s;
-	bp_addr_str(peer, p->peer, sizeof(p->peer));
-	/*
-	 * The cookie usually came with the handshake's last ACK (a client writes it first):
-	 * route at once, without an epoll registration, a wait and a timer per connection,
-	 * which for crr's thousands of connections a second is most of the server's work.
-	 */
-	n = recv(fd, p->cookie, BP_COOKIE_LEN, MSG_DONTWAIT);
-	if (n == 0) {
-		close(fd);
-		free(p);
-		return;
-	}
-	if (n > 0)
-		p->have = (size_t)n;
-	if (p->have == BP_COOKIE_LEN) {
-		p->flow.fd = fd;
-		route(p);
-		return;
-	}
-	p->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = pending_readable,
-				    .data = p };
-	p->timer = (struct bp_timer){ .fn = pending_timeout, .data = p };
-	if (bp_loop_add(s->loop, &p->flow)) {
-		close(fd);
-		free(p);
-		return;
-	}
-	bp_timer_arm(s->loop, &p->timer, bp_now_ns() + s->o->idle_timeout_ns);
-}
-
-static void listener_readable(struct bp_flow *f, uint32_t events)
-{
-	struct srv *s = f->data;
-
-	(void)events;
-	for (;;) {
-		struct bp_addr peer = { .len = sizeof(peer.ss) };
-		int fd = accept4(f->fd, (struct sockaddr *)&peer.ss, &peer.len,
-				 SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-				bp_warn("accept: %s", strerror(errno));
-			return;
-		}
-		accept_one(s, fd, &peer);
-	}
-}
 
 /*
  * The longest accept queue the kernel allows (net.core.somaxconn caps it, 4096 by default):
@@ -164,7 +33,7 @@ static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen
 	if (rc)
 		return rc;
 	s->listener = (struct bp_flow){ .fd = fd, .events = EPOLLIN,
-					.handler = listener_readable, .data = s };
+					.handler = srv_door_listener_readable, .data = s };
 	rc = bp_loop_add(s->loop, &s->listener);
 	if (rc) {
 		snprintf(err, errlen, "listening socket: %s", strerror(-rc));
@@ -193,7 +62,7 @@ static void close_all(struct srv *s)
 
 int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 {
-	struct srv s = { .o = o };
+	struct srv s = { .o = o, .door.reserve_fd = -1 };
 	int workers = o->workers ? o->workers : bp_workers_available_cpus();
 	unsigned port = o->port;
 	int rc = -ENOMEM;
@@ -207,7 +76,11 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 			o->ready(o->ready_arg, rc, err, 0, NULL);
 		goto out;
 	}
-	rc = open_listener(&s, &port, err, errlen);
+	rc = srv_door_init(&s);
+	if (rc)
+		snprintf(err, errlen, "cannot open /dev/null: %s", strerror(-rc));
+	else
+		rc = open_listener(&s, &port, err, errlen);
 	if (o->ready)
 		o->ready(o->ready_arg, rc, err, port, s.loop);
 	/* Runs until a signal, bp_loop_stop from another thread, or max_tests. */
@@ -216,6 +89,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 	if (rc == -EINTR)
 		rc = 0;
 	close_all(&s);
+	srv_door_free(&s);
 	if (s.listener.fd > 0) {
 		bp_loop_del(&s.listener);
 		close(s.listener.fd);

@@ -16,6 +16,13 @@
 #include "io/sock.h"
 
 struct bp_iperf3_auth;
+/*
+ * A real client's connection goes without its cookie for about a round trip (it writes the
+ * cookie as soon as it is connected), so even crr's thousands of connections a second from
+ * one address have a handful pending at once; a flood of idle connections is held to these.
+ */
+#define BP_SERVER_MAX_PENDING 256
+#define BP_SERVER_MAX_PENDING_PER_ADDR 32
 
 struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
@@ -28,6 +35,8 @@ struct bp_server_opts {
 	int max_streams;           /* -P, streams per direction; 0: no limit */
 	double max_rate;           /* bit/s per test and direction; 0: no limit */
 	uint64_t idle_timeout_ns;  /* a control connection silent this long is dropped */
+	int max_pending;           /* connections without their cookie yet; 0: the default */
+	int max_pending_per_addr;  /* ... from one IPv4 address or IPv6 /64; 0: the default */
 	int workers;               /* data workers; 0: one per core */
 	int max_tests;             /* stop after this many tests; 0: run until signalled */
 	/* iperf3's username/password (proto/iperf3_auth.h); NULL: not locked by it */

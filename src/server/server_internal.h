@@ -12,6 +12,7 @@
 #include "proto/params.h"
 #include "proto/control.h"
 #include "server/server.h"
+#include "server/server_accept.h"
 #include "server/server_kind.h"
 #include "server/server_limits.h"
 #include "server/server_udp.h"
@@ -28,6 +29,7 @@ struct srv {
 	struct bp_flow listener;
 	struct bp_flow udp_listener;   /* UDP hellos for the same port (server_udp.c) */
 	struct srv_udp_drops udp_drops; /* hellos not answered, for the log */
+	struct srv_door door;          /* connections before their cookie (server_accept.h) */
 	struct srv_session *sessions;  /* linked list */
 	int nsessions;                 /* tests admitted and not yet finished */
 	int finished;                  /* tests completed (for max_tests) */

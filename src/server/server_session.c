@@ -55,7 +55,10 @@ void srv_session_close(struct srv_session *ss, const char *why)
 {
 	struct srv *s = ss->srv;
 
-	if (why)
+	/* A connection that never became a test is a line anyone can make at any rate. */
+	if (why && !ss->admitted)
+		bp_info_ratelimited(&s->door.rl_setup, "%s: %s", ss->peer, why);
+	else if (why)
 		bp_info("%s: %s", ss->peer, why);
 	bp_timer_cancel(s->loop, &ss->idle);
 	bp_timer_cancel(s->loop, &ss->tick);
@@ -121,7 +124,7 @@ static void idle_expired(struct bp_timer *t, uint64_t now_ns)
 	char msg[128], d[32];
 
 	(void)now_ns;
-	snprintf(msg, sizeof(msg), "silent for %s in %s: dropped (idle timeout)",
+	snprintf(msg, sizeof(msg), "no progress for %s in %s: dropped (idle timeout)",
 		 bp_format_duration(d, sizeof(d), (double)ss->srv->o->idle_timeout_ns),
 		 ss->state == SS_PARAMS ? "the parameter exchange" :
 		 ss->state == SS_STREAMS ? "opening streams" : "the results exchange");
@@ -192,6 +195,7 @@ static void on_params(struct srv_session *ss, json_t *msg)
 	ss->expected_streams = bp_net_params_up_streams(&ss->np) +
 			       bp_net_params_down_streams(&ss->np);
 	ss->state = SS_STREAMS;
+	touch(ss);  /* the streams get a timeout of their own */
 	if (bp_proto_send_state(ss->flow.fd, BP_CREATE_STREAMS, send_deadline()))
 		kill_session(ss, "control connection lost while creating streams");
 	else if (ss->expected_streams == 0)
@@ -470,8 +474,13 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 	else if (n < 0 && errno != EAGAIN && errno != EINTR)
 		kill_session(ss, "control connection reset: test abandoned");
 	if (n > 0) {
+		/*
+		 * Bytes alone do not re-arm the idle timer: each set-up step (the parameters,
+		 * the results, IPERF_DONE) must be whole within the timeout from its start, so a
+		 * client trickling a byte a second (slowloris) is dropped like a silent one.
+		 */
+		ss->last_activity_ns = bp_now_ns();
 		ss->inlen += (size_t)n;
-		touch(ss);
 		decode_input(ss);
 	}
 	reap(ss);

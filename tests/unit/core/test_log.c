@@ -26,6 +26,54 @@ static void keep(void *arg, enum bp_log_level level, const char *line)
 
 static struct kept in_thread;
 
+/* A flood of the same line: one a second, each after the first counting what it dropped. */
+static void check_ratelimit_pass(void)
+{
+	static const struct {
+		uint64_t at_ns;
+		bool pass;
+		unsigned long suppressed; /* reported with a passing line */
+	} steps[] = {
+		{ 0, true, 0 },                 /* the first line */
+		{ 1, false, 0 },
+		{ 999999999, false, 0 },        /* still inside the first second */
+		{ 1000000000, true, 2 },        /* one second after: out, with the 2 dropped */
+		{ 1000000001, false, 0 },
+		{ 5000000000, true, 1 },        /* a quiet while: the next line passes at once */
+		{ 5000000002, false, 0 },
+		{ 5000000003, false, 0 },
+		{ 5000000004, false, 0 },
+		{ 6000000000, true, 3 },
+	};
+	struct bp_ratelimit rl = { 0 };
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		unsigned long dropped = 99;
+		/* from 10 s on, as a monotonic clock reads (0 is the limiter's "never") */
+		bool pass = bp_ratelimit_pass(&rl, 10 * BP_RATELIMIT_NS + steps[i].at_ns, &dropped);
+
+		CHECK_INT(pass, steps[i].pass);
+		if (pass)
+			CHECK_INT(dropped, steps[i].suppressed);
+		else
+			CHECK_INT(dropped, 99); /* untouched when the line is dropped */
+	}
+}
+
+static void *ratelimited_in_thread(void *arg)
+{
+	struct bp_ratelimit *rl = arg;
+
+	bp_log_set_thread_sink(keep, &in_thread);
+	/* 1,000 lines in far less than a second: the first goes out, the rest are counted */
+	for (int i = 0; i < 1000; i++)
+		bp_warn_ratelimited(rl, "accept: %s", "Too many open files");
+	rl->last_ns -= 2 * BP_RATELIMIT_NS;  /* as if two seconds went by */
+	bp_warn_ratelimited(rl, "accept: %s", "Too many open files");
+	bp_log_set_thread_sink(NULL, NULL);
+	return NULL;
+}
+
 static void *with_sink(void *arg)
 {
 	(void)arg;
@@ -64,5 +112,18 @@ int main(void)
 	CHECK(!strcmp(in_thread.text, "2:listening on 127.0.0.1:5201|1:accept: 24|"));
 	CHECK(strstr(buf, "boardperf: main thread line\n") != NULL);
 	CHECK(!strstr(buf, "listening") && !strstr(buf, "accept"));
+
+	check_ratelimit_pass();
+	{
+		struct bp_ratelimit rl = { 0 };
+
+		memset(&in_thread, 0, sizeof(in_thread));
+		pthread_create(&t, NULL, ratelimited_in_thread, &rl);
+		pthread_join(t, NULL);
+		CHECK_INT(in_thread.lines, 2);
+		CHECK_STR(in_thread.text, "1:accept: Too many open files|1:accept: Too many open "
+			  "files (999 similar lines suppressed in the last 2.0 s)|");
+		printf("# %s\n", in_thread.text);
+	}
 	return tap_done();
 }
