@@ -60,13 +60,22 @@ void bp_log(enum bp_log_level level, const char *fmt, ...)
 
 bool bp_ratelimit_pass(struct bp_ratelimit *rl, uint64_t now_ns, unsigned long *suppressed)
 {
-	if (rl->last_ns && now_ns - rl->last_ns < BP_RATELIMIT_NS) {
+	const uint64_t full = BP_RATELIMIT_BURST * BP_RATELIMIT_NS;
+
+	if (!rl->refill_ns || now_ns - rl->refill_ns >= full)
+		rl->credit_ns = full;
+	else if (now_ns > rl->refill_ns)
+		rl->credit_ns = rl->credit_ns + (now_ns - rl->refill_ns) > full ?
+				full : rl->credit_ns + (now_ns - rl->refill_ns);
+	rl->refill_ns = now_ns ? now_ns : 1;  /* 0 means "never" */
+	if (rl->credit_ns < BP_RATELIMIT_NS) {
 		rl->suppressed++;
 		return false;
 	}
+	rl->credit_ns -= BP_RATELIMIT_NS;
 	*suppressed = rl->suppressed;
 	rl->suppressed = 0;
-	rl->last_ns = now_ns ? now_ns : 1;  /* 0 means "never" */
+	rl->last_ns = now_ns ? now_ns : 1;
 	return true;
 }
 

@@ -40,10 +40,18 @@ void bp_log_set_thread_sink(bp_log_sink_fn fn, void *arg);
 struct bp_ratelimit {
 	uint64_t last_ns;        /* when the last line went out; 0: never */
 	unsigned long suppressed; /* lines dropped since */
+	uint64_t credit_ns;      /* a line costs BP_RATELIMIT_NS of it (see below) */
+	uint64_t refill_ns;      /* when credit was last added; 0: never (a full bucket) */
 };
 
-/* One line per this much per limiter. */
+/*
+ * A token bucket: a line a second, with a burst of BP_RATELIMIT_BURST lines after a quiet
+ * while, so that a few events close together (two clients refused in the same second) are
+ * each logged, while a flood comes down to one line a second per limiter, each saying how
+ * many like it were dropped.
+ */
 #define BP_RATELIMIT_NS 1000000000ull
+#define BP_RATELIMIT_BURST 5
 
 /*
  * The decision alone (no locking; callers on several threads use bp_log_ratelimited): true

@@ -11,7 +11,7 @@
 #include "tap.h"
 
 struct kept {
-	char text[256];
+	char text[512];
 	int lines;
 };
 
@@ -26,7 +26,10 @@ static void keep(void *arg, enum bp_log_level level, const char *line)
 
 static struct kept in_thread;
 
-/* A flood of the same line: one a second, each after the first counting what it dropped. */
+/*
+ * A flood of the same line: a burst of five, then one a second, each after the first
+ * counting what it dropped; a quiet while refills the burst.
+ */
 static void check_ratelimit_pass(void)
 {
 	static const struct {
@@ -35,15 +38,24 @@ static void check_ratelimit_pass(void)
 		unsigned long suppressed; /* reported with a passing line */
 	} steps[] = {
 		{ 0, true, 0 },                 /* the first line */
-		{ 1, false, 0 },
-		{ 999999999, false, 0 },        /* still inside the first second */
-		{ 1000000000, true, 2 },        /* one second after: out, with the 2 dropped */
-		{ 1000000001, false, 0 },
-		{ 5000000000, true, 1 },        /* a quiet while: the next line passes at once */
-		{ 5000000002, false, 0 },
-		{ 5000000003, false, 0 },
-		{ 5000000004, false, 0 },
-		{ 6000000000, true, 3 },
+		{ 1, true, 0 },                 /* a burst: five lines close together all go out */
+		{ 2, true, 0 },
+		{ 3, true, 0 },
+		{ 4, true, 0 },
+		{ 5, false, 0 },                /* the sixth does not */
+		{ 999999999, false, 0 },        /* nor anything until a second's credit came back */
+		{ 1000000004, true, 2 },        /* then out, with the 2 dropped */
+		{ 1000000005, false, 0 },
+		{ 2000000004, true, 1 },        /* a flood: one a second */
+		{ 2000000005, false, 0 },
+		{ 9000000000, true, 1 },        /* a quiet while: the burst is back */
+		{ 9000000001, true, 0 },
+		{ 9000000002, true, 0 },
+		{ 9000000003, true, 0 },
+		{ 9000000004, true, 0 },
+		{ 9000000005, false, 0 },
+		{ 9000000006, false, 0 },
+		{ 10000000000, true, 2 },
 	};
 	struct bp_ratelimit rl = { 0 };
 
@@ -65,10 +77,12 @@ static void *ratelimited_in_thread(void *arg)
 	struct bp_ratelimit *rl = arg;
 
 	bp_log_set_thread_sink(keep, &in_thread);
-	/* 1,000 lines in far less than a second: the first goes out, the rest are counted */
+	/* 1,000 lines in far less than a second: the burst goes out, the rest are counted */
 	for (int i = 0; i < 1000; i++)
 		bp_warn_ratelimited(rl, "accept: %s", "Too many open files");
-	rl->last_ns -= 2 * BP_RATELIMIT_NS;  /* as if two seconds went by */
+	/* as if two seconds went by */
+	rl->last_ns -= 2 * BP_RATELIMIT_NS;
+	rl->refill_ns -= 2 * BP_RATELIMIT_NS;
 	bp_warn_ratelimited(rl, "accept: %s", "Too many open files");
 	bp_log_set_thread_sink(NULL, NULL);
 	return NULL;
@@ -120,9 +134,9 @@ int main(void)
 		memset(&in_thread, 0, sizeof(in_thread));
 		pthread_create(&t, NULL, ratelimited_in_thread, &rl);
 		pthread_join(t, NULL);
-		CHECK_INT(in_thread.lines, 2);
-		CHECK_STR(in_thread.text, "1:accept: Too many open files|1:accept: Too many open "
-			  "files (999 similar lines suppressed in the last 2.0 s)|");
+		CHECK_INT(in_thread.lines, BP_RATELIMIT_BURST + 1);
+		CHECK(strstr(in_thread.text, "1:accept: Too many open files|1:accept: Too many "
+			     "open files (995 similar lines suppressed in the last 2.0 s)|") != NULL);
 		printf("# %s\n", in_thread.text);
 	}
 	return tap_done();
