@@ -24,7 +24,8 @@ struct bp_peer_reader bp_peer_reader(const json_t *obj, char *err, size_t errlen
  */
 static void show(const json_t *v, char *out, size_t len)
 {
-	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII |
+			     JSON_REAL_PRECISION(15));
 
 	if (!s) {
 		snprintf(out, len, "(unprintable)");

@@ -77,13 +77,26 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 #define MAX_SECONDS 1e6          /* past the 86,400 s cap plus any omitted start */
 #define MAX_CPU_PERCENT 1e5      /* iperf3's percent of one core, over every core */
 
+/*
+ * -1 (unknown) for the retransmits of a receiver; older cJSON (iperf3) printed it as the
+ * unsigned 2^64 - 1, which reads as the double 2^64.
+ */
+static int64_t read_retransmits(struct bp_peer_reader *rd, const char *key)
+{
+	const json_t *v = json_object_get(rd->obj, key);
+
+	if (json_is_real(v) && json_real_value(v) == 0x1p64)
+		return -1;
+	return bp_peer_int(rd, key, -1, -1, MAX_COUNT, 0);
+}
+
 static void read_interval(struct bp_peer_reader *rd, struct bp_net_interval *iv)
 {
 	iv->start_s = bp_peer_real(rd, "start", 0, 0, MAX_SECONDS, 0);
 	iv->end_s = bp_peer_real(rd, "end", 0, 0, MAX_SECONDS, 0);
 	iv->sent = (uint64_t)bp_peer_int(rd, "sent", 0, 0, MAX_COUNT, 0);
 	iv->received = (uint64_t)bp_peer_int(rd, "received", 0, 0, MAX_COUNT, 0);
-	iv->retransmits = bp_peer_int(rd, "retransmits", -1, -1, MAX_COUNT, 0);
+	iv->retransmits = read_retransmits(rd, "retransmits");
 	iv->cwnd = (uint32_t)bp_peer_int(rd, "cwnd", 0, 0, UINT32_MAX, 0);
 	iv->rtt_us = (uint32_t)bp_peer_int(rd, "rtt_us", 0, 0, UINT32_MAX, 0);
 	iv->packets_sent = (uint64_t)bp_peer_int(rd, "packets_sent", 0, 0, MAX_COUNT, 0);
@@ -119,7 +132,7 @@ static void read_stream(struct bp_peer_reader *rd, struct bp_net_stream_result *
 {
 	sr->id = (int)bp_peer_int(rd, "id", 0, 0, INT_MAX, 0);
 	sr->bytes = (uint64_t)bp_peer_int(rd, "bytes", 0, 0, MAX_COUNT, 0);
-	sr->retransmits = bp_peer_int(rd, "retransmits", -1, -1, MAX_COUNT, 0);
+	sr->retransmits = read_retransmits(rd, "retransmits");
 	sr->start_s = bp_peer_real(rd, "start_time", 0, 0, MAX_SECONDS, 0);
 	sr->end_s = bp_peer_real(rd, "end_time", 0, 0, MAX_SECONDS, 0);
 	sr->sender = bp_peer_flag(rd, "bp_sender", 0);
