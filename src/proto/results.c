@@ -31,13 +31,14 @@ static json_t *intervals_json(const struct bp_net_results *r)
 	for (int i = 0; a && i < r->nintervals; i++) {
 		const struct bp_net_interval *iv = &r->intervals[i];
 
-		json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:b, s:I, "
+		json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
 						   "s:I, s:I, s:f}",
 						   "start", iv->start_s, "end", iv->end_s,
 						   "sent", (json_int_t)iv->sent,
 						   "received", (json_int_t)iv->received,
 						   "retransmits", (json_int_t)iv->retransmits,
-						   "cwnd", (int)iv->cwnd, "rtt_us", (int)iv->rtt_us,
+						   "cwnd", (json_int_t)iv->cwnd,
+						   "rtt_us", (json_int_t)iv->rtt_us,
 						   "omitted", iv->omitted,
 						   "packets_sent", (json_int_t)iv->packets_sent,
 						   "packets_received", (json_int_t)iv->packets_received,
