@@ -255,8 +255,9 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	p->len = (int)bp_peer_int(&rd, "len", 128 * 1024, 1, MAX_LEN, BP_IE_BLOCKSIZE);
 	p->mss = (int)bp_peer_int(&rd, "MSS", 0, 0, MAX_MSS, BP_IE_MSS);
 	p->nodelay = bp_peer_flag(&rd, "nodelay", BP_IE_RECVPARAMS);
-	p->zerocopy = bp_peer_flag(&rd, "bp_zerocopy", BP_IE_RECVPARAMS) |
-		      bp_peer_flag(&rd, "zerocopy", BP_IE_RECVPARAMS);
+	/* Both read, so both are checked: boardperf's key and iperf3's. */
+	p->zerocopy = bp_peer_flag(&rd, "bp_zerocopy", BP_IE_RECVPARAMS);
+	p->zerocopy = bp_peer_flag(&rd, "zerocopy", BP_IE_RECVPARAMS) || p->zerocopy;
 	p->bandwidth = (double)bp_peer_int(&rd, "bandwidth", 0, 0, MAX_RATE, BP_IE_RECVPARAMS);
 	p->get_server_output = bp_peer_flag(&rd, "get_server_output", BP_IE_RECVPARAMS);
 	p->udp64 = bp_peer_flag(&rd, "udp_counters_64bit", BP_IE_RECVPARAMS);

@@ -39,6 +39,9 @@ static void show(const json_t *v, char *out, size_t len)
 }
 
 static void vrefuse(struct bp_peer_reader *rd, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void vrefuse(struct bp_peer_reader *rd, int code, const char *fmt, va_list ap)
 {
 	if (rd->rc)
 		return;
@@ -91,8 +94,15 @@ long long bp_peer_int(struct bp_peer_reader *rd, const char *key, long long def,
 	const json_t *v = value_of(rd, key);
 	double d;
 
-	if (rd->rc || !v)
+	if (rd->rc)
 		return def;
+	if (!v) {
+		/* A default outside the range (rr --udp without its sizes) is no way around it. */
+		if (def < lo || def > hi)
+			bp_peer_refuse(rd, code, "%s%s missing: expected an integer in %lld..%lld",
+				       rd->where ? rd->where : "", key, lo, hi);
+		return def;
+	}
 	if (json_is_integer(v)) {
 		long long x = json_integer_value(v);
 

@@ -35,7 +35,11 @@ struct bp_peer_reader bp_peer_reader(const json_t *obj, char *err, size_t errlen
 /* The largest whole number a double holds exactly (2^53): the ceiling of every count. */
 #define BP_PEER_INT_MAX 9007199254740992LL
 
-/* An integer key in [lo, hi] (|lo|, |hi| <= BP_PEER_INT_MAX); absent or null: def. */
+/*
+ * An integer key in [lo, hi] (|lo|, |hi| <= BP_PEER_INT_MAX); absent or null: def, which
+ * must be in [lo, hi] too (else the key is refused as missing), so that every value the
+ * reader hands out before a refusal is in range.
+ */
 long long bp_peer_int(struct bp_peer_reader *rd, const char *key, long long def,
 		      long long lo, long long hi, int code);
 /* A finite number in [lo, hi]; absent or null: def (which may be NAN: unknown). */

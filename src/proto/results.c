@@ -48,6 +48,12 @@ static json_t *intervals_json(const struct bp_net_results *r)
 	return a;
 }
 
+/* Unknown (NAN, as read from a peer that sent none) goes out as null: JSON has no NaN. */
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 json_t *bp_net_results_to_json(const struct bp_net_results *r)
 {
 	json_t *streams = json_array();
@@ -58,12 +64,14 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 				      bp_net_stream_extras_to_json(stream_json(&r->streams[i]), r, i));
 		has_retrans |= r->streams[i].sender && r->streams[i].retransmits >= 0;
 	}
-	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
-			 "cpu_util_total", r->cpu_total, "cpu_util_user", r->cpu_user,
-			 "cpu_util_system", r->cpu_system, "sender_has_retransmits", has_retrans,
+	return json_pack("{s:o, s:o, s:o, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
+			 "cpu_util_total", real_or_null(r->cpu_total),
+			 "cpu_util_user", real_or_null(r->cpu_user),
+			 "cpu_util_system", real_or_null(r->cpu_system),
+			 "sender_has_retransmits", has_retrans,
 			 "congestion_used", r->congestion[0] ? r->congestion : "unknown",
 			 "streams", streams, "bp_intervals", intervals_json(r),
-			 "bp_busy_max", isfinite(r->busy_max) ? json_real(r->busy_max) : json_null(),
+			 "bp_busy_max", real_or_null(r->busy_max),
 			 "bp_send_mode", r->send_mode, "bp_receive_mode", r->recv_mode,
 			 "bp_sent_counts", r->sent_counts);
 }

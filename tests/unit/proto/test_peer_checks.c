@@ -65,8 +65,12 @@ static const struct {
 	  "reverse 2: expected true, false, 0 or 1" },
 	{ "{\"tcp\":true,\"bp_rr_request\":-5,\"bp_test\":\"rr\"}", BP_IE_BLOCKSIZE,
 	  "bp_rr_request -5: expected an integer in 1..1048576" },
-	{ "{\"tcp\":true,\"bp_rr_udp\":true,\"bp_rr_response\":4,\"bp_test\":\"rr\"}",
+	{ "{\"tcp\":true,\"bp_rr_udp\":true,\"bp_rr_request\":8,\"bp_rr_response\":4,"
+	  "\"bp_test\":\"rr\"}",
 	  BP_IE_BLOCKSIZE, "bp_rr_response 4: expected an integer in 8..1048576" },
+	/* Found by fuzz_params: a default below the range (1 byte) is no way around it. */
+	{ "{\"tcp\":true,\"bp_rr_udp\":true,\"bp_test\":\"rr\"}", BP_IE_BLOCKSIZE,
+	  "bp_rr_request missing: expected an integer in 8..1048576" },
 	/* -n 2^64 from a stock iperf3 is refused by name, never converted. */
 	{ "{\"tcp\":true,\"num\":1.8446744073709552e19}", BP_IE_UNIMP,
 	  "iperf3 option -n/--bytes (use -t) is not supported by this server" },
