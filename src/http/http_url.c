@@ -27,9 +27,29 @@ static bool copy_field(const char *text, const struct http_parser_url *p, int f,
 	return true;
 }
 
+/*
+ * The URL as the error shows it: control bytes as \xNN, so that the message stays one
+ * line and a terminal gets no escape sequence from it (found by fuzz_url: a newline).
+ */
+static void shown(const char *text, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const unsigned char *c = (const unsigned char *)text; *c && o + 5 < len; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", *c);
+		else
+			out[o++] = (char)*c;
+	}
+	out[o] = '\0';
+}
+
 static int fail(const char *text, const char *why, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "URL '%s': %s", text, why);
+	char url[512];
+
+	shown(text, url, sizeof(url));
+	snprintf(err, errlen, "URL '%s': %s", url, why);
 	return -EINVAL;
 }
 

@@ -17,6 +17,9 @@ enum bp_iperf3_error {
 	BP_IE_NUMSTREAMS = 6,     /* too many parallel streams */
 	BP_IE_BLOCKSIZE = 7,      /* block size too large */
 	BP_IE_BUFSIZE = 8,        /* socket buffer too large */
+	BP_IE_INTERVAL = 9,       /* report interval out of range */
+	BP_IE_MSS = 10,           /* MSS too large */
+	BP_IE_OMIT = 12,          /* bad --omit value */
 	BP_IE_UNIMP = 13,         /* an option is not implemented */
 	BP_IE_TOTALRATE = 27,     /* rate above the server's limit */
 	BP_IE_INITTEST = 101,     /* the test could not be set up */

@@ -1,6 +1,8 @@
 #include "proto/params.h"
 
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,11 +10,25 @@
 #include "core/clock.h"
 #include "proto/iperf3_error.h"
 #include "proto/control.h"
+#include "proto/peer_json.h"
 
 /* Limits a server enforces whatever the client asks: sane, and far beyond any board. */
 #define MAX_STREAMS 128
 #define MAX_LEN (1 << 20)      /* the stream pool's (and iperf3's) largest write */
 #define MAX_WINDOW (1 << 30)
+#define MAX_MSS 32767          /* iperf3's MAX_MSS (src/iperf.h) */
+#define MAX_RATE BP_PEER_INT_MAX  /* bit/s: whole numbers a double holds exactly */
+#define MAX_TIME_S 86400LL     /* one day: iperf3's MAX_TIME */
+/*
+ * The omitted start runs before the counted time. 3600 s is the longest -O the boardperf
+ * client offers (a stock iperf3 client stops at its MAX_OMIT_TIME, 600), so no client of
+ * either kind is refused, and a test is at most 86,400 + 3,600 s long even before the
+ * server's --max-duration, which bounds omit + time together.
+ */
+#define MAX_OMIT_S 3600LL
+/* The longest -i the client offers; below 1 ms a server would do little but mark. */
+#define MAX_INTERVAL_S 3600LL
+#define MIN_INTERVAL_NS 1000000LL
 
 static const struct {
 	const char *name;
@@ -137,64 +153,32 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 	return j;
 }
 
-static json_int_t get_int(const json_t *j, const char *key, json_int_t def)
+/*
+ * Every key below is read through the checked reader (proto/peer_json.h): its value is
+ * checked as sent -- seconds as seconds, before any scaling to ns -- so no arithmetic
+ * here or downstream ever sees a number outside the range written beside its key.
+ */
+static int read_kind(struct bp_peer_reader *rd, struct bp_net_params *p)
 {
-	const json_t *v = json_object_get(j, key);
+	long long v = bp_peer_int(rd, "bp_version", 0, 0, INT_MAX, BP_IE_RECVPARAMS);
 
-	if (json_is_integer(v))
-		return json_integer_value(v);
-	if (json_is_real(v))
-		return (json_int_t)json_real_value(v);
-	if (json_is_boolean(v))
-		return json_is_true(v);
-	return def;
-}
-
-static void get_str(const json_t *j, const char *key, char *out, size_t len)
-{
-	const char *s = json_string_value(json_object_get(j, key));
-
-	snprintf(out, len, "%s", s ? s : "");
-}
-
-static int check_range(const char *what, json_int_t v, json_int_t lo, json_int_t hi,
-		       int *ie, int code, char *err, size_t errlen)
-{
-	if (v >= lo && v <= hi)
-		return 0;
-	*ie = code;
-	snprintf(err, errlen, "%s %lld out of range %lld..%lld", what, (long long)v,
-		 (long long)lo, (long long)hi);
-	return -EINVAL;
-}
-
-static int read_kind(const json_t *j, struct bp_net_params *p, int *ie, char *err,
-		     size_t errlen)
-{
-	p->bp_version = (int)get_int(j, "bp_version", 0);
-	*ie = BP_IE_RECVPARAMS;
-	if (p->bp_version > BP_PROTO_VERSION || p->bp_version < 0) {
-		snprintf(err, errlen, "client speaks boardperf protocol %d, this server %d: "
-			 "update the older side", p->bp_version, BP_PROTO_VERSION);
-		return -EINVAL;
-	}
-	get_str(j, "bp_test", p->test, sizeof(p->test));
+	p->bp_version = (int)v;
+	if (p->bp_version > BP_PROTO_VERSION)
+		bp_peer_refuse(rd, BP_IE_RECVPARAMS, "client speaks boardperf protocol %d, this "
+			       "server %d: update the older side", p->bp_version, BP_PROTO_VERSION);
+	bp_peer_str(rd, "bp_test", p->test, sizeof(p->test), BP_IE_RECVPARAMS);
 	if (!p->test[0])
 		snprintf(p->test, sizeof(p->test), "%s",
-			 get_int(j, "udp", 0) ? "udp" : get_int(j, "tcp", 0) ? "tcp" : "");
-	if (!p->test[0] && get_int(j, "sctp", 0)) {
-		snprintf(err, errlen, "SCTP is not supported (tcp and udp are)");
-		*ie = BP_IE_PROTOCOL;
-		return -EINVAL;
-	}
-	if (!p->test[0]) {
-		snprintf(err, errlen, "parameters name no test (neither tcp nor udp)");
-		return -EINVAL;
-	}
+			 bp_peer_flag(rd, "udp", BP_IE_RECVPARAMS) ? "udp" :
+			 bp_peer_flag(rd, "tcp", BP_IE_RECVPARAMS) ? "tcp" : "");
+	if (!p->test[0] && bp_peer_flag(rd, "sctp", BP_IE_RECVPARAMS))
+		bp_peer_refuse(rd, BP_IE_PROTOCOL, "SCTP is not supported (tcp and udp are)");
+	if (!p->test[0])
+		bp_peer_refuse(rd, BP_IE_RECVPARAMS,
+			       "parameters name no test (neither tcp nor udp)");
 	/* An unknown name is kept, not refused here: the server refuses it by name. */
 	p->kind = bp_net_kind_from_name(p->test);
-	*ie = BP_IE_NONE;
-	return 0;
+	return rd->rc;
 }
 
 /*
@@ -207,7 +191,7 @@ static int read_kind(const json_t *j, struct bp_net_params *p, int *ie, char *er
 static const struct {
 	const char *key;
 	const char *option;
-	json_int_t harmless;  /* the largest value that means "not used" */
+	double harmless;  /* the largest value that means "not used" */
 } unsupported[] = {
 	{ "num", "-n/--bytes (use -t)", 0 },
 	{ "blockcount", "-k/--blockcount (use -t)", 0 },
@@ -217,74 +201,81 @@ static const struct {
 	{ "server_affinity", "-A with a server CPU", -1 },
 };
 
-static int check_unsupported(const json_t *j, int *ie, char *err, size_t errlen)
+static int check_unsupported(struct bp_peer_reader *rd)
 {
-	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
-		if (get_int(j, unsupported[i].key, unsupported[i].harmless) >
-		    unsupported[i].harmless) {
-			snprintf(err, errlen, "iperf3 option %s is not supported by this server",
-				 unsupported[i].option);
-			*ie = BP_IE_UNIMP;
-			return -EINVAL;
-		}
-	return 0;
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+		const char *key = unsupported[i].key;
+		const json_t *v = json_object_get(rd->obj, key);
+		/* iperf3 sends "mptcp" as true and the rest as numbers (-n may be 2^64). */
+		double x = json_is_boolean(v) ? json_is_true(v) :
+			   bp_peer_real(rd, key, unsupported[i].harmless, -DBL_MAX, DBL_MAX,
+					BP_IE_RECVPARAMS);
+
+		if (x > unsupported[i].harmless)
+			bp_peer_refuse(rd, BP_IE_UNIMP, "iperf3 option %s is not supported by "
+				       "this server", unsupported[i].option);
+	}
+	return rd->rc;
+}
+
+/* Durations as the wire carries them: whole seconds (iperf3's keys) and ns (bp_ keys). */
+static void read_durations(struct bp_peer_reader *rd, struct bp_net_params *p)
+{
+	/* -t 0 asks a stock iperf3 for an endless test; a server here bounds every test. */
+	long long secs = bp_peer_int(rd, "time", 10, 1, MAX_TIME_S, BP_IE_DURATION);
+	long long omit = bp_peer_int(rd, "omit", 0, 0, MAX_OMIT_S, BP_IE_OMIT);
+
+	p->time_ns = (uint64_t)bp_peer_int(rd, "bp_time_ns", secs * (long long)BP_NS_PER_SEC, 1,
+					   MAX_TIME_S * (long long)BP_NS_PER_SEC, BP_IE_DURATION);
+	p->omit_ns = (uint64_t)bp_peer_int(rd, "bp_omit_ns", omit * (long long)BP_NS_PER_SEC, 0,
+					   MAX_OMIT_S * (long long)BP_NS_PER_SEC, BP_IE_OMIT);
+	p->interval_ns = (uint64_t)bp_peer_int(rd, "bp_interval_ns", 0, 0,
+					       MAX_INTERVAL_S * (long long)BP_NS_PER_SEC,
+					       BP_IE_INTERVAL);
+	if (p->interval_ns && p->interval_ns < MIN_INTERVAL_NS)
+		bp_peer_refuse(rd, BP_IE_INTERVAL, "bp_interval_ns %llu: expected 0 (none) or an "
+			       "integer in %lld..%lld", (unsigned long long)p->interval_ns,
+			       (long long)MIN_INTERVAL_NS,
+			       MAX_INTERVAL_S * (long long)BP_NS_PER_SEC);
 }
 
 int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, char *err,
 			    size_t errlen)
 {
-	json_int_t secs = get_int(j, "time", 10);
-	int rc;
+	struct bp_peer_reader rd = bp_peer_reader(j, err, errlen);
 
 	memset(p, 0, sizeof(*p));
-	rc = read_kind(j, p, ie, err, errlen);
-	if (!rc)
-		rc = check_unsupported(j, ie, err, errlen);
-	if (rc)
-		return rc;
-	p->time_ns = (uint64_t)get_int(j, "bp_time_ns", secs * (json_int_t)BP_NS_PER_SEC);
-	p->omit_ns = (uint64_t)get_int(j, "bp_omit_ns",
-				       get_int(j, "omit", 0) * (json_int_t)BP_NS_PER_SEC);
-	p->interval_ns = (uint64_t)get_int(j, "bp_interval_ns", 0);
-	p->parallel = (int)get_int(j, "parallel", 1);
-	p->reverse = get_int(j, "reverse", 0);
-	p->bidir = get_int(j, "bidirectional", 0);
-	p->window = (int)get_int(j, "window", 0);
-	p->len = (int)get_int(j, "len", 128 * 1024);
-	p->mss = (int)get_int(j, "MSS", 0);
-	p->nodelay = get_int(j, "nodelay", 0);
-	p->zerocopy = get_int(j, "bp_zerocopy", 0) || get_int(j, "zerocopy", 0);
-	p->bandwidth = (double)get_int(j, "bandwidth", 0);
-	p->get_server_output = get_int(j, "get_server_output", 0);
-	p->udp64 = get_int(j, "udp_counters_64bit", 0);
-	p->tos = (int)get_int(j, "TOS", 0);
-	p->fq_rate = (double)get_int(j, "fqrate", 0);
-	p->dont_fragment = get_int(j, "dont_fragment", 0);
-	p->rr_request = (int)get_int(j, "bp_rr_request", 1);
-	p->rr_response = (int)get_int(j, "bp_rr_response", 1);
-	p->rr_udp = get_int(j, "bp_rr_udp", 0);
-	p->crr_hold = get_int(j, "bp_crr_hold", 0);
-	get_str(j, "congestion", p->congestion, sizeof(p->congestion));
-	get_str(j, "client_version", p->client_version, sizeof(p->client_version));
-	get_str(j, "authtoken", p->authtoken, sizeof(p->authtoken));
-	rc = check_range("parallel", p->parallel, 1, MAX_STREAMS, ie, BP_IE_NUMSTREAMS, err,
-			 errlen);
-	if (!rc)
-		rc = check_range("len", p->len, 1, MAX_LEN, ie, BP_IE_BLOCKSIZE, err, errlen);
-	if (!rc)
-		rc = check_range("window", p->window, 0, MAX_WINDOW, ie, BP_IE_BUFSIZE, err, errlen);
-	/* -t 0 asks a stock iperf3 for an endless test; a server here bounds every test. */
-	if (!rc)
-		rc = check_range("time (s)", (json_int_t)((p->time_ns + BP_NS_PER_SEC - 1) /
-							  BP_NS_PER_SEC), 1, 86400, ie,
-				 BP_IE_DURATION, err, errlen);
-	if (!rc)
-		rc = check_range("TOS", p->tos, 0, 255, ie, BP_IE_SETTOS, err, errlen);
-	if (!rc)
-		rc = check_range("request size", p->rr_request, p->rr_udp ? 8 : 1, MAX_LEN, ie,
-				 BP_IE_BLOCKSIZE, err, errlen);
-	if (!rc)
-		rc = check_range("response size", p->rr_response, p->rr_udp ? 8 : 1, MAX_LEN, ie,
-				 BP_IE_BLOCKSIZE, err, errlen);
-	return rc;
+	if (!read_kind(&rd, p))
+		check_unsupported(&rd);
+	read_durations(&rd, p);
+	p->parallel = (int)bp_peer_int(&rd, "parallel", 1, 1, MAX_STREAMS, BP_IE_NUMSTREAMS);
+	p->reverse = bp_peer_flag(&rd, "reverse", BP_IE_RECVPARAMS);
+	p->bidir = bp_peer_flag(&rd, "bidirectional", BP_IE_RECVPARAMS);
+	p->window = (int)bp_peer_int(&rd, "window", 0, 0, MAX_WINDOW, BP_IE_BUFSIZE);
+	p->len = (int)bp_peer_int(&rd, "len", 128 * 1024, 1, MAX_LEN, BP_IE_BLOCKSIZE);
+	p->mss = (int)bp_peer_int(&rd, "MSS", 0, 0, MAX_MSS, BP_IE_MSS);
+	p->nodelay = bp_peer_flag(&rd, "nodelay", BP_IE_RECVPARAMS);
+	/* Both read, so both are checked: boardperf's key and iperf3's. */
+	p->zerocopy = bp_peer_flag(&rd, "bp_zerocopy", BP_IE_RECVPARAMS);
+	p->zerocopy = bp_peer_flag(&rd, "zerocopy", BP_IE_RECVPARAMS) || p->zerocopy;
+	p->bandwidth = (double)bp_peer_int(&rd, "bandwidth", 0, 0, MAX_RATE, BP_IE_RECVPARAMS);
+	p->get_server_output = bp_peer_flag(&rd, "get_server_output", BP_IE_RECVPARAMS);
+	p->udp64 = bp_peer_flag(&rd, "udp_counters_64bit", BP_IE_RECVPARAMS);
+	p->tos = (int)bp_peer_int(&rd, "TOS", 0, 0, 255, BP_IE_SETTOS);
+	p->fq_rate = (double)bp_peer_int(&rd, "fqrate", 0, 0, MAX_RATE, BP_IE_SETPACING);
+	p->dont_fragment = bp_peer_flag(&rd, "dont_fragment", BP_IE_RECVPARAMS);
+	p->rr_udp = bp_peer_flag(&rd, "bp_rr_udp", BP_IE_RECVPARAMS);
+	p->crr_hold = bp_peer_flag(&rd, "bp_crr_hold", BP_IE_RECVPARAMS);
+	/* Over UDP a request carries the 8-byte header that pairs it with its answer. */
+	p->rr_request = (int)bp_peer_int(&rd, "bp_rr_request", 1, p->rr_udp ? 8 : 1, MAX_LEN,
+					 BP_IE_BLOCKSIZE);
+	p->rr_response = (int)bp_peer_int(&rd, "bp_rr_response", 1, p->rr_udp ? 8 : 1, MAX_LEN,
+					  BP_IE_BLOCKSIZE);
+	bp_peer_str(&rd, "congestion", p->congestion, sizeof(p->congestion), BP_IE_SETCONGESTION);
+	bp_peer_str(&rd, "client_version", p->client_version, sizeof(p->client_version),
+		    BP_IE_RECVPARAMS);
+	/* iperf3's credentials; one longer than any RSA block's base64 is refused as such */
+	bp_peer_str(&rd, "authtoken", p->authtoken, sizeof(p->authtoken), BP_IE_AUTHTEST);
+	*ie = rd.rc ? rd.code : BP_IE_NONE;
+	return rd.rc;
 }

@@ -61,8 +61,9 @@ struct bp_net_params {
 	int rr_request, rr_response;  /* bytes per request and per answer */
 	bool rr_udp;            /* rr over UDP */
 	bool crr_hold;          /* crr --concurrent: the server keeps connections open */
-	/* Server: iperf3's "authtoken" (proto/iperf3_auth.h), "" for none; a longer one is kept
-	 * cut to BP_NET_AUTHTOKEN_MAX + 1 characters, which the token's own check refuses. */
+	/* Server: iperf3's "authtoken" (proto/iperf3_auth.h), "" for none; the parameters are
+	 * refused when it does not fit, and one of BP_NET_AUTHTOKEN_MAX + 1 characters the
+	 * token's own check refuses. */
 	char authtoken[BP_NET_AUTHTOKEN_MAX + 2];
 	/* Client: whom to send a fresh token for on each control connection; NULL: none. */
 	const struct bp_iperf3_client *auth;

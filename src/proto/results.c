@@ -2,10 +2,13 @@
 #include "proto/results_streams.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "proto/peer_json.h"
 
 /* iperf3's stream keys (jitter in seconds, errors = lost datagrams) plus boardperf's. */
 static json_t *stream_json(const struct bp_net_stream_result *s)
@@ -28,13 +31,14 @@ static json_t *intervals_json(const struct bp_net_results *r)
 	for (int i = 0; a && i < r->nintervals; i++) {
 		const struct bp_net_interval *iv = &r->intervals[i];
 
-		json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:b, s:I, "
+		json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
 						   "s:I, s:I, s:f}",
 						   "start", iv->start_s, "end", iv->end_s,
 						   "sent", (json_int_t)iv->sent,
 						   "received", (json_int_t)iv->received,
 						   "retransmits", (json_int_t)iv->retransmits,
-						   "cwnd", (int)iv->cwnd, "rtt_us", (int)iv->rtt_us,
+						   "cwnd", (json_int_t)iv->cwnd,
+						   "rtt_us", (json_int_t)iv->rtt_us,
 						   "omitted", iv->omitted,
 						   "packets_sent", (json_int_t)iv->packets_sent,
 						   "packets_received", (json_int_t)iv->packets_received,
@@ -42,6 +46,12 @@ static json_t *intervals_json(const struct bp_net_results *r)
 						   "jitter_ns", iv->jitter_ns));
 	}
 	return a;
+}
+
+/* Unknown (NAN, as read from a peer that sent none) goes out as null: JSON has no NaN. */
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 json_t *bp_net_results_to_json(const struct bp_net_results *r)
@@ -54,96 +64,161 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 				      bp_net_stream_extras_to_json(stream_json(&r->streams[i]), r, i));
 		has_retrans |= r->streams[i].sender && r->streams[i].retransmits >= 0;
 	}
-	return json_pack("{s:f, s:f, s:f, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
-			 "cpu_util_total", r->cpu_total, "cpu_util_user", r->cpu_user,
-			 "cpu_util_system", r->cpu_system, "sender_has_retransmits", has_retrans,
+	return json_pack("{s:o, s:o, s:o, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
+			 "cpu_util_total", real_or_null(r->cpu_total),
+			 "cpu_util_user", real_or_null(r->cpu_user),
+			 "cpu_util_system", real_or_null(r->cpu_system),
+			 "sender_has_retransmits", has_retrans,
 			 "congestion_used", r->congestion[0] ? r->congestion : "unknown",
 			 "streams", streams, "bp_intervals", intervals_json(r),
-			 "bp_busy_max", isfinite(r->busy_max) ? json_real(r->busy_max) : json_null(),
+			 "bp_busy_max", real_or_null(r->busy_max),
 			 "bp_send_mode", r->send_mode, "bp_receive_mode", r->recv_mode,
 			 "bp_sent_counts", r->sent_counts);
 }
 
-static double num(const json_t *j, const char *key, double def)
-{
-	const json_t *v = json_object_get(j, key);
+/*
+ * Every number the peer sends is checked in its own domain (proto/peer_json.h) before it is
+ * converted or summed: counts of bytes and datagrams are whole and at most 2^53 (which a
+ * double holds exactly; no test moves that many), seconds are finite and inside a span no
+ * test reaches, so that the sums and rates the report computes cannot overflow.
+ */
+#define MAX_COUNT BP_PEER_INT_MAX
+#define MAX_SECONDS 1e6          /* past the 86,400 s cap plus any omitted start */
+#define MAX_CPU_PERCENT 1e5      /* iperf3's percent of one core, over every core */
 
-	return json_is_number(v) ? json_number_value(v) : def;
+/*
+ * -1 (unknown) for the retransmits of a receiver; older cJSON (iperf3) printed it as the
+ * unsigned 2^64 - 1, which reads as the double 2^64.
+ */
+static int64_t read_retransmits(struct bp_peer_reader *rd, const char *key)
+{
+	const json_t *v = json_object_get(rd->obj, key);
+
+	if (json_is_real(v) && json_real_value(v) == 0x1p64)
+		return -1;
+	return bp_peer_int(rd, key, -1, -1, MAX_COUNT, 0);
 }
 
-static void read_intervals(const json_t *a, struct bp_net_results *r)
+static void read_interval(struct bp_peer_reader *rd, struct bp_net_interval *iv)
 {
+	iv->start_s = bp_peer_real(rd, "start", 0, 0, MAX_SECONDS, 0);
+	iv->end_s = bp_peer_real(rd, "end", 0, 0, MAX_SECONDS, 0);
+	iv->sent = (uint64_t)bp_peer_int(rd, "sent", 0, 0, MAX_COUNT, 0);
+	iv->received = (uint64_t)bp_peer_int(rd, "received", 0, 0, MAX_COUNT, 0);
+	iv->retransmits = read_retransmits(rd, "retransmits");
+	iv->cwnd = (uint32_t)bp_peer_int(rd, "cwnd", 0, 0, UINT32_MAX, 0);
+	iv->rtt_us = (uint32_t)bp_peer_int(rd, "rtt_us", 0, 0, UINT32_MAX, 0);
+	iv->packets_sent = (uint64_t)bp_peer_int(rd, "packets_sent", 0, 0, MAX_COUNT, 0);
+	iv->packets_received = (uint64_t)bp_peer_int(rd, "packets_received", 0, 0, MAX_COUNT, 0);
+	/* Negative when late datagrams fill an earlier interval's gaps. */
+	iv->lost = bp_peer_int(rd, "lost", 0, -MAX_COUNT, MAX_COUNT, 0);
+	iv->jitter_ns = bp_peer_real(rd, "jitter_ns", 0, 0, MAX_SECONDS * 1e9, 0);
+	iv->omitted = bp_peer_flag(rd, "omitted", 0);
+}
+
+static int read_intervals(const json_t *a, struct bp_net_results *r, char *err, size_t errlen)
+{
+	char where[48];
 	size_t i;
 	json_t *v;
 
 	r->nintervals = 0;
 	json_array_foreach(a, i, v) {
-		struct bp_net_interval *iv;
+		struct bp_peer_reader rd = bp_peer_reader(v, err, errlen);
 
 		if (r->nintervals == BP_NET_MAX_INTERVALS)
 			break;
-		iv = &r->intervals[r->nintervals++];
-		iv->start_s = num(v, "start", 0);
-		iv->end_s = num(v, "end", 0);
-		iv->sent = (uint64_t)num(v, "sent", 0);
-		iv->received = (uint64_t)num(v, "received", 0);
-		iv->retransmits = (int64_t)num(v, "retransmits", -1);
-		iv->cwnd = (uint32_t)num(v, "cwnd", 0);
-		iv->rtt_us = (uint32_t)num(v, "rtt_us", 0);
-		iv->packets_sent = (uint64_t)num(v, "packets_sent", 0);
-		iv->packets_received = (uint64_t)num(v, "packets_received", 0);
-		iv->lost = (int64_t)num(v, "lost", 0);
-		iv->jitter_ns = num(v, "jitter_ns", 0);
-		iv->omitted = json_is_true(json_object_get(v, "omitted"));
+		snprintf(where, sizeof(where), "bp_intervals[%zu].", i);
+		rd.where = where;
+		read_interval(&rd, &r->intervals[r->nintervals++]);
+		if (rd.rc)
+			return rd.rc;
 	}
+	return 0;
 }
 
-int bp_net_results_from_json(const json_t *j, struct bp_net_results *r)
+static void read_stream(struct bp_peer_reader *rd, struct bp_net_stream_result *sr)
 {
-	const json_t *streams = json_object_get(j, "streams");
-	const char *cc = json_string_value(json_object_get(j, "congestion_used"));
-	const char *sm = json_string_value(json_object_get(j, "bp_send_mode"));
-	const char *rm = json_string_value(json_object_get(j, "bp_receive_mode"));
-	const char *sc = json_string_value(json_object_get(j, "bp_sent_counts"));
+	sr->id = (int)bp_peer_int(rd, "id", 0, 0, INT_MAX, 0);
+	sr->bytes = (uint64_t)bp_peer_int(rd, "bytes", 0, 0, MAX_COUNT, 0);
+	sr->retransmits = read_retransmits(rd, "retransmits");
+	sr->start_s = bp_peer_real(rd, "start_time", 0, 0, MAX_SECONDS, 0);
+	sr->end_s = bp_peer_real(rd, "end_time", 0, 0, MAX_SECONDS, 0);
+	sr->sender = bp_peer_flag(rd, "bp_sender", 0);
+	sr->packets = (uint64_t)bp_peer_int(rd, "packets", 0, 0, MAX_COUNT, 0);
+	/* iperf3's "errors" (lost datagrams) go negative when late ones outnumber the lost. */
+	sr->lost = bp_peer_int(rd, "errors", 0, -MAX_COUNT, MAX_COUNT, 0);
+	sr->jitter_ns = bp_peer_real(rd, "jitter", 0, 0, MAX_SECONDS, 0) * 1e9;
+	sr->out_of_order = (uint64_t)bp_peer_int(rd, "bp_out_of_order", 0, 0, MAX_COUNT, 0);
+	sr->duplicates = (uint64_t)bp_peer_int(rd, "bp_duplicates", 0, 0, MAX_COUNT, 0);
+	sr->kernel_drops = (uint64_t)bp_peer_int(rd, "bp_kernel_drops", 0, 0, MAX_COUNT, 0);
+	sr->stalls = (uint64_t)bp_peer_int(rd, "bp_stalls", 0, 0, MAX_COUNT, 0);
+}
+
+static int read_streams(const json_t *streams, struct bp_net_results *r, char *err,
+			size_t errlen)
+{
+	char where[48];
 	size_t i;
 	json_t *s;
 
-	memset(r, 0, sizeof(*r));
-	if (!json_is_array(streams))
-		return -EBADMSG;
-	r->cpu_total = num(j, "cpu_util_total", NAN);
-	r->cpu_user = num(j, "cpu_util_user", NAN);
-	r->cpu_system = num(j, "cpu_util_system", NAN);
-	r->busy_max = num(j, "bp_busy_max", NAN);
-	snprintf(r->congestion, sizeof(r->congestion), "%s", cc ? cc : "");
-	snprintf(r->send_mode, sizeof(r->send_mode), "%s", sm ? sm : "");
-	snprintf(r->recv_mode, sizeof(r->recv_mode), "%s", rm ? rm : "");
-	/* only the two words: the peer's string is shown to the user */
-	if (sc && (!strcmp(sc, "acked") || !strcmp(sc, "written")))
-		snprintf(r->sent_counts, sizeof(r->sent_counts), "%s", sc);
 	json_array_foreach(streams, i, s) {
+		struct bp_peer_reader rd = bp_peer_reader(s, err, errlen);
 		struct bp_net_stream_result *sr;
 
 		if (r->nstreams == BP_NET_MAX_STREAMS)
 			break;
 		sr = &r->streams[r->nstreams++];
-		sr->id = (int)num(s, "id", 0);
-		sr->bytes = (uint64_t)num(s, "bytes", 0);
-		sr->retransmits = (int64_t)num(s, "retransmits", -1);
-		sr->start_s = num(s, "start_time", 0);
-		sr->end_s = num(s, "end_time", 0);
-		sr->sender = json_is_true(json_object_get(s, "bp_sender"));
-		sr->packets = (uint64_t)num(s, "packets", 0);
-		sr->lost = (int64_t)num(s, "errors", 0);
-		sr->jitter_ns = num(s, "jitter", 0) * 1e9;
-		sr->out_of_order = (uint64_t)num(s, "bp_out_of_order", 0);
-		sr->duplicates = (uint64_t)num(s, "bp_duplicates", 0);
-		sr->kernel_drops = (uint64_t)num(s, "bp_kernel_drops", 0);
-		sr->stalls = (uint64_t)num(s, "bp_stalls", 0);
+		snprintf(where, sizeof(where), "streams[%zu].", i);
+		rd.where = where;
+		read_stream(&rd, sr);
+		if (rd.rc)
+			return rd.rc;
 		bp_net_stream_tcp_info_from_json(s, sr);
 	}
+	return 0;
+}
+
+/* Only a known word: the peer's string is shown to the user. */
+static void read_word(struct bp_peer_reader *rd, const char *key, char *out, size_t len)
+{
+	bp_peer_str(rd, key, out, len, 0);
+	for (const char *c = out; *c; c++)
+		if (!(*c >= 'a' && *c <= 'z') && !(*c >= '0' && *c <= '9') && !strchr("_-+.", *c)) {
+			bp_peer_refuse(rd, 0, "%s: expected a lower-case word", key);
+			out[0] = '\0';
+			return;
+		}
+}
+
+int bp_net_results_from_json(const json_t *j, struct bp_net_results *r, char *err,
+			     size_t errlen)
+{
+	const json_t *streams = json_object_get(j, "streams");
+	struct bp_peer_reader rd = bp_peer_reader(j, err, errlen);
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_array(streams)) {
+		snprintf(err, errlen, "streams: expected an array");
+		return -EBADMSG;
+	}
+	r->cpu_total = bp_peer_real(&rd, "cpu_util_total", NAN, 0, MAX_CPU_PERCENT, 0);
+	r->cpu_user = bp_peer_real(&rd, "cpu_util_user", NAN, 0, MAX_CPU_PERCENT, 0);
+	r->cpu_system = bp_peer_real(&rd, "cpu_util_system", NAN, 0, MAX_CPU_PERCENT, 0);
+	/* A share of one core; a little above 1 when the clocks disagree. */
+	r->busy_max = bp_peer_real(&rd, "bp_busy_max", NAN, 0, 1000, 0);
+	read_word(&rd, "congestion_used", r->congestion, sizeof(r->congestion));
+	read_word(&rd, "bp_send_mode", r->send_mode, sizeof(r->send_mode));
+	read_word(&rd, "bp_receive_mode", r->recv_mode, sizeof(r->recv_mode));
+	bp_peer_str(&rd, "bp_sent_counts", r->sent_counts, sizeof(r->sent_counts), 0);
+	/* only the two words: the peer's string is shown to the user */
+	if (strcmp(r->sent_counts, "acked") && strcmp(r->sent_counts, "written"))
+		r->sent_counts[0] = '\0';
+	if (rd.rc || read_streams(streams, r, err, errlen))
+		return -EBADMSG;
 	bp_net_stream_series_from_json(streams, r);
-	read_intervals(json_object_get(j, "bp_intervals"), r);
+	if (read_intervals(json_object_get(j, "bp_intervals"), r, err, errlen))
+		return -EBADMSG;
 	r->from_iperf3 = !json_object_get(j, "bp_intervals");
 	return 0;
 }

@@ -96,8 +96,13 @@ struct bp_net_results {
 };
 
 json_t *bp_net_results_to_json(const struct bp_net_results *r);
-/* Tolerant of a stock iperf3's results (no bp_ keys). -EBADMSG when "streams" is missing. */
-int bp_net_results_from_json(const json_t *j, struct bp_net_results *r);
+/*
+ * Tolerant of a stock iperf3's results (no bp_ keys). -EBADMSG, with one line in err
+ * naming the key, its value and what was expected, when "streams" is missing or any
+ * number is outside its domain (proto/peer_json.h; the ranges are in results.c).
+ */
+int bp_net_results_from_json(const json_t *j, struct bp_net_results *r, char *err,
+			     size_t errlen);
 
 /*
  * A stock iperf3 does not say which of its streams sent: each is the mirror of the stream

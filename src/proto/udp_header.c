@@ -48,6 +48,9 @@ int bp_udp_header_decode(const void *buf, size_t len, bool seq64, struct bp_udp_
 		h->seq = (uint64_t)bp_get_be32(p + 8) << 32 | bp_get_be32(p + 12);
 	else
 		h->seq = bp_get_be32(p + 8);
+	/* In their own domain before anyone computes with them (see the header). */
+	if (h->usec >= BP_US_PER_SEC || h->seq > BP_UDP_SEQ64_MAX)
+		return -EBADMSG;
 	return (int)need;
 }
 

@@ -44,7 +44,20 @@ size_t bp_udp_header_len(bool seq64);
  */
 int bp_udp_header_encode(void *buf, size_t len, const struct bp_udp_header *h, bool seq64);
 
-/* Read a header from a received datagram of len bytes: its length or -EMSGSIZE. */
+/*
+ * A 64-bit sequence above 2^62 never comes from a real sender (2^62 datagrams take 97,000
+ * years at 1.5 Mpps); refused, the receiver's loss and window arithmetic (stream/udp_seq.c)
+ * can neither wrap nor overflow on a crafted one.
+ */
+#define BP_UDP_SEQ64_MAX (1ULL << 62)
+#define BP_US_PER_SEC 1000000u
+
+/*
+ * Read a header from a received datagram of len bytes: its length, -EMSGSIZE when len
+ * cannot hold it, -EBADMSG when a field is outside its domain (microseconds of 10^6 or
+ * more, a sequence above BP_UDP_SEQ64_MAX): such a datagram counts as bytes, not as a
+ * datagram of the stream.
+ */
 int bp_udp_header_decode(const void *buf, size_t len, bool seq64, struct bp_udp_header *h);
 
 /* Monotonic ns <-> the header's seconds and microseconds (seconds wrap at 2^32, 136 years). */

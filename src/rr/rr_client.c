@@ -309,11 +309,12 @@ static int run_timed(struct client *c)
 
 static int exchange_results(struct client *c)
 {
+	char why[160];
 	json_t *mine = bp_net_results_to_json(c->side.res), *theirs = NULL;
 	int rc = bp_ctl_finish(&c->ctl, mine, &theirs);
 
-	if (!rc && bp_net_results_from_json(theirs, c->out->remote)) {
-		snprintf(c->err, c->errlen, "the server's results are unreadable");
+	if (!rc && bp_net_results_from_json(theirs, c->out->remote, why, sizeof(why))) {
+		snprintf(c->err, c->errlen, "the server's results are unreadable: %s", why);
 		rc = -EBADMSG;
 	}
 	json_decref(mine);

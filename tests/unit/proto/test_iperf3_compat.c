@@ -15,6 +15,9 @@
 #include "proto/control.h"
 #include "tap.h"
 
+/* The line a refused result leaves (bp_net_results_from_json). */
+static char rerr[256];
+
 static uint64_t soon(void)
 {
 	return bp_now_ns() + BP_NS_PER_SEC;
@@ -114,7 +117,7 @@ static void test_mirror_roles(void)
 	mine->nstreams = 2;
 	mine->streams[0] = (struct bp_net_stream_result){ .id = 1, .sender = false };
 	mine->streams[1] = (struct bp_net_stream_result){ .id = 3, .sender = true };
-	CHECK_INT(bp_net_results_from_json(j, theirs), 0);
+	CHECK_INT(bp_net_results_from_json(j, theirs, rerr, sizeof(rerr)), 0);
 	CHECK(theirs->from_iperf3);
 	bp_net_results_mirror_roles(theirs, mine);
 	CHECK(theirs->streams[0].sender && !theirs->streams[1].sender);

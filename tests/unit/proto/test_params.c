@@ -4,10 +4,14 @@
 #include <stdlib.h>
 
 #include "core/clock.h"
+#include "proto/iperf3_error.h"
 #include "proto/params.h"
 #include "proto/results.h"
 #include "proto/control.h"
 #include "tap.h"
+
+/* The line a refused result leaves (bp_net_results_from_json). */
+static char rerr[256];
 
 static void test_params_round_trip(void)
 {
@@ -70,7 +74,8 @@ static void test_params_iperf3_and_refusals(void)
 	json_decref(j);
 	j = json_pack("{s:b, s:i}", "tcp", 1, "parallel", 1000);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
-	CHECK_STR(err, "parallel 1000 out of range 1..128");
+	CHECK_STR(err, "parallel 1000: expected an integer in 1..128");
+	CHECK_INT(ie, BP_IE_NUMSTREAMS);
 	json_decref(j);
 }
 
@@ -93,11 +98,9 @@ static void test_params_kind(void)
 		{ "{\"bp_test\":\"sctp\",\"tcp\":true}", "sctp", BP_NET_KIND_UNKNOWN },
 		{ "{\"bp_test\":\"CRR\",\"tcp\":true}", "CRR", BP_NET_KIND_UNKNOWN },
 		{ "{\"bp_test\":\"crr \",\"tcp\":true}", "crr ", BP_NET_KIND_UNKNOWN },
-		/* Cut to fit test[]: longer than any kind's name, so still none. */
-		{ "{\"bp_test\":\"tcp-but-much-longer\",\"tcp\":true}", "tcp-but-much-lo",
-		  BP_NET_KIND_UNKNOWN },
 	};
 	struct bp_net_params q;
+	json_t *long_name;
 	char err[256];
 	int ie;
 
@@ -109,6 +112,11 @@ static void test_params_kind(void)
 		CHECK_INT(q.kind, cases[i].kind);
 		json_decref(j);
 	}
+	/* A name longer than test[] holds is refused whole, never cut to another name. */
+	long_name = json_loads("{\"bp_test\":\"tcp-but-much-longer\",\"tcp\":true}", 0, NULL);
+	CHECK_INT(bp_net_params_from_json(long_name, &q, &ie, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "bp_test \"tcp-but-much-longer\": expected a string of at most 15 bytes");
+	json_decref(long_name);
 	CHECK_INT(bp_net_kind_from_name("rr"), BP_NET_KIND_RR);
 	CHECK_INT(bp_net_kind_from_name(""), BP_NET_KIND_UNKNOWN);
 	CHECK_STR(bp_net_kind_name(BP_NET_KIND_CRR), "crr");
@@ -154,7 +162,7 @@ static void test_results_round_trip(void)
 	j = bp_net_results_to_json(r);
 	CHECK(json_is_array(json_object_get(j, "streams")));
 	CHECK_INT(json_integer_value(json_object_get(j, "sender_has_retransmits")), 1);
-	CHECK_INT(bp_net_results_from_json(j, q), 0);
+	CHECK_INT(bp_net_results_from_json(j, q, rerr, sizeof(rerr)), 0);
 	CHECK_INT(bp_net_results_bytes(q, true), 4000);
 	CHECK_INT(bp_net_results_bytes(q, false), 500);
 	CHECK_NEAR(bp_net_results_seconds(q, true), 10.0, 1e-12);
@@ -172,12 +180,12 @@ static void test_results_round_trip(void)
 	/* A stock iperf3's results: no bp_ keys, still readable; no streams is refused. */
 	j = json_loads("{\"cpu_util_total\":3.5,\"streams\":[{\"id\":1,\"bytes\":42,"
 		       "\"retransmits\":-1,\"start_time\":0,\"end_time\":10}]}", 0, NULL);
-	CHECK_INT(bp_net_results_from_json(j, q), 0);
+	CHECK_INT(bp_net_results_from_json(j, q, rerr, sizeof(rerr)), 0);
 	CHECK_INT(bp_net_results_bytes(q, false), 42);
 	CHECK(isnan(q->busy_max));
 	json_decref(j);
 	j = json_loads("{\"cpu_util_total\":3.5}", 0, NULL);
-	CHECK_INT(bp_net_results_from_json(j, q), -EBADMSG);
+	CHECK_INT(bp_net_results_from_json(j, q, rerr, sizeof(rerr)), -EBADMSG);
 	json_decref(j);
 	free(r);
 	free(q);

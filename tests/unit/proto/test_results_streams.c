@@ -10,6 +10,9 @@
 #include "proto/results_streams.h"
 #include "tap.h"
 
+/* The line a refused result leaves (bp_net_results_from_json). */
+static char rerr[256];
+
 static struct bp_net_results *crafted(void)
 {
 	struct bp_net_results *r = calloc(1, sizeof(*r));
@@ -35,7 +38,7 @@ static void check_round_trip(void)
 	struct bp_net_results *r = crafted(), *back = calloc(1, sizeof(*back));
 	json_t *j = bp_net_results_to_json(r);
 
-	CHECK_INT(bp_net_results_from_json(j, back), 0);
+	CHECK_INT(bp_net_results_from_json(j, back, rerr, sizeof(rerr)), 0);
 	CHECK_INT(back->streams[0].snd_cwnd, 65483);
 	CHECK_INT(back->streams[0].rtt_us, 31);
 	CHECK_INT(back->streams[0].rttvar_us, 7);
@@ -59,7 +62,7 @@ static void check_iperf3(void)
 			       "\"retransmits\": 0, \"jitter\": 0, \"errors\": 0, \"packets\": 0, "
 			       "\"start_time\": 0, \"end_time\": 1}]}", 0, NULL);
 
-	CHECK_INT(bp_net_results_from_json(j, back), 0);
+	CHECK_INT(bp_net_results_from_json(j, back, rerr, sizeof(rerr)), 0);
 	CHECK_INT(back->nstreams, 1);
 	CHECK_INT(back->streams[0].snd_cwnd, 0);
 	CHECK_INT(back->streams[0].rtt_us, 0);
@@ -75,7 +78,7 @@ static struct bp_net_results *read_edited(void (*edit)(json_t *streams))
 	json_t *j = bp_net_results_to_json(r);
 
 	edit(json_object_get(j, "streams"));
-	bp_net_results_from_json(j, back);
+	bp_net_results_from_json(j, back, rerr, sizeof(rerr));
 	json_decref(j);
 	free(r);
 	return back;

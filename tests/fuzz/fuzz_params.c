@@ -1,0 +1,76 @@
+/*
+ * Fuzz target for the parameters a client sends (bp_net_params_from_json, src/proto/params.c
+ * and the checked reader src/proto/peer_json.c), read as the server reads them: the control
+ * decoder's JSON rules (a number too large for an integer reads the message again with every
+ * number as a double, proto/control.c).
+ *
+ * Besides crashes and UBSan's overflows it aborts when a refusal's line is not one line of
+ * valid UTF-8 (it goes back to the client inside JSON), when accepted parameters break a
+ * bound the server relies on, or when what was accepted, written back (to_json), is not
+ * accepted again with the same values.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "fuzz.h"
+#include "proto/iperf3_error.h"
+#include "proto/params.h"
+
+static json_t *load(const uint8_t *data, size_t size)
+{
+	json_error_t je;
+	json_t *j = json_loadb((const char *)data, size, 0, &je);
+
+	if (!j && json_error_code(&je) == json_error_numeric_overflow)
+		j = json_loadb((const char *)data, size, JSON_DECODE_INT_AS_REAL, &je);
+	return j;
+}
+
+static void check_refusal(int ie, const char *err)
+{
+	json_t *s = json_string(err);
+
+	if (!err[0] || strchr(err, '\n') || !s || ie == BP_IE_NONE)
+		abort();
+	json_decref(s);
+}
+
+static void check_bounds(const struct bp_net_params *p)
+{
+	if (p->time_ns < 1 || p->time_ns > 86400 * BP_NS_PER_SEC ||
+	    p->omit_ns > 3600 * BP_NS_PER_SEC ||
+	    (p->interval_ns && p->interval_ns < BP_NS_PER_MS) ||
+	    p->interval_ns > 3600 * BP_NS_PER_SEC || p->parallel < 1 || p->parallel > 128 ||
+	    p->len < 1 || p->len > (1 << 20) || p->window < 0 || p->window > (1 << 30) ||
+	    p->mss < 0 || p->tos < 0 || p->tos > 255 || !(p->bandwidth >= 0) ||
+	    !(p->fq_rate >= 0) || p->rr_request < 1 || p->rr_response < 1 ||
+	    p->bp_version < 0 || !memchr(p->test, 0, sizeof(p->test)) ||
+	    !memchr(p->congestion, 0, sizeof(p->congestion)))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bp_net_params p, q;
+	json_t *j = load(data, size), *back;
+	char err[256];
+	int ie;
+
+	if (!j)
+		return 0;
+	if (bp_net_params_from_json(j, &p, &ie, err, sizeof(err))) {
+		check_refusal(ie, err);
+		json_decref(j);
+		return 0;
+	}
+	check_bounds(&p);
+	back = bp_net_params_to_json(&p);
+	if (!back || bp_net_params_from_json(back, &q, &ie, err, sizeof(err)) ||
+	    q.time_ns != p.time_ns || q.omit_ns != p.omit_ns || q.parallel != p.parallel ||
+	    q.len != p.len || q.kind != p.kind || strcmp(q.test, p.test))
+		abort();
+	json_decref(back);
+	json_decref(j);
+	return 0;
+}
