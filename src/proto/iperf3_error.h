@@ -27,6 +27,7 @@ enum bp_iperf3_error {
 	BP_IE_SETTOS = 125,
 	BP_IE_SETCONGESTION = 134,
 	BP_IE_SETPACING = 140,
+	BP_IE_AUTHTEST = 142,     /* test authorization failed */
 	BP_IE_SETDONTFRAGMENT = 145,
 	BP_IE_STREAMACCEPT = 204, /* a data connection could not be taken */
 };

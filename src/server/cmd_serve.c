@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/test.h"
 #include "http/http_server.h"
+#include "proto/auth_psk.h"
 #include "server/server.h"
 #include "result/result.h"
 
@@ -32,6 +33,8 @@ struct serve_params {
 	const char *logfile;
 	bool v4, v6;
 	int64_t http_port;
+	const char *psk_file;
+	struct bp_psk psk;  /* read from psk_file by serve_check */
 };
 
 static const struct bp_opt serve_opts[] = {
@@ -63,12 +66,14 @@ static const struct bp_opt serve_opts[] = {
 	  "IPv6 only" },
 	{ 0, "http", BP_OPT_INT, offsetof(struct serve_params, http_port), "PORT", "0", 0, 65535,
 	  NULL, "also answer HTTP on PORT: bodies sized by path (/0, /1k, /64k, /1m; 0: off)" },
+	{ 0, "psk", BP_OPT_STRING, offsetof(struct serve_params, psk_file), "FILE", NULL, 0, 0,
+	  NULL, "only clients proving the pre-shared key in FILE may test (mode 600, >= 16 bytes)" },
 	BP_OPT_END,
 };
 
 static int serve_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
-	const struct serve_params *p = params;
+	struct serve_params *p = params;
 
 	if (bp_check_no_positional(parsed, err, errlen))
 		return -EINVAL;
@@ -84,6 +89,9 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 			 p->pidfile);
 		return -EINVAL;
 	}
+	/* Read now, before a daemon forks, so that a bad key file is said on the terminal. */
+	if (p->psk_file && bp_psk_load(p->psk_file, &p->psk, err, errlen))
+		return -EINVAL;
 	return 0;
 }
 
@@ -208,6 +216,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.max_clients = (int)p->max_clients, .max_duration_ns = p->max_duration,
 		.max_rate = p->max_rate, .idle_timeout_ns = p->idle_timeout,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
+		.psk = p->psk_file ? &p->psk : NULL,
 	};
 	int rc = 0;
 
@@ -229,6 +238,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		rc = start_http(p, &http, err, errlen);
 	if (rc && p->daemon)
 		daemon_ready(&rp, rc, err, 0, NULL);  /* the parent reports why and exits 1 */
+	if (!rc && o.psk)
+		bp_info("locked: a test needs the pre-shared key in '%s' (--psk)", p->psk_file);
 	if (!rc)
 		rc = bp_server_run(&o, err, errlen);
 	bp_http_server_stop(http);
@@ -241,7 +252,7 @@ const struct bp_test bp_cmd_serve = {
 	.name = "serve",
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-duration S] [--max-rate R] "
-		    "[--http PORT] [-D]",
+		    "[--http PORT] [--psk FILE] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),
 	.check = serve_check,

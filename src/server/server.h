@@ -15,6 +15,8 @@
 #include "io/loop.h"
 #include "io/sock.h"
 
+struct bp_psk;
+
 struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
 	unsigned port;
@@ -25,6 +27,7 @@ struct bp_server_opts {
 	uint64_t idle_timeout_ns;  /* a control connection silent this long is dropped */
 	int workers;               /* data workers; 0: one per core */
 	int max_tests;             /* stop after this many tests; 0: run until signalled */
+	const struct bp_psk *psk;  /* only clients proving this key may test; NULL: anyone */
 	/*
 	 * Called once: listening (rc 0; port is the one bound, useful with port 0) or not (rc
 	 * < 0, err says why). loop may be stopped from another thread with bp_loop_stop and

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/options.h"
+#include "proto/auth_psk.h"
 #include "stream/stream_client.h"
 
 struct bp_net_cli {
@@ -23,6 +24,8 @@ struct bp_net_cli {
 	uint64_t connect_timeout;
 	uint64_t idle_timeout;
 	bool iperf3;
+	const char *psk_file;
+	struct bp_psk psk;       /* read from psk_file by bp_net_cli_check */
 };
 
 /*
@@ -50,7 +53,10 @@ struct bp_net_cli {
 	  0.1, 600, NULL, "give up connecting (to the server's first answer) after S seconds" }, \
 	{ 0, "idle-timeout", BP_OPT_DURATION, offsetof(T, net.idle_timeout), "S", "10", 0.1, \
 	  3600, NULL, "end the test when no data moved for S seconds (a cut link, a server " \
-	  "gone); also the longest wait for each answer of the server" }
+	  "gone); also the longest wait for each answer of the server" }, \
+	{ 0, "psk", BP_OPT_STRING, offsetof(T, net.psk_file), "FILE", NULL, 0, 0, NULL, \
+	  "prove the pre-shared key in FILE to a locked server (serve --psk) and insist " \
+	  "that it proves it too" }
 
 /*
  * The rows only the stream tests (tcp, udp) take: a direction, and a stock iperf3 server.
@@ -69,10 +75,10 @@ struct bp_net_cli {
 #define BP_NET_CLI_OPTS(T) BP_NET_CLI_BASE_OPTS(T), BP_NET_CLI_STREAM_OPTS(T)
 
 /*
- * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds. 0 or -EINVAL with
- * a one-line message.
+ * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds; reads the --psk
+ * file. 0 or -EINVAL with a one-line message.
  */
-int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
+int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen);
 
 /* The client options and the parameters these flags decide, for test kind "tcp" or "udp". */
