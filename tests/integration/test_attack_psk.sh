@@ -119,7 +119,7 @@ expect_rc 1 "tcp with a wrong key is refused" "$bp" tcp -c 127.0.0.1 -p "$port" 
 	jq -e '.error.code == "server-refused" and (.error.message | test("wrong key"))' \
 		<<<"$out" >/dev/null
 ok $? "  its one line says wrong key (and the JSON's error: server-refused)"
-sleep 0.3
+wait_log "$slog" "wrong key"; sleep 0.2  # a second line would come with the first
 [ "$(count_log "$slog" "wrong key")" = 1 ]
 ok $? "  the server logs one line"
 
