@@ -36,6 +36,8 @@ const char *bp_proto_state_name(int state)
 	case BP_IPERF_DONE:		return "IPERF_DONE";
 	case BP_ACCESS_DENIED:		return "ACCESS_DENIED";
 	case BP_SERVER_ERROR:		return "SERVER_ERROR";
+	case BP_AUTH_CHALLENGE:		return "AUTH_CHALLENGE";
+	case BP_AUTH_OK:		return "AUTH_OK";
 	}
 	return "UNKNOWN";
 }

@@ -39,6 +39,10 @@ enum bp_proto_state {
 	BP_DISPLAY_RESULTS = 14,
 	BP_IPERF_START = 15,
 	BP_IPERF_DONE = 16,
+	/* boardperf's own, only to a client that offered a key (proto/auth_psk.h); far from
+	 * iperf3's numbers so that a future iperf3 state is not mistaken for one of them */
+	BP_AUTH_CHALLENGE = 40,
+	BP_AUTH_OK = 41,
 	BP_ACCESS_DENIED = -1,
 	BP_SERVER_ERROR = -2,
 };

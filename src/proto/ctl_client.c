@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/signals.h"
 #include "proto/iperf3_auth.h"
+#include "proto/auth_psk.h"
 #include "proto/iperf3_error.h"
 
 /* The most of a foreign listener's first bytes that the message quotes. */
@@ -36,7 +37,7 @@ static const char *peer(const struct bp_ctl *c, char buf[64])
  * -ECONNREFUSED: the result's error code tells a server that said no ("server-refused")
  * from a port nobody listens on ("connect-refused").
  */
-static int refused(struct bp_ctl *c, int state)
+int bp_ctl_refusal(struct bp_ctl *c, int state)
 {
 	char why[256] = "";
 
@@ -65,7 +66,7 @@ int bp_ctl_expect(struct bp_ctl *c, int want)
 		return rc;
 	}
 	if (state == BP_SERVER_ERROR || state == BP_ACCESS_DENIED)
-		return refused(c, state);
+		return bp_ctl_refusal(c, state);
 	if (state != want) {
 		snprintf(c->err, c->errlen, "server sent %s where %s was due",
 			 bp_proto_state_name(state), bp_proto_state_name(want));
@@ -83,7 +84,7 @@ int bp_ctl_event(struct bp_ctl *c)
 			 strerror(-rc));
 		return rc;
 	}
-	return refused(c, state);
+	return bp_ctl_refusal(c, state);
 }
 
 /*
@@ -170,6 +171,7 @@ int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
 {
 	/* One deadline for the whole set-up, so that --connect-timeout is what it costs. */
 	uint64_t deadline = bp_now_ns() + t->connect_timeout_ns;
+	unsigned char nonce[BP_PSK_NONCE_LEN];
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -198,13 +200,15 @@ int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
 	if (!rc) {
 		json_t *params = bp_net_params_to_json(np);
 
-		rc = params ? 0 : -ENOMEM;
+		rc = !params ? -ENOMEM : t->psk ? bp_psk_offer(params, nonce) : 0;
 		if (!rc && np->auth)  /* iperf3's --username: a token made for this connection */
 			rc = bp_iperf3_client_add_token(np->auth, params, err, errlen);
 		if (!rc)
 			rc = bp_proto_send_json(c->fd, params, step_deadline(c));
 		json_decref(params);
 	}
+	if (!rc && t->psk)
+		rc = bp_psk_client_step(c, t->psk, nonce);
 	if (rc && !err[0])
 		snprintf(err, errlen, "control exchange with %s: %s", peer(c, (char[64]){ 0 }),
 			 strerror(-rc));

@@ -23,6 +23,8 @@
  */
 #define BP_CTL_STEP_TIMEOUT_NS (10 * BP_NS_PER_SEC)
 
+struct bp_psk;
+
 /* Where the server is and how long each part of the conversation may take. */
 struct bp_ctl_target {
 	const char *host;
@@ -30,6 +32,7 @@ struct bp_ctl_target {
 	enum bp_family family;
 	uint64_t connect_timeout_ns;   /* connect, cookie and the server's first state byte */
 	uint64_t idle_timeout_ns;      /* every later control step; 0: BP_CTL_STEP_TIMEOUT_NS */
+	const struct bp_psk *psk;      /* prove this key and insist the server does (--psk) */
 };
 
 struct bp_ctl {
@@ -49,7 +52,7 @@ uint64_t bp_ctl_deadline(void);
  * Connect to t->host:t->port, send the cookie, wait for PARAM_EXCHANGE and send np, all of
  * that up to the first state byte within t->connect_timeout_ns. A listener that is not a
  * boardperf or iperf3 server (silent, closing, or sending something else) is named as such
- * in err. 0 or a negative errno with the message in err (c->fd is then -1 or open;
+ * in err. With t->psk, the key's challenge follows the parameters (proto/auth_psk.h). 0 or a negative errno with the message in err (c->fd is then -1 or open;
  * bp_ctl_close it).
  */
 int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
@@ -62,6 +65,12 @@ int bp_ctl_open(struct bp_ctl *c, const struct bp_ctl_target *t,
 int bp_ctl_start(struct bp_ctl *c, const struct bp_ctl_target *t,
 		 const struct bp_net_params *np, int (*open_streams)(void *arg), void *arg,
 		 char *err, size_t errlen);
+
+/*
+ * The server said no with state (SERVER_ERROR or ACCESS_DENIED): its reason, in either
+ * dialect, into err. Returns -EREMOTEIO.
+ */
+int bp_ctl_refusal(struct bp_ctl *c, int state);
 
 /* Wait for the next state and insist that it is want (refusals become err). */
 int bp_ctl_expect(struct bp_ctl *c, int want);

@@ -41,7 +41,7 @@ static const struct {
 	{ BP_IE_PROTOCOL, "protocol not supported by the server" },
 	{ BP_IE_SETCONGESTION, "could not set the congestion control algorithm" },
 	{ BP_IE_SETPACING, "could not set the socket pacing rate" },
-	{ 142, "test authorization failed" },
+	{ BP_IE_AUTHTEST, "test authorization failed" },
 	{ BP_IE_SETDONTFRAGMENT, "could not set don't-fragment" },
 	{ 160, "the server's maximum test duration expired" },
 	{ 200, "the server could not create a stream" },

@@ -22,6 +22,7 @@
 #include "core/test.h"
 #include "core/units.h"
 #include "io/frame.h"
+#include "proto/auth_psk.h"
 #include "proto/control.h"
 #include "rfc2544/rfc2544_search.h"
 #include "io/sock.h"
@@ -40,6 +41,8 @@ struct rfc_params {
 	double resolution;
 	int test;
 	bool v4, v6;
+	const char *psk_file;
+	struct bp_psk psk;    /* read from psk_file by rfc_check */
 	unsigned frames[16];  /* resolved by rfc_check */
 	int nframes;
 };
@@ -70,6 +73,8 @@ static const struct bp_opt rfc_opts[] = {
 	  "IPv4 only" },
 	{ '6', "version6", BP_OPT_FLAG, offsetof(struct rfc_params, v6), NULL, NULL, 0, 0, NULL,
 	  "IPv6 only" },
+	{ 0, "psk", BP_OPT_STRING, offsetof(struct rfc_params, psk_file), "FILE", NULL, 0, 0, NULL,
+	  "prove the pre-shared key in FILE to a locked server (serve --psk), every trial" },
 	BP_OPT_END,
 };
 
@@ -105,7 +110,8 @@ static int rfc_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	err[0] = '\0';
 	if (bp_check_no_positional(parsed, err, errlen) ||
-	    bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen))
+	    bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen) ||
+	    (p->psk_file && bp_psk_load(p->psk_file, &p->psk, err, errlen)))
 		return -EINVAL;
 	if (!p->host) {
 		snprintf(err, errlen, "-c HOST is required: a boardperf server behind the device");
@@ -198,6 +204,7 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 	struct bp_stream_client_opts o = {
 		.host = p->host, .port = (unsigned)p->port, .connect_timeout_ns = 3 * BP_NS_PER_SEC,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
+		.psk = p->psk_file ? &p->psk : NULL,
 	};
 	struct bp_net_params *np = &o.np;
 	struct bp_stream_outcome out;

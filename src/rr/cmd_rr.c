@@ -146,6 +146,11 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 			 "connections opening at a time");
 		return -EINVAL;
 	}
+	if (p->connect_only && p->net.psk_file) {
+		snprintf(err, errlen, "--psk does not apply to --connect-only: it opens no control "
+			 "connection to prove a key on");
+		return -EINVAL;
+	}
 	if (p->connect_only && (p->sizes || p->concurrent)) {
 		snprintf(err, errlen, "%s does not apply to --connect-only: no request is sent%s",
 			 p->sizes ? "-l" : "--concurrent",
@@ -170,6 +175,7 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 	o.family = base.family;
 	o.connect_timeout_ns = base.connect_timeout_ns;
 	o.idle_timeout_ns = base.idle_timeout_ns;
+	o.psk = base.psk;
 	o.np = base.np;
 	o.np.len = (int)p->req;  /* iperf3's block size key; the rr keys carry the real sizes */
 	o.np.rr_request = (int)p->req;

@@ -409,7 +409,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	} else {
 		rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
 								    o->connect_timeout_ns,
-								    o->idle_timeout_ns },
+								    o->idle_timeout_ns, o->psk },
 				  &o->np, open_flows, &c, err, errlen);
 	}
 	if (!rc) {

@@ -15,12 +15,15 @@
 #include "rr/rr_flow.h"
 #include "rr/rr_stats.h"
 
+struct bp_psk;
+
 struct bp_rr_client_opts {
 	const char *host;
 	unsigned port;
 	enum bp_family family;
 	uint64_t connect_timeout_ns;
 	uint64_t idle_timeout_ns;  /* no transaction done this long ends an rr test; 0: 10 s */
+	const struct bp_psk *psk;  /* the key to prove to a locked server (NULL: none) */
 	struct bp_net_params np;   /* test "rr" or "crr", parallel flows, time, omit, sizes */
 	double rate;               /* open loop: transactions/s over all flows; 0 closed loop */
 	uint64_t timeout_ns;       /* per transaction */

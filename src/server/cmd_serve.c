@@ -16,6 +16,7 @@
 #include "core/test.h"
 #include "http/http_serve_limit.h"
 #include "http/http_server.h"
+#include "proto/auth_psk.h"
 #include "proto/iperf3_auth.h"
 #include "server/server.h"
 #include "result/result.h"
@@ -41,6 +42,8 @@ struct serve_params {
 	int64_t time_skew;
 	int rsa_padding;
 	uint64_t http_max_bytes;
+	const char *psk_file;
+	struct bp_psk psk;  /* read from psk_file by serve_check */
 };
 
 /* In the order of enum bp_iperf3_padding. */
@@ -107,12 +110,14 @@ static const struct bp_opt serve_opts[] = {
 	{ 0, "http-max-bytes", BP_OPT_SIZE, offsetof(struct serve_params, http_max_bytes),
 	  "SIZE", BP_HTTP_MAX_BYTES_DEFAULT_TEXT, 0, 1125899906842624.0, NULL,
 	  "bytes one HTTP connection may be sent, then it closes (0: no limit)" },
+	{ 0, "psk", BP_OPT_STRING, offsetof(struct serve_params, psk_file), "FILE", NULL, 0, 0,
+	  NULL, "only clients proving the pre-shared key in FILE may test (mode 600, >= 16 bytes)" },
 	BP_OPT_END,
 };
 
 static int serve_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
-	const struct serve_params *p = params;
+	struct serve_params *p = params;
 
 	if (bp_check_no_positional(parsed, err, errlen))
 		return -EINVAL;
@@ -136,6 +141,9 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 			 p->pidfile);
 		return -EINVAL;
 	}
+	/* Read now, before a daemon forks, so that a bad key file is said on the terminal. */
+	if (p->psk_file && bp_psk_load(p->psk_file, &p->psk, err, errlen))
+		return -EINVAL;
 	return 0;
 }
 
@@ -264,6 +272,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.max_pending = (int)p->max_pending,
 		.max_pending_per_addr = (int)p->max_pending_per_addr,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
+		.psk = p->psk_file ? &p->psk : NULL,
 	};
 	int rc = 0;
 
@@ -295,6 +304,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		rc = start_http(p, &http, err, errlen);
 	if (rc && p->daemon)
 		daemon_ready(&rp, rc, err, 0, NULL);  /* the parent reports why and exits 1 */
+	if (!rc && o.psk)
+		bp_info("locked: a test needs the pre-shared key in '%s' (--psk)", p->psk_file);
 	if (!rc)
 		rc = bp_server_run(&o, err, errlen);
 	bp_http_server_stop(http);
@@ -309,7 +320,7 @@ const struct bp_test bp_cmd_serve = {
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-per-client N] "
 		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] "
-		    "[--http-max-bytes SIZE] "
+		    "[--http-max-bytes SIZE] [--psk FILE] "
 		    "[--rsa-private-key-path FILE --authorized-users-path FILE] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),

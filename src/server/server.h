@@ -23,6 +23,7 @@ struct bp_iperf3_auth;
  */
 #define BP_SERVER_MAX_PENDING 256
 #define BP_SERVER_MAX_PENDING_PER_ADDR 32
+struct bp_psk;
 
 struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
@@ -41,6 +42,7 @@ struct bp_server_opts {
 	int max_tests;             /* stop after this many tests; 0: run until signalled */
 	/* iperf3's username/password (proto/iperf3_auth.h); NULL: not locked by it */
 	struct bp_iperf3_auth *iperf3_auth;
+	const struct bp_psk *psk;  /* only clients proving this key may test; NULL: anyone */
 	/*
 	 * Called once: listening (rc 0; port is the one bound, useful with port 0) or not (rc
 	 * < 0, err says why). loop may be stopped from another thread with bp_loop_stop and

@@ -13,6 +13,7 @@
 #include "proto/control.h"
 #include "server/server.h"
 #include "server/server_accept.h"
+#include "server/server_auth.h"
 #include "server/server_kind.h"
 #include "server/server_limits.h"
 #include "server/server_udp.h"
@@ -37,6 +38,7 @@ struct srv {
 
 enum srv_state {
 	SS_PARAMS,    /* PARAM_EXCHANGE sent, waiting for the parameters */
+	SS_AUTH,      /* a key challenge sent, waiting for the answer (server_auth.h) */
 	SS_STREAMS,   /* CREATE_STREAMS sent, waiting for the data connections */
 	SS_RUNNING,   /* TEST_RUNNING sent, data moving until TEST_END */
 	SS_RESULTS,   /* EXCHANGE_RESULTS sent, waiting for the client's results */
@@ -57,6 +59,7 @@ struct srv_session {
 	unsigned char inbuf[4096];     /* bytes read but not yet decoded */
 	size_t inlen;
 	struct bp_net_params np;
+	struct srv_auth auth;          /* a locked server's challenge (server_auth.c) */
 	const struct srv_kind *kind;   /* from np.kind once the parameters came; then not NULL */
 	struct bp_stream_side side;
 	bool side_ready;

@@ -127,6 +127,7 @@ static void idle_expired(struct bp_timer *t, uint64_t now_ns)
 	snprintf(msg, sizeof(msg), "no progress for %s in %s: dropped (idle timeout)",
 		 bp_format_duration(d, sizeof(d), (double)ss->srv->o->idle_timeout_ns),
 		 ss->state == SS_PARAMS ? "the parameter exchange" :
+		 ss->state == SS_AUTH ? "the key challenge" :
 		 ss->state == SS_STREAMS ? "opening streams" : "the results exchange");
 	kill_session(ss, msg);
 	reap(ss);
@@ -170,20 +171,9 @@ static bool admit(struct srv_session *ss)
 
 static void start_test(struct srv_session *ss);
 
-static void on_params(struct srv_session *ss, json_t *msg)
+/* The parameters were read and the client authenticated: the test itself. */
+static void begin_test(struct srv_session *ss)
 {
-	char err[256];
-	int ie;
-
-	if (bp_net_params_from_json(msg, &ss->np, &ie, err, sizeof(err))) {
-		srv_session_refuse(ss, ie, "bad parameters: %s", err);
-		return;
-	}
-	if (!srv_auth_ok(ss))
-		return;
-	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
-	if (ss->np.bp_version == 0 && !ss->np.interval_ns)
-		ss->np.interval_ns = BP_NS_PER_SEC;
 	ss->kind = srv_kind_find(ss->np.kind);
 	if (!admit(ss))
 		return;
@@ -200,6 +190,28 @@ static void on_params(struct srv_session *ss, json_t *msg)
 		kill_session(ss, "control connection lost while creating streams");
 	else if (ss->expected_streams == 0)
 		start_test(ss);  /* crr: its connections come while the test runs */
+}
+
+static void on_params(struct srv_session *ss, json_t *msg)
+{
+	char err[256];
+	int ie;
+
+	if (bp_net_params_from_json(msg, &ss->np, &ie, err, sizeof(err))) {
+		srv_session_refuse(ss, ie, "bad parameters: %s", err);
+		return;
+	}
+	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
+	if (ss->np.bp_version == 0 && !ss->np.interval_ns)
+		ss->np.interval_ns = BP_NS_PER_SEC;
+	/*
+	 * Who may test comes before the limits: a stranger learns nothing of the server's load.
+	 * A challenge is a step of its own, answered within the idle timeout from now.
+	 */
+	ss->state = SS_AUTH;
+	touch(ss);
+	if (srv_auth_params(ss, msg))
+		begin_test(ss);
 }
 
 /* The next interval mark or the end of the omitted start, whichever comes first. */
@@ -403,7 +415,8 @@ static void on_client_results(struct srv_session *ss)
 /* What the decoder expects next in each state. */
 static enum bp_proto_expect expectation(enum srv_state st)
 {
-	return st == SS_PARAMS || st == SS_RESULTS ? BP_EXPECT_JSON : BP_EXPECT_STATE;
+	return st == SS_PARAMS || st == SS_AUTH || st == SS_RESULTS ? BP_EXPECT_JSON :
+	       BP_EXPECT_STATE;
 }
 
 static void on_item(struct srv_session *ss)
@@ -413,6 +426,10 @@ static void on_item(struct srv_session *ss)
 	switch (ss->state) {
 	case SS_PARAMS:
 		on_params(ss, ss->dec.json);
+		break;
+	case SS_AUTH:
+		if (srv_auth_answer(ss, ss->dec.json))
+			begin_test(ss);
 		break;
 	case SS_RESULTS:
 		on_client_results(ss);

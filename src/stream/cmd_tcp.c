@@ -48,7 +48,7 @@ static const struct bp_opt tcp_opts[] = {
 
 static int tcp_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
-	const struct tcp_params *p = params;
+	struct tcp_params *p = params;
 
 	return bp_net_cli_check(&p->net, parsed, err, errlen);
 }

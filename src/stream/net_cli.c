@@ -9,7 +9,7 @@
 #include "proto/control.h"
 #include "proto/iperf3_auth.h"
 
-int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
+int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen)
 {
 	if (bp_check_no_positional(parsed, err, errlen) ||
@@ -36,6 +36,13 @@ int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
 			 (double)n->omit / 1e9);
 		return -EINVAL;
 	}
+	if (n->psk_file && n->iperf3) {
+		snprintf(err, errlen, "--psk '%s' with --iperf3: a stock iperf3 server has no "
+			 "pre-shared key to answer with", n->psk_file);
+		return -EINVAL;
+	}
+	if (n->psk_file && bp_psk_load(n->psk_file, &n->psk, err, errlen))
+		return -EINVAL;
 	return 0;
 }
 
@@ -49,6 +56,7 @@ void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_str
 	o->family = n->v4 ? BP_FAMILY_V4 : n->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY;
 	o->connect_timeout_ns = n->connect_timeout;
 	o->idle_timeout_ns = n->idle_timeout;
+	o->psk = n->psk_file ? &n->psk : NULL;
 	bp_net_params_set_test(np, test);
 	np->bp_version = BP_PROTO_VERSION;
 	np->time_ns = n->time;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/options.h"
+#include "proto/auth_psk.h"
 #include "proto/iperf3_auth.h"
 #include "stream/stream_client.h"
 
@@ -26,6 +27,8 @@ struct bp_net_cli {
 	bool iperf3;
 	const char *username, *rsa_public_key;  /* iperf3's authentication (net_cli_auth.c) */
 	int rsa_padding;                       /* enum bp_iperf3_padding */
+	const char *psk_file;
+	struct bp_psk psk;       /* read from psk_file by bp_net_cli_check */
 };
 
 /* --rsa-padding's names, in the order of enum bp_iperf3_padding. */
@@ -64,7 +67,10 @@ extern const char *const bp_net_cli_padding_names[];
 	  NULL, 0, 0, NULL, "the locked server's RSA public key (PEM), for --username" }, \
 	{ 0, "rsa-padding", BP_OPT_CHOICE, offsetof(T, net.rsa_padding), "PAD", "pkcs1", 0, 0, \
 	  bp_net_cli_padding_names, "--username's RSA padding, as the server's: pkcs1 " \
-	  "(iperf3 up to 3.16, Debian 12's 3.12) or oaep (iperf3 3.17 on)" }
+	  "(iperf3 up to 3.16, Debian 12's 3.12) or oaep (iperf3 3.17 on)" }, \
+	{ 0, "psk", BP_OPT_STRING, offsetof(T, net.psk_file), "FILE", NULL, 0, 0, NULL, \
+	  "prove the pre-shared key in FILE to a locked server (serve --psk) and insist " \
+	  "that it proves it too" }
 
 /*
  * The rows only the stream tests (tcp, udp) take: a direction, and a stock iperf3 server.
@@ -83,10 +89,10 @@ extern const char *const bp_net_cli_padding_names[];
 #define BP_NET_CLI_OPTS(T) BP_NET_CLI_BASE_OPTS(T), BP_NET_CLI_STREAM_OPTS(T)
 
 /*
- * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds. 0 or -EINVAL with
- * a one-line message.
+ * Positional arguments, -c, -4/-6, -R/--bidir, --iperf3's whole seconds; reads the --psk
+ * file. 0 or -EINVAL with a one-line message.
  */
-int bp_net_cli_check(const struct bp_net_cli *n, const struct bp_parsed *parsed,
+int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen);
 
 /*

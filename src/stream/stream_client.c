@@ -304,7 +304,7 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 		return -ENOMEM;
 	rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
 							    o->connect_timeout_ns,
-							    o->idle_timeout_ns },
+							    o->idle_timeout_ns, o->psk },
 			  &o->np, open_streams, &c, err, errlen);
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));

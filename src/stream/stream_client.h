@@ -11,12 +11,15 @@
 #include "io/sock.h"
 #include "result/live.h"
 
+struct bp_psk;
+
 struct bp_stream_client_opts {
 	const char *host;
 	unsigned port;
 	enum bp_family family;
 	uint64_t connect_timeout_ns;
 	uint64_t idle_timeout_ns;  /* data stopped this long ends the test; 0: 10 s */
+	const struct bp_psk *psk;  /* the key to prove to a locked server (NULL: none) */
 	struct bp_net_params np;   /* what the server is asked for */
 	/* Each interval as it ends, what this side knows of it (NULL: none); result r's. */
 	struct bp_live *live;
