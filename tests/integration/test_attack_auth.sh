@@ -150,7 +150,8 @@ IPERF3_PASSWORD=bad expect_fail 1 "boardperf tcp, wrong password: refused" "$bp"
 jq -e '.error.message | test("authentication failed")' <<<"$out" >/dev/null
 ok $? "the JSON's error says authentication failed"
 expect_fail 1 "boardperf tcp without --username: refused" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1
-grep -q "authentication failed" <<<"$err"; ok $? "... saying so"
+grep -q "the server needs an iperf3 username (--username, --rsa-public-key-path)" <<<"$err"
+ok $? "... saying what it needs"
 expect_fail 1 "no IPERF3_PASSWORD and no terminal: one line, no prompt" \
 	env -u IPERF3_PASSWORD setsid -w "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 --username mario \
 	--rsa-public-key-path "$pubkey" </dev/null

@@ -85,6 +85,9 @@ EOF
 # expect_refusal JSON WANT_FIRST_LINE LOG_LINE WHAT
 expect_refusal() {
 	local got first last
+	# A refusal's log line goes through the server's rate limiter (a burst of five, then one
+	# a second): a second apart, every one of these is logged.
+	sleep 1
 	got=$(send_params "$1" 2>&1)
 	first=$(head -n1 <<<"$got"); last=$(tail -n1 <<<"$got")
 	[ "$first" = "$2" ]
