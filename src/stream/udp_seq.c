@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "proto/udp_header.h"
 
 #define WORDS (BP_UDP_SEQ_WINDOW / 64)
 #define HALF_WRAP (1ULL << 31)
@@ -50,6 +51,16 @@ static enum bp_udp_seq_class classify(struct bp_udp_seq *s, uint64_t seq)
 {
 	uint64_t *w = slot_word(s, seq);
 
+	/*
+	 * No real stream reaches 2^62 (97,000 years at a million datagrams a second), but a
+	 * hostile sender's 32-bit numbers, widened by bp_udp_seq_extend32, can climb by 2^31 a
+	 * datagram: past this cap they no longer count, so that lost (and expected) stay far
+	 * from overflowing whatever the peer sends.
+	 */
+	if (seq > BP_UDP_SEQ64_MAX) {
+		s->c.late++;
+		return BP_UDP_SEQ_LATE;
+	}
 	if (seq >= s->top) {
 		advance_to(s, seq);
 		*w |= slot_bit(seq);
