@@ -17,6 +17,7 @@ static int rusage_times(int who, struct bp_cpu_times *t)
 {
 	struct rusage ru;
 
+	*t = (struct bp_cpu_times){ 0 };
 	if (getrusage(who, &ru))
 		return -errno;
 	t->user_ns = timeval_ns(&ru.ru_utime);
@@ -38,9 +39,18 @@ int bp_cpu_process_times(struct bp_cpu_times *t)
 void bp_cpu_usage_between(const struct bp_cpu_times *a, const struct bp_cpu_times *b,
 			  struct bp_cpu_usage *u)
 {
+	u->wall_s = (double)(b->wall_ns - a->wall_ns) / 1e9;
+	/*
+	 * Two samples of different sources (a side's threads, then the whole process after
+	 * reading the threads failed), or a later one below the first, measure no span: the
+	 * difference would be another thing's CPU, or wrap to 2^64 nanoseconds.
+	 */
+	if (a->source != b->source || b->user_ns < a->user_ns || b->sys_ns < a->sys_ns) {
+		u->user_s = u->sys_s = u->busy_share = NAN;
+		return;
+	}
 	u->user_s = (double)(b->user_ns - a->user_ns) / 1e9;
 	u->sys_s = (double)(b->sys_ns - a->sys_ns) / 1e9;
-	u->wall_s = (double)(b->wall_ns - a->wall_ns) / 1e9;
 	u->busy_share = u->wall_s > 0 ? (u->user_s + u->sys_s) / u->wall_s : NAN;
 }
 

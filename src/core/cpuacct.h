@@ -17,6 +17,8 @@ struct bp_cpu_times {
 	uint64_t user_ns;
 	uint64_t sys_ns;
 	uint64_t wall_ns; /* bp_now_ns() when sampled */
+	int source;       /* what was summed (0: one thread or the process, as asked; see
+			   * side_cpu.h); samples of two sources are no span */
 };
 
 /* The calling thread's CPU time (getrusage RUSAGE_THREAD). Returns 0 or -errno. */

@@ -61,13 +61,26 @@ int bp_cpu_side_times_at(const char *task_dir, const char *name, long ticks_per_
 
 		if (e->d_name[0] == '.')
 			continue;
+		int rc;
+
 		snprintf(path, sizeof(path), "%s/%s/comm", task_dir, e->d_name);
-		/* a thread that ended since the listing has no files left: not of this span */
-		if (read_line(path, line, sizeof(line)) || strcmp(line, name))
+		/*
+		 * A thread that ended since the listing has no files left: not of this span. Any
+		 * other failure (out of descriptors: a server under a flood) would leave threads
+		 * out of the sum, and a sum smaller than the one before it: no figure then.
+		 */
+		rc = read_line(path, line, sizeof(line));
+		if (rc == -ENOENT || rc == -ESRCH || (!rc && strcmp(line, name)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/stat", task_dir, e->d_name);
-		if (read_line(path, line, sizeof(line)) || stat_ticks(line, &u, &s))
+		if (!rc)
+			rc = read_line(path, line, sizeof(line));
+		if (rc == -ENOENT || rc == -ESRCH)
 			continue;
+		if (rc || stat_ticks(line, &u, &s)) {
+			closedir(d);
+			return rc ? rc : -EINVAL;
+		}
 		ut += u;
 		st += s;
 	}
@@ -75,6 +88,7 @@ int bp_cpu_side_times_at(const char *task_dir, const char *name, long ticks_per_
 	t->user_ns = ut * BP_NS_PER_SEC / (uint64_t)ticks_per_sec;
 	t->sys_ns = st * BP_NS_PER_SEC / (uint64_t)ticks_per_sec;
 	t->wall_ns = bp_now_ns();
+	t->source = 0;
 	return 0;
 }
 
@@ -82,8 +96,14 @@ int bp_cpu_side_times(struct bp_cpu_times *t)
 {
 	char name[17] = { 0 };
 
+	int rc;
+
 	if (prctl(PR_GET_NAME, name, 0, 0, 0) ||
-	    bp_cpu_side_times_at("/proc/self/task", name, sysconf(_SC_CLK_TCK), t))
-		return bp_cpu_process_times(t);
+	    bp_cpu_side_times_at("/proc/self/task", name, sysconf(_SC_CLK_TCK), t)) {
+		rc = bp_cpu_process_times(t);
+		t->source = BP_CPU_SOURCE_PROCESS;
+		return rc;
+	}
+	t->source = BP_CPU_SOURCE_SIDE;
 	return 0;
 }

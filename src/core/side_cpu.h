@@ -16,10 +16,15 @@
 /* At most 15 characters: the kernel's limit for a thread's name. */
 #define BP_THREAD_NAME_LOCAL_SERVER "bp-local-server"
 
+/* struct bp_cpu_times.source: what bp_cpu_side_times summed (two sources are no span). */
+#define BP_CPU_SOURCE_SIDE 1
+#define BP_CPU_SOURCE_PROCESS 2
+
 /*
  * User and system time of this process's threads named as the calling thread, from
  * /proc/self/task/TID/stat (the kernel's per-thread times, in clock ticks: 10 ms steps per
- * thread where USER_HZ is 100), and bp_now_ns(). Without /proc, the whole process's times.
+ * thread where USER_HZ is 100), and bp_now_ns(). Without /proc (or out of descriptors to
+ * read it), the whole process's times, marked as such in t->source.
  * The side's threads must outlive the span measured: an exited thread's time leaves the sum.
  * Returns 0 or a negative errno.
  */

@@ -90,7 +90,16 @@ static bool out_of_fds(struct srv *s, int err)
 	int fd;
 
 	srv_door_out_of_fds(s, "accept", err);
-	if (srv_pending_shed_oldest(s, "descriptor limit"))
+	/*
+	 * Whichever waited longest goes: a connection without its cookie, or a session that
+	 * sent one but no parameters. Either way a real client is the newest (it is past both
+	 * steps within a round trip), so under a flood of the other kind it is not shed.
+	 */
+	if (srv_session_oldest_setup_ns(s) < srv_pending_oldest_ns(s) ?
+	    srv_session_shed_setup(s, NULL, "descriptor limit") ||
+	    srv_pending_shed_oldest(s, "descriptor limit") :
+	    srv_pending_shed_oldest(s, "descriptor limit") ||
+	    srv_session_shed_setup(s, NULL, "descriptor limit"))
 		return true;
 	if (d->reserve_fd < 0) {
 		d->reserve_fd = open_reserve();

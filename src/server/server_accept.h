@@ -54,6 +54,8 @@ void srv_door_out_of_fds(struct srv *s, const char *op, int err);
 /* server_pending.c */
 /* A connection just accepted: routed at once when its cookie came with it, else pending. */
 void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer);
+/* When the oldest pending connection was accepted; UINT64_MAX: none pending. */
+uint64_t srv_pending_oldest_ns(const struct srv *s);
 /* Close the oldest pending connection to free its descriptor; false when there is none. */
 bool srv_pending_shed_oldest(struct srv *s, const char *why);
 void srv_pending_close_all(struct srv *s);

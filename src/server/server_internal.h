@@ -68,6 +68,7 @@ struct srv_session {
 	struct bp_timer tick;          /* interval marks and the end of the omit */
 	uint64_t last_activity_ns;
 	uint64_t last_progress_ns;     /* data last moved */
+	uint64_t born_ns;              /* its control connection's cookie came */
 	uint64_t last_total_bytes;
 	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
 	/* The kinds' own state, each used by its row only. */
@@ -94,6 +95,15 @@ bool srv_session_take_stream(struct srv_session *ss, int fd);
 /* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
  * is recognised and its socket closed. */
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);
+/*
+ * Close the oldest session still in set-up (cookie sent, no test admitted): from host when
+ * its sessions in set-up reach --max-pending-per-addr, or anyone's when all of them reach
+ * --max-pending; with host NULL, the oldest of all at once (out of descriptors). False
+ * when nothing was shed.
+ */
+bool srv_session_shed_setup(struct srv *s, const struct bp_addr *host, const char *why);
+/* When the oldest session still in set-up began; UINT64_MAX: none. */
+uint64_t srv_session_oldest_setup_ns(const struct srv *s);
 /* The session a UDP hello without a cookie (stock iperf3) from `from` belongs to: the
  * oldest one waiting for UDP streams whose control connection came from that address. */
 struct srv_session *srv_session_waiting_udp(struct srv *s, const struct bp_addr *from);

@@ -29,6 +29,7 @@ struct srv_pending {
 	size_t have;
 	char peer[64];
 	struct bp_timer timer;
+	uint64_t born_ns;              /* accepted */
 };
 
 /*
@@ -78,6 +79,11 @@ static void pending_timeout(struct bp_timer *t, uint64_t now_ns)
 	(void)now_ns;
 	bp_debug("%s: no cookie within the idle timeout, dropped", p->peer);
 	pending_free(p, true);
+}
+
+uint64_t srv_pending_oldest_ns(const struct srv *s)
+{
+	return s->door.oldest ? s->door.oldest->born_ns : UINT64_MAX;
 }
 
 bool srv_pending_shed_oldest(struct srv *s, const char *why)
@@ -235,6 +241,7 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 		return;
 	}
 	p->srv = s;
+	p->born_ns = bp_now_ns();
 	host_key(peer, p->host);
 	make_room(s, p->host, fd);
 	snprintf(p->peer, sizeof(p->peer), "%s", name);

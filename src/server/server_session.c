@@ -503,6 +503,66 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 	reap(ss);
 }
 
+/*
+ * A control connection that sent a cookie but not yet its parameters (or its answer to the
+ * key challenge) holds a descriptor and a session but no slot: --max-clients and
+ * --max-per-client count admitted tests. Such connections are what a flood of valid-looking
+ * cookies makes, so they are bounded as the connections before their cookie are
+ * (--max-pending in all, --max-pending-per-addr from one host), the oldest shed. A real
+ * client is in set-up for about a round trip, so the oldest is almost surely not one.
+ */
+static bool in_setup(const struct srv_session *ss)
+{
+	return !ss->admitted && !ss->dead && (ss->state == SS_PARAMS || ss->state == SS_AUTH);
+}
+
+uint64_t srv_session_oldest_setup_ns(const struct srv *s)
+{
+	uint64_t oldest = UINT64_MAX;
+
+	for (const struct srv_session *ss = s->sessions; ss; ss = ss->next)
+		if (in_setup(ss) && ss->born_ns < oldest)
+			oldest = ss->born_ns;
+	return oldest;
+}
+
+bool srv_session_shed_setup(struct srv *s, const struct bp_addr *host, const char *why)
+{
+	struct srv_session *oldest = NULL;
+	int here = 0, all = 0;
+	int max = s->o->max_pending > 0 ? s->o->max_pending : BP_SERVER_MAX_PENDING;
+	int per_addr = s->o->max_pending_per_addr > 0 ? s->o->max_pending_per_addr :
+		       BP_SERVER_MAX_PENDING_PER_ADDR;
+	bool same;
+
+	/* The list is newest first: the last match is the oldest. */
+	for (struct srv_session *ss = s->sessions; ss; ss = ss->next) {
+		if (!in_setup(ss))
+			continue;
+		all++;
+		same = host && bp_addr_same_host(&ss->ctl_addr, host);
+		here += same;
+		if (!host || same)
+			oldest = ss;
+	}
+	if (!oldest)
+		return false;
+	if (host && here < per_addr) {
+		if (all < max)
+			return false;
+		/* the bound in all: the oldest of everyone's */
+		for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
+			if (in_setup(ss))
+				oldest = ss;
+	}
+	bp_warn_ratelimited(&s->door.rl_shed, "%s: in set-up with %d others (%d from this "
+			    "address; --max-pending %d, --max-pending-per-addr %d): shed (%s)",
+			    oldest->peer, all - 1, here, max, per_addr, why);
+	s->door.shed++;
+	srv_session_close(oldest, NULL);
+	return true;
+}
+
 void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[BP_COOKIE_LEN])
 {
 	struct srv_session *ss = calloc(1, sizeof(*ss));
@@ -512,11 +572,14 @@ void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[
 		return;
 	}
 	ss->srv = s;
+	ss->born_ns = bp_now_ns();
 	snprintf(ss->peer, sizeof(ss->peer), "%s", peer);
 	/* Where this test's UDP data may go; unknown (len 0) matches no hello (server_udp.c). */
 	ss->ctl_addr.len = sizeof(ss->ctl_addr.ss);
 	if (getpeername(fd, (struct sockaddr *)&ss->ctl_addr.ss, &ss->ctl_addr.len))
 		ss->ctl_addr.len = 0;
+	if (ss->ctl_addr.len)
+		srv_session_shed_setup(s, &ss->ctl_addr, "bound");
 	memcpy(ss->cookie, cookie, BP_COOKIE_LEN);
 	ss->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = session_readable,
 				     .data = ss };

@@ -8,8 +8,9 @@
 #  B. The default fd limit and bounds: 1,000 junk connections and slowloris (a cookie, then the
 #     parameters' length, a byte a second) dropped at the idle timeout, measured; afterwards
 #     the server's descriptors (/proc/PID/fd) and VmRSS are back to their start.
-#  C. `ulimit -n 256` filled by connections that did send a cookie (nothing to shed): the
-#     listener must back off (CPU, log), and serve again once the idle timeout freed them.
+#  C. Connections that did send a cookie, then nothing: sessions in set-up, bounded per
+#     address as the connections before it are (C1: 300 hold 32, tests pass); with bounds
+#     above `ulimit -n 256` (C2) the fd limit sheds the oldest of them, without a spin.
 # Usage: test_attack_flood.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -181,21 +182,38 @@ margin=2048; ldd "$bp" 2>/dev/null | grep -q libasan && margin=8192
 [ "$rss1" -le $((rss0 + margin)) ]; ok $? "B: VmRSS $rss1 kB after the flood, $rss0 kB before (within $margin kB)"
 stop_server
 
-# --- C: the fd limit reached by connections that sent a cookie (nothing to shed) ----------
+# --- C: connections that sent a cookie and then nothing (sessions in set-up) -------------
+# C1, the default bounds: a session in set-up counts against --max-pending-per-addr as a
+# connection before its cookie does, so 300 from one address hold no more than 32 of the
+# server's descriptors, and real tests pass meanwhile.
 sport=$((port + 3))
-serve C 256 -p "$sport"; ok $? "C: server listens with ulimit -n 256"
-attack C cookie 300 "$((idle + 2))"; ok $? "C: 300 connections that sent a cookie up"
+serve C1 256 -p "$sport"; ok $? "C1: server listens with ulimit -n 256"
+attack C1 cookie 300 "$((idle + 6))" 127.0.0.2; ok $? "C1: 300 connections from 127.0.0.2 that sent a cookie up"
+fds=$(nfds "$spid")
+[ "$fds" -lt 100 ]; ok $? "C1: the server holds $fds descriptors (32 sessions in set-up and its own, < 100)"
+grep -q "in set-up with .* shed (bound)" "$slog"; ok $? "C1: the server says it sheds sessions in set-up"
+real_tests "C1 (a flood of cookies)"
+wait "$apid" 2>/dev/null
+jq -c . "$tap_tmp/C1.json" 2>/dev/null | sed 's/^/# attacker: /'
+stop_server
+# C2, bounds above the fd limit (as A): at EMFILE, with no connection before its cookie to
+# shed, the oldest session in set-up goes; the listener never spins, and a test passes.
+sport=$((port + 4))
+serve C2 256 -p "$sport" --max-pending 1000 --max-pending-per-addr 1000
+ok $? "C2: server listens with ulimit -n 256 and bounds above it"
+attack C2 cookie 300 "$((idle + 4))" 127.0.0.2; ok $? "C2: 300 connections from 127.0.0.2 that sent a cookie up"
 l0=$(lines); w0=$(date +%s%N)
 cpu=$(cpu_over "$spid" 2)
-awk -v c="$cpu" 'BEGIN { exit !(c < 30) }'; ok $? "C: server CPU at the fd limit $cpu % of a core (< 30 %)"
-grep -q "Too many open files" "$slog"; ok $? "C: the server says it is out of descriptors"
+awk -v c="$cpu" 'BEGIN { exit !(c < 30) }'; ok $? "C2: server CPU at the fd limit $cpu % of a core (< 30 %)"
+grep -q "Too many open files" "$slog"; ok $? "C2: the server says it is out of descriptors"
+expect_exit 0 "C2: a tcp test during the flood" "$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --json
 wait "$apid" 2>/dev/null
 l1=$(lines); w1=$(date +%s%N)
 rate=$(awk -v n=$((l1 - l0)) -v ns=$((w1 - w0)) 'BEGIN { printf "%.1f", n / (ns / 1e9) }')
 awk -v r="$rate" 'BEGIN { exit !(r <= 5) }'
-ok $? "C: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms at the fd limit ($rate/s, at most 5/s)"
-jq -c . "$tap_tmp/C.json" 2>/dev/null | sed 's/^/# attacker: /'
-expect_exit 0 "C: a tcp test once the attackers are gone" "$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --json
+ok $? "C2: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms at the fd limit ($rate/s, at most 5/s)"
+jq -c . "$tap_tmp/C2.json" 2>/dev/null | sed 's/^/# attacker: /'
+expect_exit 0 "C2: a tcp test once the attackers are gone" "$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --json
 stop_server
 
 tap_done

@@ -79,8 +79,32 @@ static void test_thread_times(void)
 	(void)sink;
 }
 
+/* Two samples that are no span give no figure, never a difference that wrapped. */
+static void test_no_span(void)
+{
+	struct bp_cpu_times a = { .user_ns = 5 * BP_NS_PER_SEC, .sys_ns = BP_NS_PER_SEC,
+				  .wall_ns = 10 * BP_NS_PER_SEC, .source = 1 };
+	struct bp_cpu_times b = a;
+	struct bp_cpu_usage u;
+
+	b.user_ns += BP_NS_PER_SEC / 2;
+	b.wall_ns += BP_NS_PER_SEC;
+	bp_cpu_usage_between(&a, &b, &u);
+	CHECK(fabs(u.busy_share - 0.5) < 1e-9);
+	b.source = 2;                 /* the whole process, after reading the threads failed */
+	bp_cpu_usage_between(&a, &b, &u);
+	CHECK(isnan(u.user_s) && isnan(u.sys_s) && isnan(u.busy_share));
+	CHECK(fabs(u.wall_s - 1) < 1e-9);
+	b = a;
+	b.user_ns -= 1;               /* a later sum below the first */
+	b.wall_ns += BP_NS_PER_SEC;
+	bp_cpu_usage_between(&a, &b, &u);
+	CHECK(isnan(u.busy_share));
+}
+
 int main(void)
 {
+	test_no_span();
 	test_sys_share();
 	test_thread_times();
 	return tap_done();

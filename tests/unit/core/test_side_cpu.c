@@ -59,6 +59,20 @@ static void test_fixture(void)
 	CHECK_INT(bp_cpu_side_times_at(dir, "nobody", 100, &t), 0);
 	CHECK_INT(t.user_ns + t.sys_ns, 0);
 	CHECK(bp_cpu_side_times_at("/nonexistent/task", "x", 100, &t) < 0);
+	/*
+	 * A thread of the side whose stat cannot be read (here a directory; out of descriptors
+	 * on a flooded server) is no sum at all: skipping it made a later sum smaller than an
+	 * earlier one, and their difference wrapped to 3.66e12 % of a core.
+	 */
+	put(dir, "104", "comm", "boardperf\n");
+	snprintf(cmd, sizeof(cmd), "%s/104/stat", dir);
+	CHECK_INT(mkdir(cmd, 0700), 0);
+	CHECK(bp_cpu_side_times_at(dir, "boardperf", 100, &t) < 0);
+	/* ... while a thread gone since the listing (no files left) is simply not counted */
+	snprintf(cmd, sizeof(cmd), "%s/105", dir);
+	CHECK_INT(mkdir(cmd, 0700), 0);
+	CHECK_INT(bp_cpu_side_times_at(dir, "bp-local-server", 100, &t), 0);
+	CHECK_INT(t.user_ns, 70 * BP_NS_PER_MS);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK_INT(system(cmd), 0);
 }
