@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Writes the Meson cross file for one Debian architecture: CACHE/ARCH.ini, pointing at the
+# sysroot that tools/cross/sysroot.sh made and at Debian's cross gcc. The binaries link
+# statically (one file to copy onto a board), and `meson test` runs them through qemu-user
+# with the CPU model of the oldest board the architecture is for.
+#   usage: tools/cross/crossfile.sh ARCH CACHE
+set -euo pipefail
+arch=${1:?usage: crossfile.sh ARCH CACHE}
+cache=$(cd "${2:?usage: crossfile.sh ARCH CACHE}" && pwd)
+# triplet, meson cpu_family, cpu, qemu-user binary, QEMU CPU model.
+# armel is Debian's ARMv5TE soft-float port: its code runs on the ARMv6 of a Pi Zero/1
+# (arm1176), which Debian's armhf (ARMv7) does not; its tests run on that ARMv6 model.
+case "$arch" in
+armhf) t=arm-linux-gnueabihf fam=arm cpu=cortex-a7 q=qemu-arm-static model=cortex-a7 ;;
+armel) t=arm-linux-gnueabi fam=arm cpu=arm1176 q=qemu-arm-static model=arm1176 ;;
+arm64) t=aarch64-linux-gnu fam=aarch64 cpu=cortex-a53 q=qemu-aarch64-static model=cortex-a53 ;;
+*) echo "crossfile.sh: unknown architecture '$arch' (expected armhf, arm64 or armel)" >&2; exit 2 ;;
+esac
+s=$cache/sysroot-$arch
+cat >"$cache/$arch.ini" <<INI
+# Written by tools/cross/crossfile.sh; rewritten on every dist build.
+[binaries]
+# --sysroot adds the sysroot's usr/lib/TRIPLET to gcc's library search (Meson's find_library
+# looks only there for a static archive); the C library stays Debian's cross one.
+c = ['$t-gcc', '--sysroot=$s']
+ar = '$t-ar'
+strip = '$t-strip'
+# Meson 1.0 reads 'pkgconfig'; with 'pkg-config' it silently finds no libcrypto.
+pkgconfig = 'pkg-config'
+exe_wrapper = ['env', 'QEMU_CPU=$model', '$q', '-L', '/usr/$t']
+
+[properties]
+sys_root = '$s'
+pkg_config_libdir = ['$s/usr/lib/$t/pkgconfig', '$s/usr/share/pkgconfig']
+
+[built-in options]
+# Debian keeps opensslconf.h (and other per-architecture headers) under usr/include/TRIPLET.
+c_args = ['-isystem', '$s/usr/include', '-isystem', '$s/usr/include/$t']
+c_link_args = ['-static']
+prefer_static = true
+
+[host_machine]
+system = 'linux'
+cpu_family = '$fam'
+cpu = '$cpu'
+endian = 'little'
+INI
+echo "$cache/$arch.ini"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fetches the target libraries boardperf links (OpenSSL, jansson, liburing, http-parser) for
+# one Debian architecture into a private sysroot: CACHE/sysroot-ARCH. It never adds a foreign
+# architecture to this machine's dpkg (`dpkg --add-architecture` made the host's `apt-get
+# update` fail on an armhf index mismatch, and Multi-Arch: same packages must then match the
+# host's versions): apt downloads the .debs with private lists, dpkg-deb unpacks them.
+# The .debs stay in CACHE/debs, so a second run costs no download. The C library comes from
+# Debian's cross packages (libc6-dev-ARCH-cross under /usr/TRIPLET), installed by the caller.
+#   usage: tools/cross/sysroot.sh ARCH CACHE     (ARCH: armhf, arm64, armel)
+set -euo pipefail
+arch=${1:?usage: sysroot.sh ARCH CACHE}
+cache=${2:?usage: sysroot.sh ARCH CACHE}
+case "$arch" in
+armhf | arm64 | armel) ;;
+*) echo "sysroot.sh: unknown architecture '$arch' (expected armhf, arm64 or armel)" >&2; exit 2 ;;
+esac
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+sysroot=$cache/sysroot-$arch
+# The -dev packages hold the static archives and headers; the runtime packages come along
+# because a -dev package's .pc and symlinks point into them.
+pkgs="libssl-dev libssl3 libjansson-dev libjansson4 liburing-dev liburing2 libhttp-parser-dev libhttp-parser2.9"
+
+apt_opts=(-o "Dir::State::Lists=$cache/apt/lists" -o "Dir::Cache=$cache/apt/cache"
+	-o "Dir::State::Status=$cache/apt/status" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+	-o APT::Architectures::=amd64 -o APT::Architectures::=armhf
+	-o APT::Architectures::=arm64 -o APT::Architectures::=armel)
+mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/debs/$arch"
+touch "$cache/apt/status"
+# One index fetch per cache (a day old at most), shared by the three architectures.
+if [ -z "$(find "$cache/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 -print -quit)" ]; then
+	apt-get "${apt_opts[@]}" -qq update
+fi
+want=
+for p in $pkgs; do
+	v=$(apt-cache "${apt_opts[@]}" show "$p:$arch" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
+	[ -n "$v" ] || { echo "sysroot.sh: no package $p:$arch in the archive" >&2; exit 1; }
+	want="$want $p:$arch=$v"
+done
+stamp="$sysroot/.packages"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	exit 0
+fi
+(cd "$cache/debs/$arch" && for pv in $want; do
+	p=${pv%%:*} v=${pv#*=}
+	ls "${p}_${v//:/%3a}_$arch.deb" >/dev/null 2>&1 || apt-get "${apt_opts[@]}" -qq download "$pv"
+done)
+rm -rf "$sysroot"
+mkdir -p "$sysroot"
+for pv in $want; do
+	p=${pv%%:*} v=${pv#*=}
+	dpkg-deb -x "$cache/debs/$arch/${p}_${v//:/%3a}_$arch.deb" "$sysroot"
+done
+echo "$want" >"$stamp"
+echo "sysroot $arch:$want"
