@@ -20,8 +20,9 @@ s=$cache/sysroot-$arch
 cat >"$cache/$arch.ini" <<INI
 # Written by tools/cross/crossfile.sh; rewritten on every dist build.
 [binaries]
-# --sysroot adds the sysroot's usr/lib/TRIPLET to gcc's library search (Meson's find_library
-# looks only there for a static archive); the C library stays Debian's cross one.
+# --sysroot puts the sysroot's usr/include, usr/include/TRIPLET (Debian keeps opensslconf.h
+# there) and usr/lib/TRIPLET in gcc's search paths (Meson's find_library looks only in
+# those for a static archive); the C library stays Debian's cross one (/usr/TRIPLET).
 c = ['$t-gcc', '--sysroot=$s']
 ar = '$t-ar'
 strip = '$t-strip'
@@ -34,8 +35,6 @@ sys_root = '$s'
 pkg_config_libdir = ['$s/usr/lib/$t/pkgconfig', '$s/usr/share/pkgconfig']
 
 [built-in options]
-# Debian keeps opensslconf.h (and other per-architecture headers) under usr/include/TRIPLET.
-c_args = ['-isystem', '$s/usr/include', '-isystem', '$s/usr/include/$t']
 c_link_args = ['-static']
 prefer_static = true
 

@@ -31,25 +31,23 @@ touch "$cache/apt/status"
 if [ -z "$(find "$cache/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 -print -quit)" ]; then
 	apt-get "${apt_opts[@]}" -qq update
 fi
-want=
-for p in $pkgs; do
-	v=$(apt-cache "${apt_opts[@]}" show "$p:$arch" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
-	[ -n "$v" ] || { echo "sysroot.sh: no package $p:$arch in the archive" >&2; exit 1; }
-	want="$want $p:$arch=$v"
-done
+# One apt call names the candidate .deb of every package (its file name holds the version).
+debs=$(apt-get "${apt_opts[@]}" -qq download --print-uris $(printf "%s:$arch " $pkgs) | awk '{print $2}' | sort)
+[ "$(echo "$debs" | wc -w)" = "$(echo $pkgs | wc -w)" ] ||
+	{ echo "sysroot.sh: the archive lacks some of $pkgs for $arch" >&2; exit 1; }
 stamp="$sysroot/.packages"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$debs" ]; then
 	exit 0
 fi
-(cd "$cache/debs/$arch" && for pv in $want; do
-	p=${pv%%:*} v=${pv#*=}
-	ls "${p}_${v//:/%3a}_$arch.deb" >/dev/null 2>&1 || apt-get "${apt_opts[@]}" -qq download "$pv"
-done)
+missing=
+for d in $debs; do
+	[ -f "$cache/debs/$arch/$d" ] || missing="$missing ${d%%_*}:$arch"
+done
+[ -z "$missing" ] || (cd "$cache/debs/$arch" && apt-get "${apt_opts[@]}" -qq download $missing)
 rm -rf "$sysroot"
 mkdir -p "$sysroot"
-for pv in $want; do
-	p=${pv%%:*} v=${pv#*=}
-	dpkg-deb -x "$cache/debs/$arch/${p}_${v//:/%3a}_$arch.deb" "$sysroot"
+for d in $debs; do
+	dpkg-deb -x "$cache/debs/$arch/$d" "$sysroot"
 done
-echo "$want" >"$stamp"
-echo "sysroot $arch:$want"
+echo "$debs" >"$stamp"
+echo "sysroot $arch:" $debs
