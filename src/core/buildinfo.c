@@ -29,7 +29,11 @@ _Static_assert(sizeof(off_t) == 8, "off_t must be 64-bit (build with -D_FILE_OFF
 #define BP_ABI_DETAIL "ARMv" BP_STR(__ARM_ARCH) ", hard-float EABI"
 #else
 #define BP_ABI "armel"
+#if defined(__ARM_FP)
+#define BP_ABI_DETAIL "ARMv" BP_STR(__ARM_ARCH) ", soft-float EABI, VFP"
+#else
 #define BP_ABI_DETAIL "ARMv" BP_STR(__ARM_ARCH) ", soft-float EABI"
+#endif
 #endif
 #elif defined(__i386__)
 #define BP_ABI "i386"
