@@ -23,7 +23,7 @@ pkgs="libssl-dev libssl3 libjansson-dev libjansson4 liburing-dev liburing2 libht
 
 apt_opts=(-o "Dir::State::Lists=$cache/apt/lists" -o "Dir::Cache=$cache/apt/cache"
 	-o "Dir::State::Status=$cache/apt/status" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
-	-o APT::Architectures::=amd64 -o APT::Architectures::=armhf
+	-o Acquire::Languages=none -o APT::Architecture=armhf -o APT::Architectures::=armhf
 	-o APT::Architectures::=arm64 -o APT::Architectures::=armel)
 mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/debs/$arch"
 touch "$cache/apt/status"
