@@ -26,7 +26,9 @@ for a in $arches; do
 	rm -f "$dir/meson-logs/testlog.json"
 	meson test -C "$dir" --no-rebuild --suite unit --print-errorlogs --num-processes 2 \
 		>"$dir.test.log" 2>&1 || { rc=1; cat "$dir.test.log"; }
-	wrapper=$(sed -n "s/^exe_wrapper = \['env', '\(QEMU_CPU=[^']*\)', '\([^']*\)'.*/\1 \2/p" "$cache/$a.ini")
+	wrapper="no emulator (native)"
+	[ ! -f "$cache/$a.ini" ] || [ "$a" = "$(dpkg --print-architecture)" ] ||
+		wrapper=$(sed -n "s/^exe_wrapper = \['env', '\(QEMU_CPU=[^']*\)', '\([^']*\)'.*/\1 \2/p" "$cache/$a.ini")
 	echo "$a: unit tests under $wrapper; $(($(date +%s) - t0)) s with the build"
 	tests/summary.sh "$dir" | sed -n 1p
 	# every skip, with its reason
