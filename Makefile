@@ -33,7 +33,7 @@ TEST_CLANG = meson test -C $(CLANG_BUILD) --suite unit --suite fuzz --print-erro
 TEST_TSAN = meson test -C $(TSAN_BUILD) --suite unit --num-processes 1 --print-errorlogs
 TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) $(TSAN_BUILD)
 
-.PHONY: all deps build build-asan build-clang build-tsan run test test-unit test-asan clean
+.PHONY: all deps build build-asan build-clang build-tsan run test test-unit test-asan dist test-cross clean
 
 all: build
 
@@ -74,6 +74,15 @@ build-tsan: deps $(TSAN_BUILD)/build.ninja
 run: build
 	./$(BUILD)/boardperf run
 
+# Static, stripped binaries for amd64, arm64, armhf and armel in dist/, with SHA256SUMS
+# (tools/dist.sh: cross compilers, target libraries and qemu-user come with it).
+dist: deps
+	tools/dist.sh $(ARCHES)
+
+# The unit tests of the arm64, armhf and armel builds (build-dist/ARCH) under qemu-user.
+test-cross: deps
+	tools/cross/test.sh $(ARCHES)
+
 # Every build first (one that fails stops here), then each one's tests; a failure in any
 # of them fails the whole. A log left from an earlier run must not count: it goes first.
 # The last line is the summary over all four.
@@ -89,4 +98,4 @@ test: build build-asan build-clang build-tsan
 	exit $$rc
 
 clean:
-	rm -rf $(TEST_BUILDS)
+	rm -rf $(TEST_BUILDS) build-dist dist

@@ -114,7 +114,7 @@ one_run() {
 
 cases="/tiny:10:1 /tiny:50:2 /64k:10:1 /64k:50:2"
 echo "HTTP/1.1 on loopback against nginx $(nginx -v 2>&1 | sed 's/.*\///'), one worker;" \
-	"${secs} s per run, $rounds rounds, $(nproc) CPUs; $("$bp" --version) vs" \
+	"${secs} s per run, $rounds rounds, $(nproc) CPUs; $("$bp" --version | head -1) vs" \
 	"wrk $(dpkg-query -W -f '${Version}' wrk 2>/dev/null || echo '?')" \
 	"${tools[2]:+and h2load $(dpkg-query -W -f '${Version}' nghttp2-client 2>/dev/null || echo '?')}"
 echo "cases: PATH:CONNECTIONS:THREADS"

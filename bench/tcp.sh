@@ -153,7 +153,7 @@ cases="1.send 1.recv 4.send 4.recv"
 dirname_() { [[ $1 == send ]] && echo "client sends" || echo "server sends"; }
 
 echo "TCP on loopback ($host), ${secs} s per test, $rounds rounds, $(nproc) CPUs;" \
-	"$("$bp" --version 2>/dev/null || echo boardperf) vs iperf3 $ip3_version" \
+	"$("$bp" --version 2>/dev/null | head -1 || echo boardperf) vs iperf3 $ip3_version" \
 	"and iperf2 $ip2_version"
 ((ip2_reverse)) || echo "iperf2 $ip2_version has no --reverse (only -r, a sequential tradeoff" \
 	"test): iperf2 is skipped where the server sends"

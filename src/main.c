@@ -14,7 +14,7 @@ int main(int argc, char **argv)
 	int first = 2;
 
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		printf("boardperf %s\n", bp_version());
+		bp_buildinfo_print(stdout);
 		return BP_EXIT_OK;
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {

@@ -3,6 +3,7 @@
  * byte (or IPv6 traffic class), a pacing rate the kernel enforces, and don't-fragment.
  */
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <stdio.h>
@@ -37,9 +38,15 @@ int bp_sock_set_tos(int fd, int tos, char *err, size_t errlen)
 
 int bp_sock_set_pacing(int fd, double bits_per_s, char *err, size_t errlen)
 {
-	/* The kernel counts bytes per second; TCP paces its payload, fq whole packets. */
-	unsigned long bytes = bits_per_s / 8 >= 1 ? (unsigned long)(bits_per_s / 8) : 1;
-
+	/*
+	 * The kernel counts bytes per second (TCP paces its payload, fq whole packets) in an
+	 * unsigned long: 32 bits on 32-bit ARM, where 4.29 GB/s (34 Gbit/s) is the most it
+	 * takes, and ~0UL means no limit. A rate beyond that (a peer's figure may be anything)
+	 * asks for no limit: converting a double that does not fit is undefined, and wrapped
+	 * it would pace a 40 Gbit/s request at a fraction of that.
+	 */
+	double b = bits_per_s / 8;
+	unsigned long bytes = !(b >= 1) ? 1 : b >= (double)ULONG_MAX ? ULONG_MAX : (unsigned long)b;
 	int e;
 
 	if (!setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bytes, sizeof(bytes)))

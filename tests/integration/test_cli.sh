@@ -6,7 +6,13 @@ bp=$1
 . "$(dirname "$0")/tap.sh"
 
 expect_exit 0 "--version" "$bp" --version
-[[ "$out" =~ ^boardperf\ [0-9]+\.[0-9]+\.[0-9]+$ ]]; ok $? "version line: $out"
+# Three lines: version, architecture and linking; build type, compiler and flags; libraries.
+v1=$(sed -n 1p <<<"$out") v2=$(sed -n 2p <<<"$out") v3=$(sed -n 3p <<<"$out")
+[[ "$v1" =~ ^boardperf\ [0-9]+\.[0-9]+\.[0-9]+\ (amd64|arm64|armhf|armel|[a-z0-9_]+)\ \(.+\),\ (statically|dynamically)\ linked$ ]]
+ok $? "version line: $v1"
+[[ "$v2" =~ ^build:\ [a-z]+,\ (gcc|clang)\ .*-D_TIME_BITS=64 ]]; ok $? "build line: $v2"
+[[ "$v3" =~ ^libraries:\ OpenSSL\ [0-9].*,\ jansson\ [0-9].*,\ liburing\ [0-9].*,\ http-parser\ [0-9].*,\ glibc\ [0-9] ]]
+ok $? "libraries line: $v3"
 
 expect_exit 0 "--help" "$bp" --help
 help=$out

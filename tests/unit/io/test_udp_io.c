@@ -413,12 +413,18 @@ static void check_nobufs(int sm)
 	       (unsigned long long)res.enobufs, (unsigned long long)res.short_calls,
 	       (unsigned long long)res.received, (unsigned long long)res.qdisc_drops);
 	CHECK_INT(res.datagrams + res.unsent, res.attempted);
-	CHECK(res.enobufs > 0);
 	if (sm == BP_UDP_SEND_GSO) {
-		/* tbf cuts super-datagrams and drops pieces silently: see bp_udp_send_batch. */
+		/*
+		 * tbf cuts super-datagrams and drops pieces silently (see bp_udp_send_batch):
+		 * the send fails with ENOBUFS only when every piece was refused, which takes a
+		 * queue with no room at all at that instant. A slower sender (qemu-user, a
+		 * loaded core) lets a piece in each time; the overflow still shows in the qdisc.
+		 */
+		CHECK(res.qdisc_drops > 0 && res.qdisc_drops != UINT64_MAX);
 		CHECK(res.received <= res.datagrams);
 		return;
 	}
+	CHECK(res.enobufs > 0);
 	/* Nothing counted as sent is lost; every qdisc drop was a refusal the sender saw. */
 	CHECK_INT(res.received, res.datagrams);
 	CHECK(res.qdisc_drops >= res.enobufs);

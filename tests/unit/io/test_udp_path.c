@@ -2,6 +2,8 @@
  * fixture /sys that dresses lo up as a physical NIC, to reach the qdisc check). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,36 @@ static int udp_to_loopback(void)
 	return fd;
 }
 
+/*
+ * Whether this system answers a qdisc dump at all: qemu-user translates only some rtnetlink
+ * messages (links, addresses, routes) and fails RTM_GETQDISC, so under it the qdisc check
+ * cannot be reached (bp_udp_gso_safe then says "qdiscs unknown", the safe answer). 0, or
+ * the errno of the failed step.
+ */
+static int qdisc_dump_errno(void)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct tcmsg tc;
+	} req = { .nh = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
+			  .nlmsg_type = RTM_GETQDISC, .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		  .tc = { .tcm_family = AF_UNSPEC } };
+	static char buf[32768];
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), e = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0 || (n = recv(fd, buf, sizeof(buf), 0)) < 0)
+		e = errno;
+	else if (n < (ssize_t)sizeof(struct nlmsghdr))
+		e = EPROTO;
+	else if (((struct nlmsghdr *)buf)->nlmsg_type == NLMSG_ERROR)
+		e = -((struct nlmsgerr *)NLMSG_DATA(buf))->error;
+	close(fd);
+	return e;
+}
+
 static void test_gso_safe(void)
 {
 	char why[64], root[] = "/tmp/test_udp_path.XXXXXX", path[128];
@@ -90,8 +122,13 @@ static void test_gso_safe(void)
 	CHECK(f != NULL);
 	if (f)
 		fclose(f);
-	CHECK(bp_udp_gso_safe(fd, root, why, sizeof(why)));
-	CHECK_STR(why, "lo: physical NIC");
+	if (qdisc_dump_errno()) {
+		printf("ok %d - # SKIP qdisc dump refused (%s): qemu-user does not translate "
+		       "RTM_GETQDISC\n", ++tap_n, strerror(qdisc_dump_errno()));
+	} else {
+		CHECK(bp_udp_gso_safe(fd, root, why, sizeof(why)));
+		CHECK_STR(why, "lo: physical NIC");
+	}
 	unlink(path);
 	CHECK(!bp_udp_gso_safe(fd, root, why, sizeof(why)));
 	for (int i = 0; i < 4; i++) {  /* lo, net, class, sys */
