@@ -149,6 +149,7 @@ static void test_disk_offsets(void)
 static void test_net_results(void)
 {
 	struct bp_net_results *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char err[256];
 	json_t *j;
 
 	CHECK(a && b);
@@ -164,7 +165,7 @@ static void test_net_results(void)
 						    .sent = 14 * GIB + 1 };
 	j = bp_net_results_to_json(a);
 	CHECK(j != NULL);
-	CHECK_INT(bp_net_results_from_json(j, b), 0);
+	CHECK_INT(bp_net_results_from_json(j, b, err, sizeof(err)), 0);
 	json_decref(j);
 	CHECK(bp_net_results_bytes(b, true) == 14 * GIB + 1);
 	CHECK(b->streams[1].bytes == 7 * GIB + 1);
