@@ -59,8 +59,6 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	const struct tcp_params *p = params;
 	struct bp_stream_client_opts o;
 	struct bp_net_params *np = &o.np;
-	struct bp_iperf3_client auth;
-	int rc;
 
 	/* -v: per-stream lines per interval too, as iperf3 prints them with -P */
 	r->text_show_stream_intervals = ctx->common && ctx->common->verbose > 0;
@@ -74,12 +72,7 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	np->zerocopy = p->zerocopy;
 	np->bandwidth = p->rate;
 	snprintf(np->congestion, sizeof(np->congestion), "%s", p->congestion ? p->congestion : "");
-	rc = bp_net_cli_auth_open(&p->net, &auth, np, err, errlen);
-	if (rc)
-		return rc;
-	rc = bp_net_run_and_report(&o, r, err, errlen);
-	bp_net_cli_auth_close(&auth);
-	return rc;
+	return bp_net_cli_run(&p->net, &o, r, err, errlen);
 }
 
 const struct bp_test bp_cmd_tcp = {

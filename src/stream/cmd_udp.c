@@ -56,8 +56,6 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	const struct udp_params *p = params;
 	struct bp_stream_client_opts o;
 	struct bp_net_params *np = &o.np;
-	struct bp_iperf3_client auth;
-	int rc;
 
 	/* -v: per-stream lines per interval too, as iperf3 prints them with -P */
 	r->text_show_stream_intervals = ctx->common && ctx->common->verbose > 0;
@@ -70,12 +68,7 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	/* A stock iperf3 uses 32-bit counters unless asked; they wrap only after 2^32. */
 	np->udp64 = !p->net.iperf3;
 	json_object_set_new(r->params, "payload", json_integer((json_int_t)p->payload));
-	rc = bp_net_cli_auth_open(&p->net, &auth, np, err, errlen);
-	if (rc)
-		return rc;
-	rc = bp_net_run_and_report(&o, r, err, errlen);
-	bp_net_cli_auth_close(&auth);
-	return rc;
+	return bp_net_cli_run(&p->net, &o, r, err, errlen);
 }
 
 const struct bp_test bp_cmd_udp = {

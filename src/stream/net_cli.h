@@ -15,6 +15,8 @@
 #include "proto/iperf3_auth.h"
 #include "stream/stream_client.h"
 
+struct bp_result;
+
 struct bp_net_cli {
 	const char *host;
 	int64_t port;
@@ -104,6 +106,10 @@ int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 int bp_net_cli_auth_open(const struct bp_net_cli *n, struct bp_iperf3_client *c,
 			 struct bp_net_params *np, char *err, size_t errlen);
 void bp_net_cli_auth_close(struct bp_iperf3_client *c);
+
+/* A tcp or udp test o with n's credentials (bp_net_cli_auth_open), reported into r. */
+int bp_net_cli_run(const struct bp_net_cli *n, struct bp_stream_client_opts *o,
+		   struct bp_result *r, char *err, size_t errlen);
 
 /* The client options and the parameters these flags decide, for test kind "tcp" or "udp". */
 void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_stream_client_opts *o);

@@ -16,6 +16,7 @@
 
 #include "proto/iperf3_auth.h"
 #include "stream/net_cli.h"
+#include "stream/stream_report.h"
 
 const char *const bp_net_cli_padding_names[] = { "pkcs1", "oaep", NULL };
 
@@ -98,6 +99,19 @@ int bp_net_cli_auth_open(const struct bp_net_cli *n, struct bp_iperf3_client *c,
 	}
 	np->auth = c;
 	return 0;
+}
+
+int bp_net_cli_run(const struct bp_net_cli *n, struct bp_stream_client_opts *o,
+		   struct bp_result *r, char *err, size_t errlen)
+{
+	struct bp_iperf3_client auth;
+	int rc = bp_net_cli_auth_open(n, &auth, &o->np, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = bp_net_run_and_report(o, r, err, errlen);
+	bp_net_cli_auth_close(&auth);
+	return rc;
 }
 
 void bp_net_cli_auth_close(struct bp_iperf3_client *c)

@@ -54,7 +54,7 @@ expect_exit() {
 	err=$(cat "$tap_tmp/stderr")
 	[ "$got" -eq "$want" ]
 	ok $? "$what (exit $got, want $want)"
-	[ "$got" -eq "$want" ] || printf '#   stderr: %s\n' "$err"
+	[ "$got" -eq "$want" ] || printf '#   stderr: %s\n' "${err//$'\n'/$'\n#   '}"
 	if [ -n "$out" ] && jq -e '.schema == "boardperf/1" and (.test == "tcp" or .test == "udp")' \
 		<<<"$out" >/dev/null 2>&1; then
 		check_rates "$out" "$what"

@@ -23,17 +23,6 @@ cleanup() {
 }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 wait_log() { for _ in $(seq 100); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
-# expect_rc WANT DESCRIPTION CMD...: as tap.sh's expect_exit ($out, $err), for a command that
-# is refused (expect_exit would check rates in output that has none)
-expect_rc() {
-	local want=$1 what=$2 got
-	shift 2
-	out=$("$@" 2>"$tap_tmp/stderr") && got=0 || got=$?
-	err=$(cat "$tap_tmp/stderr")
-	[ "$got" -eq "$want" ]
-	ok $? "$what (exit $got, want $want)"
-	[ "$got" -eq "$want" ] || printf '#   stderr: %s\n' "${err//$'\n'/$'\n#   '}"
-}
 # count_log FILE STRING: how many lines of the server's log hold STRING
 count_log() { grep -cF -- "$2" "$1"; }
 
@@ -103,17 +92,17 @@ expect_exit 0 "rfc2544 with the right key (one frame size, short trials)" \
 
 # --- refusals, each with its line --------------------------------------------------------------
 n0=$(count_log "$slog" "the server needs a pre-shared key (--psk)")
-expect_rc 1 "tcp without a key is refused" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1
+expect_exit 1 "tcp without a key is refused" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1
 [ "$(wc -l <<<"$err")" = 1 ] && grep -q "the server needs a pre-shared key (--psk)" <<<"$err"
 ok $? "  its one line: the server needs a pre-shared key (--psk)"
 wait_log "$slog" "the server needs a pre-shared key"
 [ "$(count_log "$slog" "the server needs a pre-shared key (--psk)")" = $((n0 + 1)) ]
 ok $? "  the server logs one line"
-expect_rc 1 "udp without a key is refused" "$bp" udp -c 127.0.0.1 -p "$port" -t 1
+expect_exit 1 "udp without a key is refused" "$bp" udp -c 127.0.0.1 -p "$port" -t 1
 grep -q "the server needs a pre-shared key (--psk)" <<<"$err"
 ok $? "  with the same line"
 
-expect_rc 1 "tcp with a wrong key is refused" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 \
+expect_exit 1 "tcp with a wrong key is refused" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 \
 	--psk "$wrong" --json
 [ "$(wc -l <<<"$err")" = 1 ] && grep -q "wrong key" <<<"$err" &&
 	jq -e '.error.code == "server-refused" and (.error.message | test("wrong key"))' \
@@ -124,22 +113,22 @@ wait_log "$slog" "wrong key"; sleep 0.2  # a second line would come with the fir
 ok $? "  the server logs one line"
 
 chmod 644 "$wrong"
-expect_rc 2 "a key file others may read is refused (client)" \
+expect_exit 2 "a key file others may read is refused (client)" \
 	"$bp" tcp -c 127.0.0.1 -p "$port" -t 1 --psk "$wrong"
 grep -q "permissions 0644 are too open.*chmod 600" <<<"$err"
 ok $? "  naming its permissions and the fix"
-expect_rc 2 "a key file others may read is refused (serve)" "$bp" serve -p 1 --psk "$wrong"
+expect_exit 2 "a key file others may read is refused (serve)" "$bp" serve -p 1 --psk "$wrong"
 grep -q "permissions 0644 are too open" <<<"$err"
 ok $? "  naming its permissions"
 printf 'fifteen bytes!!\n' >"$tap_tmp/short"
-expect_rc 2 "a key of 15 bytes is refused (client)" \
+expect_exit 2 "a key of 15 bytes is refused (client)" \
 	"$bp" tcp -c 127.0.0.1 -p "$port" -t 1 --psk "$tap_tmp/short"
 grep -q "15 bytes of key; expected at least 16" <<<"$err"
 ok $? "  naming its length and the least"
-expect_rc 2 "a key of 15 bytes is refused (serve)" "$bp" serve -p 1 --psk "$tap_tmp/short"
+expect_exit 2 "a key of 15 bytes is refused (serve)" "$bp" serve -p 1 --psk "$tap_tmp/short"
 
 if command -v iperf3 >/dev/null; then
-	expect_rc 1 "a stock iperf3 client is refused" timeout 20 iperf3 -c 127.0.0.1 \
+	expect_exit 1 "a stock iperf3 client is refused" timeout 20 iperf3 -c 127.0.0.1 \
 		-p "$port" -t 1
 	grep -q "test authorization failed" <<<"$out$err"
 	ok $? "  iperf3 prints: test authorization failed"
@@ -154,7 +143,7 @@ olog=$tap_tmp/open.log
 lport=$port lpid=$spid
 start_server "$olog" "$bp" serve
 open_port=$port
-expect_rc 1 "a client with --psk refuses an unlocked server" \
+expect_exit 1 "a client with --psk refuses an unlocked server" \
 	"$bp" tcp -c 127.0.0.1 -p "$open_port" -t 1 --psk "$key" --json
 grep -q "asked for no key.*not locked" <<<"$err" && jq -e '.error.code == "permission"' \
 	<<<"$out" >/dev/null
