@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "core/log.h"
+
 /*
  * 4 GiB: three of the largest bodies (1 GiB, /1g) and a few thousand /1m on one
  * connection; over half a minute of a gigabit link on one connection, and a load tool that
@@ -35,12 +37,12 @@ enum bp_http_budget {
 enum bp_http_budget bp_http_budget_check(uint64_t committed, uint64_t len, uint64_t cap);
 
 /*
- * One log line per second at most, over every worker thread (the fields are atomics):
- * further lines within the second are counted and the next line says how many.
+ * The line the workers log for a connection cut short, through core/log.h's limiter (a
+ * burst, then one a second over every worker thread; the next line says how many it
+ * left out).
  */
 struct bp_http_limit_log {
-	uint64_t next_ns;     /* no line before this */
-	uint64_t suppressed;  /* lines not written since the last one */
+	struct bp_ratelimit rl;
 };
 
 /* "http: 127.0.0.1:40112: WHY" for the connection on fd, rate limited as above. */
