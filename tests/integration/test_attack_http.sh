@@ -5,7 +5,8 @@
 # close; clients that ask for big answers and never read them (a header trickled byte by
 # byte to look busy) must be reset at the idle timeout with the server's memory flat; a
 # small budget must end keep-alive cleanly (Connection: close, then a 503 for what cannot
-# fit), which boardperf http and wrk take as a reconnect, not an error; a burst of log lines, then one a second.
+# fit), which boardperf http and wrk take as a reconnect, not an error; a burst of log
+# lines, then one a second.
 # Usage: test_attack_http.sh BOARDPERF
 set -u
 bp=$1
