@@ -57,6 +57,7 @@ static int drain_queue(int lfd)
 struct run {
 	struct bp_rr_counts c;
 	struct bp_rr_inflight inflight;
+	int64_t inflight_at_stop;      /* in flight when the run ended, before the stop closed them */
 	int queued;
 };
 
@@ -84,6 +85,7 @@ static void run_open(double rate, uint64_t timeout_ms, size_t cap, uint64_t run_
 	CHECK(f != NULL);
 	CHECK_INT(bp_rr_flow_ops.start(f, loop, -1), 0);
 	bp_loop_run(loop, bp_now_ns() + run_ms * BP_NS_PER_MS);
+	out->inflight_at_stop = out->inflight.now;
 	bp_rr_flow_ops.stop(f, loop);
 	bp_txn_stats_take(&stats, &out->c.txn, NULL, &h);
 	out->queued = drain_queue(lfd);
@@ -124,8 +126,9 @@ static void test_on_time_when_blocked(void)
  * one, on which the oldest waiting transaction starts at once, so batches of 10 time out
  * at 100-145, 200-245 and 300-345 ms: about 30 failures.timeout (the timer's lateness
  * accumulates along the chain, so fewer on a loaded machine), and whatever the timing,
- * exactly 10 more started than timed out, each reached the listener, never more than 10
- * in flight, and the waits are counted.
+ * exactly as many more started than timed out as were in flight at the end (10, or fewer
+ * when a timeout had just freed a slot that the loop had not refilled yet: seen under
+ * ASan), each reached the listener, never more than 10 in flight, and the waits counted.
  */
 static void test_cap(void)
 {
@@ -139,7 +142,8 @@ static void test_cap(void)
 	       (unsigned long long)r.inflight.waits, (unsigned long long)tmo);
 	CHECK_INT(r.inflight.peak, 10);
 	CHECK(tmo >= 20 && tmo <= 30);
-	CHECK_INT(r.c.txn.started, tmo + 10);
+	CHECK(r.inflight_at_stop >= 1 && r.inflight_at_stop <= 10);
+	CHECK_INT(r.c.txn.started, tmo + (uint64_t)r.inflight_at_stop);
 	CHECK_INT(r.queued, (long long)r.c.txn.started);
 	CHECK(r.inflight.waits >= 3);
 	CHECK_INT(r.c.txn.done, 0);
