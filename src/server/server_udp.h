@@ -21,7 +21,7 @@ struct srv;
 struct srv_udp_drops {
 	uint64_t total;              /* since the server started */
 	uint64_t wrong_addr, no_test; /* in the current period, by reason */
-	char last[160];              /* the latest drop, for the period's line */
+	char last[200];              /* the latest drop (a peer of 64, a reason of 128), for the line */
 	bool open;                   /* a period is running: its first drop was logged */
 	struct bp_timer flush;       /* the period's end */
 };
