@@ -218,8 +218,7 @@ out:
 	return rc;
 }
 
-/* Parse a complete message body; only a JSON object is a valid control message. */
-static int parse_object(const char *text, size_t len, json_t **msg)
+int bp_proto_parse_json(const char *text, size_t len, json_t **msg)
 {
 	json_error_t err;
 	json_t *j = json_loadb(text, len, 0, &err);
@@ -269,7 +268,7 @@ int bp_proto_recv_json(int fd, json_t **msg, uint64_t deadline_ns)
 		return -ENOMEM;
 	rc = bp_proto_read_all(fd, body, len, deadline_ns);
 	if (rc == 0)
-		rc = parse_object(body, len, msg);
+		rc = bp_proto_parse_json(body, len, msg);
 	free(body);
 	return rc;
 }
@@ -371,7 +370,7 @@ static int feed_json_body(struct bp_proto_decoder *d, const unsigned char *p, si
 	d->have += k;
 	if (got + k < d->need)
 		return 0;
-	rc = parse_object(d->body, d->need, &d->json);
+	rc = bp_proto_parse_json(d->body, d->need, &d->json);
 	free(d->body);
 	d->body = NULL;
 	if (rc == 0)

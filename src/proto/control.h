@@ -75,6 +75,13 @@ int bp_proto_send_json(int fd, const json_t *msg, uint64_t deadline_ns);
 int bp_proto_recv_json(int fd, json_t **msg, uint64_t deadline_ns);
 
 /*
+ * A complete message body as the control protocol reads it: only a JSON object is a valid
+ * message, and one whose numbers overflow jansson's integers (stock iperf3 prints -1 as an
+ * unsigned 64-bit number) is read again with every number as a double. 0 or -EBADMSG.
+ */
+int bp_proto_parse_json(const char *text, size_t len, json_t **msg);
+
+/*
  * Incremental decoding for a non-blocking server: feed bytes as they arrive.
  * A decoder is set to expect a cookie, a state byte or a JSON message; bp_proto_feed
  * consumes what it can from buf and returns the bytes consumed (>= 0) or a negative

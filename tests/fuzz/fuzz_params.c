@@ -14,18 +14,9 @@
 
 #include "core/clock.h"
 #include "fuzz.h"
+#include "proto/control.h"
 #include "proto/iperf3_error.h"
 #include "proto/params.h"
-
-static json_t *load(const uint8_t *data, size_t size)
-{
-	json_error_t je;
-	json_t *j = json_loadb((const char *)data, size, 0, &je);
-
-	if (!j && json_error_code(&je) == json_error_numeric_overflow)
-		j = json_loadb((const char *)data, size, JSON_DECODE_INT_AS_REAL, &je);
-	return j;
-}
 
 static void check_refusal(int ie, const char *err)
 {
@@ -53,11 +44,12 @@ static void check_bounds(const struct bp_net_params *p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bp_net_params p, q;
-	json_t *j = load(data, size), *back;
+	json_t *j = NULL, *back;
 	char err[256];
 	int ie;
 
-	if (!j)
+	/* only what the control protocol would hand over: a JSON object */
+	if (bp_proto_parse_json((const char *)data, size, &j))
 		return 0;
 	if (bp_net_params_from_json(j, &p, &ie, err, sizeof(err))) {
 		check_refusal(ie, err);

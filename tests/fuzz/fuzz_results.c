@@ -9,20 +9,11 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "proto/control.h"
 #include "proto/results.h"
 #include "proto/results_streams.h"
 
 static struct bp_net_results r, again;
-
-static json_t *load(const uint8_t *data, size_t size)
-{
-	json_error_t je;
-	json_t *j = json_loadb((const char *)data, size, 0, &je);
-
-	if (!j && json_error_code(&je) == json_error_numeric_overflow)
-		j = json_loadb((const char *)data, size, JSON_DECODE_INT_AS_REAL, &je);
-	return j;
-}
 
 static void sums(const struct bp_net_results *x)
 {
@@ -45,10 +36,11 @@ static void sums(const struct bp_net_results *x)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_t *j = load(data, size), *back;
+	json_t *j = NULL, *back;
 	char err[256];
 
-	if (!j)
+	/* only what the control protocol would hand over: a JSON object */
+	if (bp_proto_parse_json((const char *)data, size, &j))
 		return 0;
 	if (bp_net_results_from_json(j, &r, err, sizeof(err))) {
 		if (!err[0] || strchr(err, '\n'))
