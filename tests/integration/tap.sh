@@ -61,6 +61,9 @@ expect_exit() {
 	fi
 }
 
+# wait_log FILE TEXT: true once FILE holds TEXT (a server's log line), within 10 s.
+wait_log() { for _ in $(seq 100); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
+
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -37,7 +37,6 @@ expect_fail() {
 	[ "$got" -eq "$want" ]; ok $? "$what (exit $got, want $want)"
 	[ "$got" -eq "$want" ] || printf '#   stderr: %s\n' "$err"
 }
-wait_log() { for _ in $(seq 50); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 
 # Keys and users as an iperf3 user makes them (iperf3's README: sha256 of "{user}password").
 key=$tap_tmp/private.pem pubkey=$tap_tmp/public.pem users=$tap_tmp/users.csv

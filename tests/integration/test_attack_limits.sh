@@ -22,7 +22,6 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
-wait_log() { for _ in $(seq 50); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 # established PORT: the server side's established TCP connections on PORT
 established() { ss -Htn state established "( sport = :$1 )" | wc -l; }
 # wait_established PORT N: until the server holds N connections on PORT (at most 10 s)

@@ -15,7 +15,6 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
-wait_log() { for _ in $(seq 50); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 
 slog="$tap_tmp/serve.log"
 for try in 1 2 3 4 5; do

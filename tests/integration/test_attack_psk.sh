@@ -22,7 +22,6 @@ cleanup() {
 	wait 2>/dev/null
 }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
-wait_log() { for _ in $(seq 100); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 # count_log FILE STRING: how many lines of the server's log hold STRING
 count_log() { grep -cF -- "$2" "$1"; }
 

@@ -21,7 +21,6 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
-wait_log() { for _ in $(seq 50); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 # within A B PCT: |A - B| <= PCT % of max(A, B), and both above 0
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { m = a > b ? a : b; d = a - b; if (d < 0) d = -d

@@ -12,7 +12,6 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
-wait_log() { for _ in $(seq 50); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
 # near A B PCT: |A - B| <= PCT % of B
 near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
