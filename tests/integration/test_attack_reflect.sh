@@ -154,23 +154,14 @@ rig_down
 
 # Loopback in a namespace of this test's own: the listener is [::] (dual-stack), so the
 # IPv4 control connection and greeting both arrive as ::ffff:127.0.0.x.
-lo_ns=bprefl-$BASHPID
-lo_srv=
-cleanup_lo() {
-	[ -n "$lo_srv" ] && kill "$lo_srv" 2>/dev/null && wait "$lo_srv" 2>/dev/null
-	lo_srv=
-	ip netns del "$lo_ns" 2>/dev/null
-}
-trap 'cleanup_lo; rm -rf "$tap_tmp"' EXIT
-ip netns add "$lo_ns"
-ip -n "$lo_ns" link set lo up
+trap 'rig_lo_down; rm -rf "$tap_tmp"' EXIT
+rig_lo_up bprefl
+lo_ns=$RIG_LO_NS
 ip -n "$lo_ns" addr add 2001:2::1/128 dev lo nodad
 ip -n "$lo_ns" addr add 2001:2::3/128 dev lo nodad
 { nft_rules ip 127.0.0.1 127.0.0.2; } | ip netns exec "$lo_ns" nft -f -
 ip netns exec "$lo_ns" nft add rule inet bprefl out ip6 daddr 2001:2::3 counter name to_att
-ip netns exec "$lo_ns" "$bp" serve -p "$port" --idle-timeout 3 2>"$tap_tmp/lo.log" &
-lo_srv=$!
-for _ in $(seq 50); do grep -qs listening "$tap_tmp/lo.log" && break; sleep 0.1; done
+rig_lo_serve "$tap_tmp/lo.log" "$bp" -p "$port" --idle-timeout 3
 lo_case() { # lo_case SERVER CTL ATTACKER DESC
 	local a0 a1 out
 	a0=$(nft_count "$lo_ns" to_att)
@@ -182,5 +173,5 @@ lo_case() { # lo_case SERVER CTL ATTACKER DESC
 }
 lo_case 127.0.0.1 127.0.0.1 127.0.0.2 "${descs[8]}"
 lo_case 2001:2::1 2001:2::1 2001:2::3 "${descs[9]}"
-cleanup_lo
+rig_lo_down
 tap_done

@@ -94,20 +94,11 @@ run_cases() {
 }
 
 # Loopback: client and server in one namespace of this test's own.
-lo_ns=bplo-$BASHPID
-lo_srv=
-cleanup_lo() {
-	[ -n "$lo_srv" ] && kill "$lo_srv" 2>/dev/null && wait "$lo_srv" 2>/dev/null
-	lo_srv=
-	ip netns del "$lo_ns" 2>/dev/null
-}
-trap 'cleanup_lo; rm -rf "$tap_tmp"' EXIT
-ip netns add "$lo_ns" && ip -n "$lo_ns" link set lo up && nft_rules | ip netns exec "$lo_ns" nft -f -
-ip netns exec "$lo_ns" "$bp" serve -p "$port" -B 127.0.0.1 --idle-timeout 5 2>"$tap_tmp/lo.log" &
-lo_srv=$!
-for _ in $(seq 50); do grep -qs listening "$tap_tmp/lo.log" && break; sleep 0.1; done
-run_cases loopback "$lo_ns" "$lo_ns" "$lo_ns" 127.0.0.1
-cleanup_lo
+trap 'rig_lo_down; rm -rf "$tap_tmp"' EXIT
+rig_lo_up bplo && nft_rules | ip netns exec "$RIG_LO_NS" nft -f -
+rig_lo_serve "$tap_tmp/lo.log" "$bp" -p "$port" -B 127.0.0.1 --idle-timeout 5
+run_cases loopback "$RIG_LO_NS" "$RIG_LO_NS" "$RIG_LO_NS" 127.0.0.1
+rig_lo_down
 
 # veth: the rig's client and server namespaces, a counter on the input of each.
 rig_up

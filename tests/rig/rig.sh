@@ -535,3 +535,29 @@ rig_down() {
 	done
 	return 0
 }
+
+# A namespace of the test's own with only its loopback up, for loopback tests that need
+# their own nftables counters or addresses: rig_lo_up PREFIX sets RIG_LO_NS (PREFIX-PID);
+# rig_lo_serve LOG BOARDPERF ARGS... starts `boardperf serve ARGS` in it (RIG_LO_SRV, its
+# PID), back once it listens; rig_lo_down stops that server by its PID and removes the
+# namespace (safe to call twice: put it in the test's EXIT trap).
+rig_lo_up() {
+	RIG_LO_NS=$1-$BASHPID
+	RIG_LO_SRV=
+	ip netns add "$RIG_LO_NS" && ip -n "$RIG_LO_NS" link set lo up
+}
+rig_lo_serve() {
+	local log=$1 bin=$2
+	shift 2
+	ip netns exec "$RIG_LO_NS" "$bin" serve "$@" 2>"$log" &
+	RIG_LO_SRV=$!
+	for _ in $(seq 50); do grep -qs listening "$log" && return 0; sleep 0.1; done
+	return 1
+}
+rig_lo_down() {
+	[ -n "${RIG_LO_SRV:-}" ] && kill "$RIG_LO_SRV" 2>/dev/null && wait "$RIG_LO_SRV" 2>/dev/null
+	RIG_LO_SRV=
+	[ -n "${RIG_LO_NS:-}" ] && ip netns del "$RIG_LO_NS" 2>/dev/null
+	RIG_LO_NS=
+	return 0
+}
