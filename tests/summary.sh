@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Prints a line per given Meson build folder, then one closing line over all of their test
 # logs: "tests: N passed, N failed, N skipped" (each TAP check counts; "ok ... # SKIP" is
-# skipped). A folder without a log (its tests never ran) counts as one failure.
+# skipped). A folder without a log (its tests never ran) counts as one failure. Above the
+# closing line, every failure by name: the build, the test, and its "not ok" lines (or, for a
+# test that failed without one, its result and the last lines it printed), so a CI log cut
+# to its end still says what failed.
 set -euo pipefail
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 named=
 for b in "$@"; do
 	log="$b/meson-logs/testlog.json"
 	[ -f "$log" ] || { echo "$b: no test log" >&2; failed=$((failed + 1)); continue; }
@@ -19,6 +22,17 @@ for b in "$@"; do
 			 then ([.nok, 1] | max) else .nok end) | add // 0),
 		    ((map(select(.res == "SKIP")) | length) + (map(.skip) | add // 0)) ] | @tsv' "$log")
 	echo "$b: $p passed, $f failed, $s skipped"
+	named+=$(jq -rs --arg b "$b" '
+		.[] | (.stdout // "" | split("\n")) as $lines
+		| [$lines[] | select(test("^not ok "))] as $nok
+		| select(($nok | length) > 0 or .result == "FAIL" or .result == "TIMEOUT"
+			 or .result == "ERROR")
+		| "failed: \($b) \(.name) (\(.result))",
+		  (if ($nok | length) > 0 then ($nok[:10][] | "  \(.)")
+		   else ((.stdout // "") + (.stderr // "") | split("\n")
+			 | map(select(length > 0)) | .[-5:][] | "  \(.)") end)' "$log")
+	named+=$'\n'
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
+printf '%s' "$named" | sed '/^$/d'
 echo "tests: $passed passed, $failed failed, $skipped skipped"
