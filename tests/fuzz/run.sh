@@ -27,34 +27,54 @@ verdict() { # verdict NAME OK|FAIL TEXT
 	jq -cn --arg n "fuzz_$1_run" --arg r "$2" --arg t "$3" \
 		'{name: $n, result: $r, stdout: $t}' >>"$log"
 }
-for seeds in "$here"/corpus/*/; do
-	name=$(basename "$seeds")
-	bin="$build/tests/fuzz/fuzz_$name"
-	[ -x "$bin" ] || { echo "fuzz $name: no target $bin (not a clang fuzz build?)"
-		failed+=("$name"); verdict "$name" FAIL "no target"; continue; }
-	mkdir -p "$scratch/$name/new" "$scratch/$name/crash"
+# One target, its verdict left in $scratch/NAME/verdict (OK|FAIL) and its lines in .../out,
+# so that targets can run side by side and still report in corpus order.
+fuzz_one() { # fuzz_one NAME SEEDS
+	local name=$1 seeds=$2 bin="$build/tests/fuzz/fuzz_$1" d="$scratch/$1" start rc stats found
+	mkdir -p "$d/new" "$d/crash"
+	if [ ! -x "$bin" ]; then
+		echo "fuzz $name: no target $bin (not a clang fuzz build?)" >"$d/out"
+		echo "no target" >"$d/text"; echo FAIL >"$d/verdict"; return
+	fi
 	start=$(date +%s)
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix="$scratch/$name/crash/" "$scratch/$name/new" "$seeds" \
-		>"$scratch/$name/log" 2>&1
+		-artifact_prefix="$d/crash/" "$d/new" "$seeds" >"$d/log" 2>&1
 	rc=$?
-	ran=$((ran + 1))
-	stats=$(grep -E '^stat::number_of_executed_units' "$scratch/$name/log" | awk '{print $2}')
-	found=$(find "$scratch/$name/new" -type f | wc -l)
+	stats=$(grep -E '^stat::number_of_executed_units' "$d/log" | awk '{print $2}')
+	found=$(find "$d/new" -type f | wc -l)
 	if [ "$rc" -ne 0 ]; then
-		failed+=("$name")
-		echo "fuzz $name: FAILED (exit $rc) after $(($(date +%s) - start)) s; input and log:"
-		ls "$scratch/$name/crash/" | sed "s|^|  $scratch/$name/crash/|"
-		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$scratch/$name/log" | head -n 8 | sed 's/^/  /'
-		verdict "$name" FAIL "$(tail -n 40 "$scratch/$name/log")"
-	else
-		echo "fuzz $name: ok, ${stats:-?} inputs in $secs s, $found new in the scratch corpus"
-		verdict "$name" OK "${stats:-?} inputs in $secs s"
-		if [ "$merge" = --merge ] && [ "$found" -gt 0 ]; then
-			"$bin" -merge=1 "$seeds" "$scratch/$name/new" >>"$scratch/$name/log" 2>&1
-			echo "  merged into $seeds: $(find "$seeds" -type f | wc -l) inputs now"
-		fi
+		{ echo "fuzz $name: FAILED (exit $rc) after $(($(date +%s) - start)) s; input and log:"
+		  ls "$d/crash/" | sed "s|^|  $d/crash/|"
+		  grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$d/log" | head -n 8 | sed 's/^/  /'
+		} >"$d/out"
+		tail -n 40 "$d/log" >"$d/text"; echo FAIL >"$d/verdict"
+		return
 	fi
+	echo "fuzz $name: ok, ${stats:-?} inputs in $secs s, $found new in the scratch corpus" >"$d/out"
+	echo "${stats:-?} inputs in $secs s" >"$d/text"; echo OK >"$d/verdict"
+	if [ "$merge" = --merge ] && [ "$found" -gt 0 ]; then
+		"$bin" -merge=1 "$seeds" "$d/new" >>"$d/log" 2>&1
+		echo "  merged into $seeds: $(find "$seeds" -type f | wc -l) inputs now" >>"$d/out"
+	fi
+}
+# As many targets at once as there are CPUs (BP_FUZZ_JOBS to change it): each target is
+# one single-threaded process, so on two cores two run in the time of one, each still
+# for its full SECONDS_EACH.
+jobs=${BP_FUZZ_JOBS:-$(nproc)}
+names=()
+for seeds in "$here"/corpus/*/; do
+	name=$(basename "$seeds")
+	names+=("$name")
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	fuzz_one "$name" "$seeds" &
 done
-echo "fuzz: $ran targets run for $secs s each, ${#failed[@]} failed${failed:+: ${failed[*]}} (logs in $scratch)"
+wait
+for name in "${names[@]}"; do
+	d="$scratch/$name"
+	cat "$d/out"
+	ran=$((ran + 1))
+	[ "$(cat "$d/verdict" 2>/dev/null)" = OK ] || failed+=("$name")
+	verdict "$name" "$(cat "$d/verdict" 2>/dev/null || echo FAIL)" "$(cat "$d/text" 2>/dev/null)"
+done
+echo "fuzz: $ran targets run for $secs s each, $jobs at a time, ${#failed[@]} failed${failed:+: ${failed[*]}} (logs in $scratch)"
 [ "${#failed[@]}" -eq 0 ]
