@@ -5,6 +5,8 @@
 #   dist/boardperf-VERSION-arm64   64-bit ARM: Pi 3/4/5 on a 64-bit OS, most current boards
 #   dist/boardperf-VERSION-armhf   ARMv7 hard-float: Pi 2/3/4 on a 32-bit OS, Orange Pi, A20
 #   dist/boardperf-VERSION-armel   ARMv5TE soft-float EABI: runs on the ARMv6 of a Pi Zero/1
+# and, for each, dist/boardperf_VERSION_ARCH.deb (tools/deb/build.sh: the binary, its man
+# page and bash completion generated from its own --help, boardperf-serve.service).
 # Each is cross-compiled with Debian's gcc and linked against Debian's own target libraries
 # (tools/cross/sysroot.sh fetches them; the .debs are cached in build-dist/cache), and each
 # is run once, under qemu-user for ARM, to check that its --version names its architecture.
@@ -78,7 +80,8 @@ for a in $arches; do
 	out=dist/boardperf-$version-$a
 	strip_tool=strip
 	[ "$a" = "$native" ] || strip_tool=${triplet[$a]}-strip
-	"$strip_tool" -o "$out" "$build/$a/boardperf"
+	# .comment holds only the compilers' names (lintian: binary-has-unneeded-section)
+	"$strip_tool" -R .comment -o "$out" "$build/$a/boardperf"
 	! readelf -lW "$out" | grep -q "program interpreter" ||
 		{ echo "dist.sh: $out is not statically linked" >&2; exit 1; }
 	if [ "$a" = "$native" ]; then
@@ -91,6 +94,17 @@ for a in $arches; do
 	*) echo "dist.sh: $out --version says '$line', not boardperf $version $a" >&2; exit 1 ;;
 	esac
 	printf '%-34s %8d bytes  %s\n' "$out" "$(stat -c %s "$out")" "$line"
+	# The man page and the completion come from this binary's own --help (under qemu-user
+	# for ARM), so that the package says what its binary does.
+	helpbin=$build/$a.help
+	if [ "$a" = "$native" ]; then
+		printf '#!/bin/sh\nexec "%s" "$@"\n' "$PWD/$out" >"$helpbin"
+	else
+		printf '#!/bin/sh\nQEMU_CPU=%s exec %s "%s" "$@"\n' "${model[$a]}" "${qemu[$a]}" "$PWD/$out" >"$helpbin"
+	fi
+	chmod +x "$helpbin"
+	deb=$(tools/deb/build.sh "$a" "$out" "$helpbin" "$version" dist)
+	printf '%-34s %8d bytes\n' "$deb" "$(stat -c %s "$deb")"
 done
-(cd dist && sha256sum boardperf-"$version"-* >SHA256SUMS)
-echo "dist/SHA256SUMS: $(wc -l <dist/SHA256SUMS) binaries"
+(cd dist && sha256sum boardperf-"$version"-* boardperf_"$version"_*.deb >SHA256SUMS)
+echo "dist/SHA256SUMS: $(wc -l <dist/SHA256SUMS) files"
