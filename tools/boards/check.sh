@@ -10,7 +10,7 @@ dir=${1:?usage: check.sh DIR BOARD...}
 shift
 # What each board must report: DT model (exact), SoC ("" for none), the core summary.
 declare -A model=([raspi3b]="Raspberry Pi 3 Model B" [virt-a15]="linux,dummy-virt" [virt-a53]="linux,dummy-virt")
-declare -A soc=([raspi3b]=BCM2837 [virt-a15]="" [virt-a53]="")
+declare -A soc=([raspi3b]="Broadcom BCM2837" [virt-a15]="" [virt-a53]="")
 declare -A cores=([raspi3b]="4x Cortex-A53" [virt-a15]="2x Cortex-A15" [virt-a53]="2x Cortex-A53")
 # A check's key figures (each must be a number above zero).
 declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth memset.bandwidth"

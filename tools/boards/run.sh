@@ -57,8 +57,9 @@ for b in $boards; do
 	raspi3b)
 		qemu=(qemu-system-aarch64 -M raspi3b -m 1G -dtb "$dtbdir/broadcom/bcm2837-rpi-3-b.dtb"
 			-drive "file=$out/$b.img,if=sd,format=raw")
-		# The watchdog is how the Pi powers off; the SD host is the Arasan SDHCI.
-		want="bcm2835_wdt sdhci-iproc crc32c_generic ext4" disk=/dev/mmcblk0 console=ttyAMA0 ;;
+		# The watchdog is how the Pi powers off. The SD card is the sdhost's (bcm2835.ko): its DT
+		# pin set moves QEMU's card from the SDHCI (the Wi-Fi slot on a Pi 3) to it.
+		want="bcm2835_wdt bcm2835 sdhci-iproc crc32c_generic ext4" disk=/dev/mmcblk0 console=ttyAMA0 ;;
 	virt-a15)
 		qemu=(qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 512M
 			-drive "file=$out/$b.img,if=none,id=d0,format=raw" -device virtio-blk-device,drive=d0)
