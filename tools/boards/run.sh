@@ -92,3 +92,4 @@ for b in $boards; do
 	echo "$b: booted and ran in ${secs}s (console: $out/$b.console)"
 	echo "$secs" >"$out/$b.seconds"
 done
+tools/boards/check.sh "$out" $boards
