@@ -18,7 +18,7 @@ for b in $boards; do
 	[ -n "${arch[$b]:-}" ] || { echo "run.sh: unknown board '$b' (expected raspi3b, virt-a15 or virt-a53)" >&2; exit 2; }
 done
 need=
-command -v qemu-system-arm >/dev/null || need=qemu-system-arm
+command -v qemu-system-arm >/dev/null || need="qemu-system-arm"
 command -v cpio >/dev/null || need="$need cpio"
 if [ -n "$need" ]; then
 	[ "$(id -u)" = 0 ] || { echo "run.sh: run as root to install:" $need >&2; exit 1; }
