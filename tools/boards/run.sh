@@ -44,7 +44,6 @@ modclose() {
 	echo "${f#"$mods"/}"
 }
 
-rc=0
 for b in $boards; do
 	a=${arch[$b]}
 	root=$(cd "$cache/boards-$a" && pwd)
