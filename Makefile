@@ -35,7 +35,7 @@ TEST_CLANG = meson test -C $(CLANG_BUILD) --suite unit --suite fuzz --print-erro
 TEST_TSAN = meson test -C $(TSAN_BUILD) --suite unit --num-processes 1 --print-errorlogs
 TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) $(TSAN_BUILD)
 
-.PHONY: all deps build build-asan build-clang build-tsan run test test-unit test-asan dist test-cross clean
+.PHONY: all deps build build-asan build-clang build-tsan run test test-unit test-asan dist test-cross test-boards clean
 
 all: build
 
@@ -84,6 +84,12 @@ dist: deps
 # The unit tests of the arm64, armhf and armel builds (build-dist/ARCH) under qemu-user.
 test-cross: deps
 	tools/cross/test.sh $(ARCHES)
+
+# Emulated boards under qemu-system (tools/boards/run.sh): a Raspberry Pi 3 B and ARMv7 and
+# ARMv8 virt machines boot Debian's kernels once each and run info, cpu, mem, disk, tcp, udp
+# and rr; the results are checked from here into build-dist/boards/meson-logs/testlog.json.
+test-boards: deps
+	tools/boards/run.sh $(BOARDS)
 
 # Every build first (one that fails stops here), then each one's tests; a failure in any
 # of them fails the whole. A log left from an earlier run must not count: it goes first.

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# `make test-boards`: boots emulated ARM boards under qemu-system (Debian's own kernels, a
+# tiny initramfs with busybox-static and the static boardperf of `make dist`) and runs in one
+# boot per board: info, cpu, mem, disk on a virtual disk, tcp/udp/rr over the guest's
+# loopback against its own serve. tools/boards/check.sh then checks each one's JSON from here.
+#   usage: tools/boards/run.sh [BOARD...]   (raspi3b virt-a15 virt-a53; default: all)
+#   DIST_BUILD (build-dist): the binaries' build folders; results in DIST_BUILD/boards.
+set -euo pipefail
+cd "$(dirname "$0")/.."/..
+build=${DIST_BUILD:-build-dist}
+cache=${DIST_CACHE:-$build/cache}
+out=$build/boards
+boards=${*:-raspi3b virt-a15 virt-a53}
+mkdir -p "$out" "$cache"
+
+declare -A arch=([raspi3b]=arm64 [virt-a15]=armhf [virt-a53]=arm64)
+for b in $boards; do
+	[ -n "${arch[$b]:-}" ] || { echo "run.sh: unknown board '$b' (expected raspi3b, virt-a15 or virt-a53)" >&2; exit 2; }
+done
+need=
+command -v qemu-system-arm >/dev/null || need="qemu-system-arm"
+command -v cpio >/dev/null || need="$need cpio"
+if [ -n "$need" ]; then
+	[ "$(id -u)" = 0 ] || { echo "run.sh: run as root to install:" $need >&2; exit 1; }
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need
+fi
+arches=$(for b in $boards; do echo "${arch[$b]}"; done | sort -u)
+tools/dist.sh $arches >"$out/dist.log" 2>&1 || { cat "$out/dist.log" >&2; exit 1; }
+for a in $arches; do tools/boards/fetch.sh "$a" "$cache"; done
+
+# The modules a .ko needs, from its own modinfo "depends=" (no depmod on this machine),
+# printed dependencies first.
+modpath() { find "$1" -name "$2.ko" -print -quit; }
+declare -A seen
+modclose() {
+	local mods=$1 name=$2 f deps d
+	[ -z "${seen[$name]:-}" ] || return 0
+	seen[$name]=1
+	f=$(modpath "$mods" "$name")
+	[ -n "$f" ] || f=$(modpath "$mods" "${name//_/-}")
+	[ -n "$f" ] || { echo "run.sh: no module $name in $mods" >&2; return 1; }
+	deps=$(strings "$f" | sed -n 's/^depends=//p' | head -1)
+	for d in ${deps//,/ }; do modclose "$mods" "$d"; done
+	echo "${f#"$mods"/}"
+}
+
+for b in $boards; do
+	a=${arch[$b]}
+	root=$(cd "$cache/boards-$a" && pwd)
+	kver=$(ls "$root/lib/modules")
+	mods=$root/lib/modules/$kver
+	kernel=$root/boot/vmlinuz-$kver
+	dtbdir=$root/usr/lib/linux-image-$kver
+	bin=$(ls dist/boardperf-*-"$a")
+	case $b in
+	raspi3b)
+		qemu=(qemu-system-aarch64 -M raspi3b -m 1G -dtb "$dtbdir/broadcom/bcm2837-rpi-3-b.dtb"
+			-drive "file=$out/$b.img,if=sd,format=raw")
+		# The watchdog is how the Pi powers off. The SD card is the sdhost's (bcm2835.ko): its DT
+		# pin set moves QEMU's card from the SDHCI (the Wi-Fi slot on a Pi 3) to it.
+		want="bcm2835_wdt bcm2835 sdhci-iproc crc32c_generic ext4" disk=/dev/mmcblk0 console=ttyAMA0 ;;
+	virt-a15)
+		qemu=(qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 512M
+			-drive "file=$out/$b.img,if=none,id=d0,format=raw" -device virtio-blk-device,drive=d0)
+		want="virtio_mmio virtio_blk crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 ;;
+	virt-a53)
+		qemu=(qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 512M
+			-drive "file=$out/$b.img,if=none,id=d0,format=raw" -device virtio-blk-device,drive=d0)
+		want="virtio_mmio virtio_blk crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 ;;
+	esac
+	ird=$out/$b.initramfs
+	rm -rf "$ird"
+	mkdir -p "$ird"/{bin,proc,sys,dev,etc,lib/modules}
+	cp "$root/bin/busybox" "$ird/bin/busybox"
+	ln -s busybox "$ird/bin/sh"
+	cp "$bin" "$ird/bin/boardperf"
+	cp tools/boards/init.sh "$ird/init"
+	echo "$disk" >"$ird/etc/board-disk"
+	seen=()
+	for m in $want; do modclose "$mods" "$m"; done >"$ird/lib/modules/order"
+	while read -r m; do mkdir -p "$ird/lib/modules/$(dirname "$m")"; cp "$mods/$m" "$ird/lib/modules/$m"; done <"$ird/lib/modules/order"
+	(cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/$b.cpio.gz"
+	rm -f "$out/$b.img"
+	truncate -s 64M "$out/$b.img"
+	start=$(date +%s.%N)
+	timeout 300 "${qemu[@]}" -kernel "$kernel" -initrd "$out/$b.cpio.gz" \
+		-append "console=$console rdinit=/init panic=-1 quiet" \
+		-nographic -no-reboot -nic none -monitor none -serial stdio </dev/null >"$out/$b.console" 2>&1 || true
+	end=$(date +%s.%N)
+	secs=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')
+	echo "$b: booted and ran in ${secs}s (console: $out/$b.console)"
+	echo "$secs" >"$out/$b.seconds"
+done
+tools/boards/check.sh "$out" $boards
