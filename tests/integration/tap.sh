@@ -63,6 +63,10 @@ expect_exit() {
 
 # wait_log FILE TEXT: true once FILE holds TEXT (a server's log line), within 10 s.
 wait_log() { for _ in $(seq 100); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
+# raw_send FD FORMAT ARGS...: printf to a socket the test opened on FD (exec N<>/dev/tcp/...),
+# in a subshell that ignores SIGPIPE: a server that closes on bad bytes before the write
+# (what some of these tests provoke) must fail that write, not kill the test script.
+raw_send() { local fd=$1; shift; ( trap '' PIPE; printf "$@" >&"$fd" ) 2>/dev/null; }
 
 tap_done() {
 	echo "1..$tap_n"

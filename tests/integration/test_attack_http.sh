@@ -28,7 +28,7 @@ established() { ss -Htn state established "sport = :$1" 2>/dev/null | wc -l; }
 # head_of PORT PATH: the response header, through bash's /dev/tcp
 head_of() {
 	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
-	printf 'GET %s HTTP/1.1\r\nHost: t\r\n\r\n' "$2" >&3
+	raw_send 3 'GET %s HTTP/1.1\r\nHost: t\r\n\r\n' "$2"
 	timeout 2 cat <&3 | sed '/^\r$/q'
 	exec 3<&-
 }

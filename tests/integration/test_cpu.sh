@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# boardperf cpu against `openssl speed` on the same items, in one run: interleaved rounds
-# (the machine is shared and noisy), medians, agreement within ±10 %. Both sides' rates are
-# per second of the CPU time the benchmark got (boardperf: its figure ÷ ITEM.cpu; openssl
-# speed: its default, which divides by user time): a tool that shares its core with another
-# process runs fewer operations per wall second, but about as many per CPU second, so this
-# compares the two methods even on a busy machine. aes-128-gcm at 16 bytes is the per-message
-# cost, where boardperf once read 1.11x openssl speed (its context lacked openssl's padding
-# setting, which OpenSSL re-applies on every key and IV set).
+# boardperf cpu against `openssl speed` on the same items, in one run, agreement within ±10 %.
+# The machine is shared and noisy (a neighbour, or another job of this CI, moves a figure by
+# several percent within seconds), so each unit (a signature algorithm's sign and verify, a
+# cipher at one size) is a pair measured back to back on one core, boardperf then openssl or
+# the other way round (alternating), and an item's figure is the median of its pairs' ratios:
+# a drift in load moves both halves of a pair alike and cancels, where whole runs of one tool
+# then the other (seconds apart) do not. Both sides' rates are per second of the CPU time the
+# benchmark got (boardperf: its figure ÷ ITEM.cpu; openssl speed: its default, which divides
+# by user time): a tool sharing its core runs fewer operations per wall second, but about as
+# many per CPU second. aes-128-gcm at 16 bytes is the per-message cost, where boardperf once
+# read 1.11x openssl speed (its context lacked openssl's padding setting, which OpenSSL
+# re-applies on every key and IV set). bench/cpu.sh does the same over every item, at ±3 %.
 # Usage: test_cpu.sh BOARDPERF
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
-rounds=${BP_CPU_ROUNDS:-3}
+pairs=${BP_CPU_PAIRS:-5}
 checks="sign verify sha aes16 aes chacha"
 
 # A sanitizer build intercepts every malloc OpenSSL makes (RSA verify allocates per call), so
 # its figures say nothing about speed: the comparison runs only in an optimised build.
 sanitize=$("$bp" info --json | jq -r '.env.boardperf.sanitize')
 if [ "$sanitize" != none ]; then
-	rounds=0
+	pairs=0
 	for item in $checks; do
 		tap_n=$((tap_n + 1))
 		echo "ok $tap_n - $item vs openssl speed # SKIP sanitizer build ($sanitize)"
@@ -26,6 +30,9 @@ if [ "$sanitize" != none ]; then
 fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# Both tools on the last core the test may use, so that the two halves of a pair share it.
+core=$(taskset -pc $$ | sed 's/.*: //; s/.*[,-]//')
+pin() { taskset -c "$core" "$@"; }
 
 # metric NAME JSON: boardperf's rate per CPU second (the figure over its share of a core).
 metric() {
@@ -33,39 +40,48 @@ metric() {
 		| .[0] / .[1] * 100' <<<"$2"
 }
 # ossl ARGS...: openssl speed's "+F" line, rates per user-CPU second (no -elapsed).
-ossl() { openssl speed -seconds 2 -mr "$@" 2>/dev/null | grep '^+F'; }
+ossl() { pin openssl speed -seconds 1 -mr "$@" 2>/dev/null | grep '^+F'; }
+# bpc ALGO SIZE: boardperf cpu on one algorithm (a size for a cipher or hash), its JSON.
+bpc() { pin "$bp" cpu --algo "$1" ${2:+--sizes "$2"} -t 1 --json; }
 
-for ((i = 1; i <= rounds; i++)); do
-	# Alternate who goes first so that a drift in machine load hits both alike.
-	for side in $( ((i % 2)) && echo "bp ossl" || echo "ossl bp"); do
-		if [ "$side" = bp ]; then
-			j=$("$bp" cpu --algo rsa2048,sha256,aes-128-gcm,chacha20-poly1305 \
-				--sizes 16,8192,16384 -t 1 --json)
-			metric rsa2048.sign "$j" >>"$tap_tmp/bp.sign"
-			metric rsa2048.verify "$j" >>"$tap_tmp/bp.verify"
-			metric sha256.8192 "$j" >>"$tap_tmp/bp.sha"
-			metric aes-128-gcm.16 "$j" >>"$tap_tmp/bp.aes16"
-			metric aes-128-gcm.16384 "$j" >>"$tap_tmp/bp.aes"
-			metric chacha20-poly1305.16384 "$j" >>"$tap_tmp/bp.chacha"
-		else
-			rsa=$(ossl rsa2048)
-			cut -d: -f4 <<<"$rsa" >>"$tap_tmp/os.sign"
-			cut -d: -f5 <<<"$rsa" >>"$tap_tmp/os.verify"
-			ossl -bytes 8192 sha256 | cut -d: -f4 >>"$tap_tmp/os.sha"
-			ossl -bytes 16 -evp aes-128-gcm | cut -d: -f4 >>"$tap_tmp/os.aes16"
-			ossl -bytes 16384 -evp aes-128-gcm | cut -d: -f4 >>"$tap_tmp/os.aes"
-			ossl -bytes 16384 -evp chacha20-poly1305 | cut -d: -f4 >>"$tap_tmp/os.chacha"
-		fi
+# unit KIND: one side of a unit's pair, its figures appended to $tap_tmp/SIDE.ITEM.
+unit() {
+	local j r
+	case $1 in
+	bp:rsa) j=$(bpc rsa2048)
+		metric rsa2048.sign "$j" >>"$tap_tmp/bp.sign"
+		metric rsa2048.verify "$j" >>"$tap_tmp/bp.verify" ;;
+	os:rsa) r=$(ossl rsa2048)
+		cut -d: -f4 <<<"$r" >>"$tap_tmp/os.sign"
+		cut -d: -f5 <<<"$r" >>"$tap_tmp/os.verify" ;;
+	bp:sha) metric sha256.8192 "$(bpc sha256 8192)" >>"$tap_tmp/bp.sha" ;;
+	os:sha) ossl -bytes 8192 sha256 | cut -d: -f4 >>"$tap_tmp/os.sha" ;;
+	bp:aes16) metric aes-128-gcm.16 "$(bpc aes-128-gcm 16)" >>"$tap_tmp/bp.aes16" ;;
+	os:aes16) ossl -bytes 16 -evp aes-128-gcm | cut -d: -f4 >>"$tap_tmp/os.aes16" ;;
+	bp:aes) metric aes-128-gcm.16384 "$(bpc aes-128-gcm 16384)" >>"$tap_tmp/bp.aes" ;;
+	os:aes) ossl -bytes 16384 -evp aes-128-gcm | cut -d: -f4 >>"$tap_tmp/os.aes" ;;
+	bp:chacha) metric chacha20-poly1305.16384 "$(bpc chacha20-poly1305 16384)" >>"$tap_tmp/bp.chacha" ;;
+	os:chacha) ossl -bytes 16384 -evp chacha20-poly1305 | cut -d: -f4 >>"$tap_tmp/os.chacha" ;;
+	esac
+}
+
+n=0
+for ((i = 1; i <= pairs; i++)); do
+	for u in rsa sha aes16 aes chacha; do
+		# Alternate who goes first, by pair and unit, so that neither always runs on a
+		# warmer (or cooler) core.
+		n=$((n + 1))
+		if ((n % 2)); then unit "bp:$u"; unit "os:$u"; else unit "os:$u"; unit "bp:$u"; fi
 	done
 done
 
-for item in $( ((rounds)) && echo "$checks"); do
-	b=$(median <"$tap_tmp/bp.$item")
-	o=$(median <"$tap_tmp/os.$item")
-	r=$(awk -v b="$b" -v o="$o" 'BEGIN { printf "%.3f", b / o }')
-	echo "# $item: boardperf $b, openssl speed $o per CPU second, ratio $r"
-	awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'
-	ok $? "$item within ±10 % of openssl speed (ratio $r)"
+for item in $( ((pairs)) && echo "$checks"); do
+	rs=$(paste -d' ' "$tap_tmp/bp.$item" "$tap_tmp/os.$item" |
+		awk '$1 > 0 && $2 > 0 { printf "%.4f\n", $1 / $2 }')
+	r=$(median <<<"$rs")
+	echo "# $item: ratios of $(wc -l <<<"$rs") pairs (boardperf / openssl speed per CPU second): $(sort -g <<<"$rs" | paste -sd' ')"
+	[ "$(wc -l <<<"$rs")" -eq "$pairs" ] && awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'
+	ok $? "$item within ±10 % of openssl speed (median ratio $r over $pairs pairs)"
 done
 
 # Options: unknown algorithms list the valid ones; bad sizes and thread counts name the value.

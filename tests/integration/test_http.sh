@@ -38,7 +38,7 @@ clean() { # clean WHAT MIN CMD...
 # head_of PORT PATH [HEADER]: the response header, through bash's /dev/tcp (no curl needed)
 head_of() {
 	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
-	printf 'GET %s HTTP/1.1\r\nHost: t\r\n%sConnection: close\r\n\r\n' "$2" "${3:+$3$'\r\n'}" >&3
+	raw_send 3 'GET %s HTTP/1.1\r\nHost: t\r\n%sConnection: close\r\n\r\n' "$2" "${3:+$3$'\r\n'}"
 	timeout 2 cat <&3 | sed '/^\r$/q'
 	exec 3<&-
 }

@@ -98,9 +98,9 @@ i3 "serves after refusals" -t 1
 # Raw control connections: garbage, a truncated message, an oversized one.
 raw() { # raw BYTES-AS-PRINTF-FORMAT: cookie, then the bytes, then close
 	exec 3<>"/dev/tcp/127.0.0.1/$port"
-	printf 'abcdefghijklmnopqrstuvwxyz234567abcd\0' >&3
+	raw_send 3 'abcdefghijklmnopqrstuvwxyz234567abcd\0'
 	timeout 3 head -c1 <&3 >/dev/null
-	printf "$1" >&3
+	raw_send 3 "$1"
 	exec 3>&-
 }
 raw 'GET / HTTP/1.0\r\n\r\n'
@@ -112,7 +112,7 @@ wait_log "$slog" "too large"; ok $? "oversized message dropped with a log line"
 i3 "serves after an oversized message" -t 1
 # Silent after the cookie: dropped after the idle timeout, the next client served meanwhile.
 exec 4<>"/dev/tcp/127.0.0.1/$port"
-printf 'silentsilentsilentsilentsilentsilent\0' >&4
+raw_send 4 'silentsilentsilentsilentsilentsilent\0'
 i3 "serves while a silent client waits" -t 1
 wait_log "$slog" "idle timeout" || sleep 3
 grep -q "idle timeout" "$slog"; ok $? "silent client dropped by the idle timeout"

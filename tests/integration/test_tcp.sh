@@ -116,17 +116,17 @@ grep -q "nosuchcc.*available" <<<"$err"; ok $? "bad -C lists what is available: 
 # A peer of a newer protocol version gets a clear refusal, not a hang; garbage is dropped
 # and the server goes on serving.
 exec 3<>"/dev/tcp/127.0.0.1/$port"
-printf 'abcdefghijklmnopqrstuvwxyz234567abcd\0' >&3
+raw_send 3 'abcdefghijklmnopqrstuvwxyz234567abcd\0'
 st=$(timeout 3 head -c1 <&3 | od -An -tu1 | tr -d ' ')
 [ "$st" = 9 ]; ok $? "raw client: PARAM_EXCHANGE after the cookie (got '$st')"
 msg='{"tcp":true,"time":1,"bp_version":99}'
-printf "\\x00\\x00\\x00\\x$(printf %02x ${#msg})%s" "$msg" >&3
+raw_send 3 "\\x00\\x00\\x00\\x$(printf %02x ${#msg})%s" "$msg"
 reply=$(timeout 3 cat <&3 | od -An -c | tr -d '\n')
 grep -q "updatetheolderside" <<<"$(tr -d ' ' <<<"$reply")"
 ok $? "newer protocol version refused with a reason"
 exec 3>&-
 exec 3<>"/dev/tcp/127.0.0.1/$port"
-printf 'GET / HTTP/1.0\r\n\r\n%.0s' 1 2 3 >&3
+raw_send 3 'GET / HTTP/1.0\r\n\r\n%.0s' 1 2 3
 timeout 3 cat <&3 >/dev/null 2>&1
 exec 3>&-
 expect_exit 0 "server serves after garbage" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -q
