@@ -1,10 +1,11 @@
 # A thin layer over Meson: `make run` and `make test` do all the set-up on a fresh Debian 12
 # machine (as root): they install what is missing, build, and run.
 
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need (lintian, man-db and systemd: test_deb checks
+# the package, renders its man page and verifies its unit).
 DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev liburing-dev jq \
 	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf sysbench fio libhttp-parser-dev nginx \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev lintian man-db systemd
 
 BUILD := build
 ASAN_BUILD := build-asan
