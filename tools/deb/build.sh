@@ -49,7 +49,6 @@ Maintainer: $(sed -n 's/^ -- \(.*>\)  .*/\1/p' "$here/changelog" | head -1)
 Installed-Size: $size
 Section: net
 Priority: optional
-Homepage: https://github.com/boardperf/boardperf
 Description: network and board benchmark for single-board computers
  One static binary that measures a Linux board (CPU crypto speed, memory
  bandwidth and latency, storage I/O, a hardware inventory) and the network
