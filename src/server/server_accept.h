@@ -56,7 +56,8 @@ void srv_door_out_of_fds(struct srv *s, const char *op, int err);
 void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer);
 /* When the oldest pending connection was accepted; UINT64_MAX: none pending. */
 uint64_t srv_pending_oldest_ns(const struct srv *s);
-/* Close the oldest pending connection to free its descriptor; false when there is none. */
+/* Free the oldest pending connection's descriptor: routed if its cookie has come by now,
+ * else closed (server_pending.c, shed). False when none is pending. */
 bool srv_pending_shed_oldest(struct srv *s, const char *why);
 void srv_pending_close_all(struct srv *s);
 

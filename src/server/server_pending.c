@@ -86,18 +86,6 @@ uint64_t srv_pending_oldest_ns(const struct srv *s)
 	return s->door.oldest ? s->door.oldest->born_ns : UINT64_MAX;
 }
 
-bool srv_pending_shed_oldest(struct srv *s, const char *why)
-{
-	struct srv_pending *p = s->door.oldest;
-
-	if (!p)
-		return false;
-	bp_debug("%s: no cookie yet, shed (%s)", p->peer, why);
-	s->door.shed++;
-	pending_free(p, true);
-	return true;
-}
-
 void srv_pending_close_all(struct srv *s)
 {
 	while (s->door.oldest)
@@ -133,31 +121,67 @@ static bool cookie_prefix(const char *c, size_t n)
 	return true;
 }
 
-static void pending_readable(struct bp_flow *f, uint32_t events)
+/*
+ * Reads what has come of p's cookie. True when p is gone: routed to its session (the cookie is
+ * whole), or closed (junk, the peer went away); false while a valid cookie is still coming.
+ */
+static bool pending_read(struct srv_pending *p)
 {
-	struct srv_pending *p = f->data;
 	struct srv *s = p->srv;
 	char cookie[BP_COOKIE_LEN], peer[64];
-	int fd = f->fd;
+	int fd = p->flow.fd;
 	ssize_t n;
 
-	(void)events;
 	/* Read no further than the cookie: what follows belongs to the session. */
 	n = recv(fd, p->cookie + p->have, BP_COOKIE_LEN - p->have, MSG_DONTWAIT);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		pending_free(p, true);
-		return;
+		return true;
 	}
 	if (n > 0)
 		p->have += (size_t)n;
 	/* The timer is not re-armed: a cookie trickled a byte at a time gains no time. */
 	if (p->have < BP_COOKIE_LEN && cookie_prefix(p->cookie, p->have))
-		return;
+		return false;
 	memcpy(cookie, p->cookie, sizeof(cookie));
 	memcpy(peer, p->peer, sizeof(peer));
 	/* Out of the loop first: the fd is about to be registered again by its owner. */
 	pending_free(p, false);
 	route(s, fd, peer, cookie);
+	return true;
+}
+
+static void pending_readable(struct bp_flow *f, uint32_t events)
+{
+	(void)events;
+	pending_read(f->data);
+}
+
+/*
+ * Sheds p, unless what has arrived on it settles it first: a flood from a client's own
+ * address accepts connections faster than the loop reaches their readable events, so the
+ * oldest pending one may be a real client whose cookie is already in its socket buffer
+ * (stock iperf3 lost its control connection that way, 1,000 junk connections a second from
+ * 127.0.0.1 beside it). One recv tells: a whole cookie goes to its session, junk or a closed
+ * peer is dropped as such, and only a connection whose cookie has still not come is shed.
+ */
+static void shed(struct srv_pending *p, const char *why)
+{
+	if (pending_read(p))
+		return;
+	p->srv->door.shed++;
+	bp_debug("%s: no cookie yet, shed (%s)", p->peer, why);
+	pending_free(p, true);
+}
+
+bool srv_pending_shed_oldest(struct srv *s, const char *why)
+{
+	struct srv_pending *p = s->door.oldest;
+
+	if (!p)
+		return false;
+	shed(p, why);
+	return true;
 }
 
 /*
@@ -198,9 +222,7 @@ static void make_room(struct srv *s, const unsigned char key[16], int fd)
 				    "%s: %d connections without a cookie from this address "
 				    "(--max-pending-per-addr %d): shedding the oldest",
 				    oldest_here->peer, here, per_addr);
-		d->shed++;
-		bp_debug("%s: no cookie yet, shed (per-address bound)", oldest_here->peer);
-		pending_free(oldest_here, true);
+		shed(oldest_here, "per-address bound");
 		return;
 	}
 	if (d->npending >= max)
