@@ -32,7 +32,7 @@ struct client {
 	struct bp_http_worker **workers;
 	struct bp_stream **streams;
 	struct bp_conn_hists iv_h, total_h;
-	uint64_t start_ns;
+	uint64_t start_ns, stop_ns; /* the measured span: stop_ns is where it ended */
 	char *err;
 	size_t errlen;
 };
@@ -211,6 +211,7 @@ static void run_timed(struct client *c)
 	for (int i = 0; i < c->nworkers; i++)
 		bp_stream_stop(c->streams[i]);
 	mark(c, last, now);
+	c->stop_ns = now;
 	c->out->duration_s = (double)(now - c->start_ns) / 1e9;
 }
 
@@ -231,7 +232,7 @@ static void collect(struct client *c, const struct bp_cpu_times *cpu0, const uin
 
 		if (busy > out->busy_max)
 			out->busy_max = busy;
-		out->offered += bp_http_worker_released(c->workers[i]);
+		out->offered += bp_http_worker_due_by(c->workers[i], c->stop_ns);
 		if (!out->tls[0])
 			snprintf(out->tls, sizeof(out->tls), "%s", bp_http_worker_tls(c->workers[i]));
 		for (int e = 0; e < BP_HTTP_NERR; e++)

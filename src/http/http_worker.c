@@ -59,6 +59,19 @@ uint64_t bp_http_worker_released(const struct bp_http_worker *w)
 	return __atomic_load_n(&w->released, __ATOMIC_RELAXED);
 }
 
+uint64_t bp_http_worker_due_by(const struct bp_http_worker *w, uint64_t end_ns)
+{
+	uint64_t k = bp_http_worker_released(w);
+
+	if (w->cfg->rate <= 0 || w->n <= 0)
+		return k;
+	/* The pacer is behind by a few requests at most; the bound only guards the loop. */
+	for (uint64_t more = 0; more < (1u << 24); more++, k++)
+		if (bp_http_conn_due_ns(&w->conns[k % (uint64_t)w->n], k / (uint64_t)w->n) >= end_ns)
+			break;
+	return k;
+}
+
 const char *bp_http_worker_tls(const struct bp_http_worker *w)
 {
 	return w->tls_desc;
