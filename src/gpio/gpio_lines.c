@@ -83,7 +83,8 @@ int bp_gpio_line_info(int fd, unsigned line, struct bp_gpio_line_info *li, bool 
 void bp_gpio_line_info_sysfs(const char *root, const struct bp_gpio_chip *c, unsigned line,
 			     struct bp_gpio_line_info *li)
 {
-	char dir[64];
+	char dir[64], d[16];
+	int64_t al;
 
 	*li = (struct bp_gpio_line_info){ .line = line };
 	if (c->sysfs_base < 0)
@@ -92,8 +93,6 @@ void bp_gpio_line_info_sysfs(const char *root, const struct bp_gpio_chip *c, uns
 	root = bp_gpio_root(root);
 	if (!bp_sysfs_exists(root, "%s/value", dir))
 		return;
-	char d[16];
-
 	li->known = true;
 	li->used = true;
 	bp_strlcpy(li->consumer, "sysfs", sizeof(li->consumer));
@@ -101,8 +100,6 @@ void bp_gpio_line_info_sysfs(const char *root, const struct bp_gpio_chip *c, uns
 		li->direction_known = true;
 		li->output = !strcmp(d, "out");
 	}
-	int64_t al;
-
 	li->active_low = !bp_sysfs_int(root, &al, "%s/active_low", dir) && al == 1;
 }
 

@@ -21,7 +21,8 @@ else
 	expect_exit 1 "gpio --line 0 without GPIO" "$bp" gpio --line 0
 	one_line "$nogpio"; ok $? "one line: $nogpio"
 	expect_exit 1 "gpio --line 0 --json without GPIO" "$bp" gpio --line 0 --json
-	jq -e '.test == "gpio" and .error.code == "no-gpio" and (.error.message | test("CONFIG_GPIOLIB"))' \
+	jq -e '.test == "gpio" and .error.code == "no-gpio" and
+	       (.error.message | test("CONFIG_GPIOLIB"))' \
 		<<<"$out" >/dev/null; ok $? "JSON error.code no-gpio"
 	expect_exit 1 "gpio --list without GPIO" "$bp" gpio --list --json
 	jq -e '.test == "gpio-list" and .chips == [] and .error.code == "no-gpio"' <<<"$out" >/dev/null
@@ -95,7 +96,8 @@ for m in "sysfs.periods.rate Hz" "sysfs.edges.rate op/s" "sysfs.write.mean ns" \
 	metric $m; ok $? "metric $m"
 done
 jq -e '([.metrics[] | {(.name): .value}] | add) as $m
-       | ($m["sysfs.edges.rate"] - 2 * $m["sysfs.periods.rate"] | fabs) <= 1e-9 * $m["sysfs.edges.rate"]
+       | ($m["sysfs.edges.rate"] - 2 * $m["sysfs.periods.rate"] | fabs)
+         <= 1e-9 * $m["sysfs.edges.rate"]
        and $m["sysfs.periods.rate"] > 0
        and $m["sysfs.readback.mismatches"] == 0 and $m["sysfs.readback.checks"] >= 2048' \
 	<<<"$json" >/dev/null; ok $? "edges = 2 x periods; every read-back matched"
