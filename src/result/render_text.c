@@ -15,6 +15,7 @@
 #include "core/unconst.h"
 #include "core/units.h"
 #include "result/render.h"
+#include "result/render_chips.h"
 #include "result/render_streams.h"
 #include "result/text_speed.h"
 #include "result/text_summary.h"
@@ -465,6 +466,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		int (*print)(FILE *out, const struct bp_result *r);
 	} sections[] = {
 		{ has_env, print_env },
+		{ bp_chips_text_has, bp_chips_text },
 		{ has_metrics, print_metrics },
 		{ bp_text_speed_applies, bp_text_speed_print },
 		{ has_latency, print_latency },
