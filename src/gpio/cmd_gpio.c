@@ -26,6 +26,7 @@
 #include "gpio/gpio_methods.h"
 #include "gpio/gpio_report.h"
 #include "gpio/gpio_run.h"
+#include "gpio/gpio_soc.h"
 #include "result/live.h"
 #include "result/result.h"
 
@@ -217,8 +218,17 @@ static void record_params(struct bp_result *r, const struct gpio_params *p,
 
 	if (!json_is_object(o))
 		return;
-	for (int i = 0; methods[i]; i++)
+	for (int i = 0; methods[i]; i++) {
 		json_array_append_new(names, json_string(methods[i]->name));
+		if (!strcmp(methods[i]->name, "mmap")) {
+			/* the SoC whose registers mmap writes: the device tree's, null if unknown */
+			struct bp_gpio_soc soc;
+			char e[256];
+
+			json_object_set_new(o, "mmap.soc", bp_gpio_soc_detect(p->root, &soc, e,
+					    sizeof(e)) ? json_null() : json_string(soc.compatible));
+		}
+	}
 	json_object_set_new(o, "chip", json_string(pk->chip->name));
 	json_object_set_new(o, "chip_label", json_string(pk->chip->label));
 	json_object_set_new(o, "chip_lines", json_integer(pk->chip->lines));
