@@ -4,14 +4,31 @@
 # present and above zero (speeds under emulation mean nothing: only that they are figures),
 # info named the emulated board, and disk ran on the virtual disk. Writes TAP per board to
 # DIR/meson-logs/testlog.json in the form of Meson's log, for tests/summary.sh to count.
+# The GPIO checks (gpio_tests) read their runs' JSON and the kernel's own view of the line
+# (@@GPIO lines, from sysfs) the same way.
 #   usage: tools/boards/check.sh DIR BOARD...
 set -uo pipefail
 dir=${1:?usage: check.sh DIR BOARD...}
 shift
 # What each board must report: DT model (exact), SoC ("" for none), the core summary.
-declare -A model=([raspi3b]="Raspberry Pi 3 Model B" [virt-a15]="linux,dummy-virt" [virt-a53]="linux,dummy-virt")
-declare -A soc=([raspi3b]="Broadcom BCM2837" [virt-a15]="" [virt-a53]="")
-declare -A cores=([raspi3b]="4x Cortex-A53" [virt-a15]="2x Cortex-A15" [virt-a53]="2x Cortex-A53")
+declare -A model=([raspi3b]="Raspberry Pi 3 Model B" [virt-a15]="linux,dummy-virt" [virt-a53]="linux,dummy-virt"
+	[orangepi-pc]="Xunlong Orange Pi PC" [raspi2b]="Raspberry Pi 2 Model B")
+declare -A soc=([raspi3b]="Broadcom BCM2837" [virt-a15]="" [virt-a53]="" [orangepi-pc]="Allwinner H3"
+	[raspi2b]="Broadcom BCM2836")
+declare -A cores=([raspi3b]="4x Cortex-A53" [virt-a15]="2x Cortex-A15" [virt-a53]="2x Cortex-A53"
+	[orangepi-pc]="4x Cortex-A7" [raspi2b]="4x Cortex-A7")
+# The board's GPIO (init.sh's gpio_checks): the controller's label and line count, the methods
+# it has, the line the kernel holds (the power key, gpio-keys) and what that consumer is
+# called, the SoC mmap must name. QEMU's orangepi-pc has no PIO model: its GPIO writes are
+# dropped and reads give 0, so there readback must report mismatches ("drops").
+declare -A gchip=([raspi3b]=pinctrl-bcm2835 [raspi2b]=pinctrl-bcm2835 [virt-a15]=9030000.pl061
+	[virt-a53]=9030000.pl061 [orangepi-pc]=1c20800.pinctrl)
+declare -A glines=([raspi3b]=54 [raspi2b]=54 [virt-a15]=8 [virt-a53]=8 [orangepi-pc]=224)
+declare -A gmethods=([raspi3b]="chardev sysfs mmap" [raspi2b]="chardev sysfs mmap" [virt-a15]="chardev sysfs"
+	[virt-a53]="chardev sysfs" [orangepi-pc]="chardev sysfs mmap")
+declare -A gbusy=([virt-a15]=3 [virt-a53]=3)
+declare -A gsoc=([raspi3b]=brcm,bcm2837 [raspi2b]=brcm,bcm2836 [orangepi-pc]=allwinner,sun8i-h3)
+declare -A gdrops=([orangepi-pc]=1)
 # A check's key figures (each must be a number above zero).
 declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth memset.bandwidth"
 	[disk]="reads.rate writes.rate fsyncs.rate" [tcp]="sender.bytes receiver.bytes receiver.bitrate"
@@ -19,6 +36,70 @@ declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth
 
 section() { awk -v n="$1" '{ sub(/\r$/, "") } $0 == "@@BEGIN " n { on = 1; next } index($0, "@@END " n " ") == 1 { on = 0 } on' "$2"; }
 endrc() { tr -d '\r' <"$2" | sed -n "s/^@@END $1 //p" | head -1; }
+
+figure() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' 2>/dev/null; }
+gpio_state() { tr -d '\r' <"$con" | sed -n "s/^@@GPIO $1 //p" | head -1; }
+
+# The GPIO checks of board $b (console $con), in the subshell of the board's TAP (ok, n).
+gpio_tests() {
+	local chip=${gchip[$b]} lines=${glines[$b]} json m v c msg
+	json=$(section gpio-list "$con")
+	[ "$(endrc gpio-list "$con")" = 0 ]; ok $? "gpio --list exits 0"
+	jq -e --arg l "$chip" --argjson n "$lines" '.test == "gpio-list" and
+		any(.chips[]; .label == $l and .lines == $n and (.lines_info | length) == $n)' <<<"$json" >/dev/null 2>&1
+	ok $? "gpio --list: chip \"$chip\" with $lines lines"
+	jq -e --arg l "$chip" --argjson n "$lines" 'any(.env.inventory.gpio[]; .label == $l and .lines == $n)' \
+		<<<"$(section info "$con")" >/dev/null 2>&1
+	ok $? "info: env.inventory.gpio lists \"$chip\""
+	for m in ${gmethods[$b]}; do
+		json=$(section "gpio-$m" "$con")
+		[ "$(endrc "gpio-$m" "$con")" = 0 ] && jq -e '.schema == "boardperf/1" and .error == null' \
+			<<<"$json" >/dev/null 2>&1
+		ok $? "gpio --method $m exits 0 without an error"
+		v=$(figure "$m.periods.rate" <<<"$json")
+		awk -v v="$v" 'BEGIN { exit !(v != "" && v + 0 > 0) }'; ok $? "gpio $m: periods.rate = ${v:-missing} Hz > 0"
+		c=$(figure "$m.readback.checks" <<<"$json")
+		v=$(figure "$m.readback.mismatches" <<<"$json")
+		if [ -n "${gdrops[$b]:-}" ]; then
+			awk -v c="$c" -v v="$v" 'BEGIN { exit !(c + 0 > 0 && v + 0 > 0 && v + 0 <= c + 0) }' &&
+				jq -e 'any(.warnings[]; .code == "readback-mismatch")' <<<"$json" >/dev/null 2>&1
+			ok $? "gpio $m: the dropped writes are reported ($v of $c readbacks mismatched, warning readback-mismatch)"
+		else
+			awk -v c="$c" -v v="$v" 'BEGIN { exit !(c + 0 > 0 && v != "" && v + 0 == 0) }' &&
+				! jq -e 'any(.warnings[]; .code == "readback-mismatch")' <<<"$json" >/dev/null 2>&1
+			ok $? "gpio $m: readback verified (${v:-missing} mismatches of ${c:-missing} checks)"
+		fi
+		[ "$m" = mmap ] || continue
+		v=$(jq -r '.params["mmap.soc"] // empty' <<<"$json" 2>/dev/null)
+		[ "$v" = "${gsoc[$b]}" ]; ok $? "gpio mmap: SoC '$v' from the device tree (expected '${gsoc[$b]}')"
+		v=$(gpio_state mmap-after)
+		[ "${v%% *}" = in ]; ok $? "gpio mmap: the line is an input again after the run (kernel: '$v')"
+	done
+	# A line past the chip's last: exit 1 and one line naming it and the chip's range.
+	msg="line 999: gpiochip[0-9]+ \"$chip\" has lines 0\\.\\.$((lines - 1))"
+	[ "$(endrc gpio-badline "$con")" = 1 ] && [ "$(tr -d '\r' <"$con" | grep -ac '^@@ERR .*line 999')" = 1 ] &&
+		tr -d '\r' <"$con" | grep -aqE "^@@ERR boardperf gpio: error: $msg\$"
+	ok $? "gpio --line 999: exit 1, one line naming the chip's range"
+	if [ -n "${gbusy[$b]:-}" ]; then
+		c=$(jq -r --arg l "$chip" --argjson n "${gbusy[$b]}" '.chips[] | select(.label == $l) |
+			.lines_info[$n] | select(.used) | .consumer' <<<"$(section gpio-list "$con")" 2>/dev/null)
+		[ -n "$c" ]; ok $? "gpio --list: line ${gbusy[$b]} is used by '$c'"
+		json=$(section gpio-busy "$con")
+		[ "$(endrc gpio-busy "$con")" = 1 ] && jq -e --arg c "in use by \"$c\"" \
+			'.error.code == "line-busy" and (.error.message | contains($c))' <<<"$json" >/dev/null 2>&1
+		ok $? "gpio --line ${gbusy[$b]}: refused, exit 1, line-busy naming '$c'"
+	fi
+	json=$(section gpio-sigint "$con")
+	v=$(figure chardev.periods.rate <<<"$json")
+	[ "$(endrc gpio-sigint "$con")" = 0 ] && jq -e 'any(.warnings[]; .code == "interrupted")' <<<"$json" \
+		>/dev/null 2>&1 && awk -v v="$v" 'BEGIN { exit !(v + 0 > 0) }'
+	ok $? "gpio SIGINT mid-loop: exit 0, warning interrupted, periods.rate = ${v:-missing}"
+	v=$(gpio_state sigint-before)
+	# where writes land the line was made an output, high, before the run
+	[ -n "${gdrops[$b]:-}" ] || [ "$v" = "out 1" ]; ok $? "gpio SIGINT: the line set before ('$v')"
+	[ -n "$v" ] && [ "$(gpio_state sigint-after)" = "$v" ]
+	ok $? "gpio SIGINT: direction and value restored ('$(gpio_state sigint-after)', was '$v')"
+}
 
 mkdir -p "$dir/meson-logs"
 log=$dir/meson-logs/testlog.json
@@ -58,6 +139,7 @@ for b in "$@"; do
 		ok $? "disk ran on the virtual disk's filesystem (/mnt)"
 		[ "$(jq -r '[.metrics[] | select(.name == "failures")][0].value' <<<"$(section rr "$con")" 2>/dev/null)" = 0 ]
 		ok $? "rr: no failures"
+		gpio_tests
 		echo "1..$n"
 		exit $bad
 	)

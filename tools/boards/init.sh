@@ -2,8 +2,8 @@
 # /init of an emulated board's initramfs (tools/boards/run.sh builds it): loads the modules
 # the board needs, makes a filesystem on the virtual disk, runs every check of the board in
 # this one boot and prints each one's JSON on the console between markers the host reads:
-#   @@BEGIN NAME  ...JSON...  @@END NAME RC
-# then powers off (QEMU exits: -no-reboot).
+#   @@BEGIN NAME  ...JSON...  @@END NAME RC   (and, when RC is not 0, its stderr as @@ERR lines)
+# then the board's GPIO checks (gpio_checks below) and powers off (QEMU exits: -no-reboot).
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -42,5 +42,61 @@ done
 check tcp boardperf tcp -c 127.0.0.1 -p $port -t 1 --json
 check udp boardperf udp -c 127.0.0.1 -p $port -t 1 -b 10M --json
 check rr boardperf rr -c 127.0.0.1 -p $port -t 1 --json
+
+# The sysfs number of line $2 of the chip labelled $1 (its base plus the offset), from sysfs.
+sysfs_gpio() {
+	for c in /sys/class/gpio/gpiochip*; do
+		[ "$(cat "$c/label")" = "$1" ] && { echo $(($(cat "$c/base") + $2)); return 0; }
+	done
+	return 1
+}
+# Prints "@@GPIO NAME DIRECTION VALUE" for line $3 of chip $2: the kernel's own view (sysfs),
+# not boardperf's. Exporting a line changes neither its direction nor its value.
+gpio_state() {
+	n=$(sysfs_gpio "$2" "$3") || { echo "@@GPIO $1 no-chip"; return; }
+	echo "$n" >/sys/class/gpio/export
+	echo "@@GPIO $1 $(cat /sys/class/gpio/gpio$n/direction) $(cat /sys/class/gpio/gpio$n/value)"
+	echo "$n" >/sys/class/gpio/unexport
+}
+# Restore after SIGINT on line $2 of chip $1: the line is made an output driven high through
+# sysfs (a state boardperf did not set), a long run is interrupted mid-loop, and the kernel's
+# view afterwards must be that state again (check.sh compares @@GPIO sigint-before/after).
+gpio_sigint() {
+	n=$(sysfs_gpio "$1" "$2") || return 0
+	echo "$n" >/sys/class/gpio/export
+	echo high >/sys/class/gpio/gpio$n/direction
+	echo "$n" >/sys/class/gpio/unexport
+	gpio_state sigint-before "$1" "$2"
+	boardperf gpio --chip "$1" --line "$2" -t 30 --json >/tmp/sigint.json 2>/tmp/err &
+	pid=$!
+	sleep 2
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	echo "@@BEGIN gpio-sigint"; cat /tmp/sigint.json; echo; echo "@@END gpio-sigint $rc"
+	[ "$rc" = 0 ] || sed 's/^/@@ERR /' /tmp/err
+	gpio_state sigint-after "$1" "$2"
+}
+# The board's GPIO checks, -t 0.5 each: CHIP the controller's label, LINE a line the guest
+# does not use, BUSY one the kernel holds (virt: the power key, PL061 line 3, gpio-keys).
+gpio_checks() {
+	chip=$1 line=$2 busy=$3 mmap=$4
+	check gpio-list boardperf gpio --list --json
+	check gpio-chardev boardperf gpio --chip "$chip" --line "$line" --readback -t 0.5 --json
+	check gpio-sysfs boardperf gpio --chip "$chip" --line "$line" --method sysfs --readback -t 0.5 --json
+	if [ "$mmap" = mmap ]; then
+		check gpio-mmap boardperf gpio --chip "$chip" --line "$line" --method mmap --allow-mmap \
+			--readback -t 0.5 --json
+		gpio_state mmap-after "$chip" "$line"
+	fi
+	check gpio-badline boardperf gpio --chip "$chip" --line 999 -t 0.5 --json
+	[ -n "$busy" ] && check gpio-busy boardperf gpio --chip "$chip" --line "$busy" -t 0.5 --json
+	gpio_sigint "$chip" "$line"
+}
+case $(cat /etc/board-name) in
+virt-a15 | virt-a53) gpio_checks 9030000.pl061 5 3 ;;
+raspi3b | raspi2b) gpio_checks pinctrl-bcm2835 20 "" mmap ;;
+orangepi-pc) gpio_checks 1c20800.pinctrl 7 "" mmap ;;
+esac
 echo "@@DONE"
 poweroff -f
