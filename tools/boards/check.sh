@@ -29,6 +29,11 @@ declare -A gmethods=([raspi3b]="chardev sysfs mmap" [raspi2b]="chardev sysfs mma
 declare -A gbusy=([virt-a15]=3 [virt-a53]=3)
 declare -A gsoc=([raspi3b]=brcm,bcm2837 [raspi2b]=brcm,bcm2836 [orangepi-pc]=allwinner,sun8i-h3)
 declare -A gdrops=([orangepi-pc]=1)
+# The kernel's view of the SIGINT line once init.sh made it an output driven high through
+# sysfs and unexported it: the PL061 keeps it; BCM2835 pinctrl makes a freed pin an input
+# again (its gpio_disable_free), so there only the direction is compared; on the H3 the
+# write of 1 was dropped.
+declare -A gset=([virt-a15]="out 1" [virt-a53]="out 1" [raspi3b]="in" [raspi2b]="in" [orangepi-pc]="out 0")
 # A check's key figures (each must be a number above zero).
 declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth memset.bandwidth"
 	[disk]="reads.rate writes.rate fsyncs.rate" [tcp]="sender.bytes receiver.bytes receiver.bitrate"
@@ -61,9 +66,10 @@ gpio_tests() {
 		c=$(figure "$m.readback.checks" <<<"$json")
 		v=$(figure "$m.readback.mismatches" <<<"$json")
 		if [ -n "${gdrops[$b]:-}" ]; then
-			awk -v c="$c" -v v="$v" 'BEGIN { exit !(c + 0 > 0 && v + 0 > 0 && v + 0 <= c + 0) }' &&
+			# every write of 1 reads back 0 (QEMU's reads give 0): exactly half the checks
+			awk -v c="$c" -v v="$v" 'BEGIN { exit !(c + 0 > 0 && v * 2 == c) }' &&
 				jq -e 'any(.warnings[]; .code == "readback-mismatch")' <<<"$json" >/dev/null 2>&1
-			ok $? "gpio $m: the dropped writes are reported ($v of $c readbacks mismatched, warning readback-mismatch)"
+			ok $? "gpio $m: the dropped writes are reported ($v of $c readbacks, the writes of 1; readback-mismatch)"
 		else
 			awk -v c="$c" -v v="$v" 'BEGIN { exit !(c + 0 > 0 && v != "" && v + 0 == 0) }' &&
 				! jq -e 'any(.warnings[]; .code == "readback-mismatch")' <<<"$json" >/dev/null 2>&1
@@ -94,11 +100,11 @@ gpio_tests() {
 	[ "$(endrc gpio-sigint "$con")" = 0 ] && jq -e 'any(.warnings[]; .code == "interrupted")' <<<"$json" \
 		>/dev/null 2>&1 && awk -v v="$v" 'BEGIN { exit !(v + 0 > 0) }'
 	ok $? "gpio SIGINT mid-loop: exit 0, warning interrupted, periods.rate = ${v:-missing}"
-	v=$(gpio_state sigint-before)
-	# where writes land the line was made an output, high, before the run
-	[ -n "${gdrops[$b]:-}" ] || [ "$v" = "out 1" ]; ok $? "gpio SIGINT: the line set before ('$v')"
-	[ -n "$v" ] && [ "$(gpio_state sigint-after)" = "$v" ]
-	ok $? "gpio SIGINT: direction and value restored ('$(gpio_state sigint-after)', was '$v')"
+	# an input's value is whatever drives it: only an output's value is compared
+	v=$(gpio_state sigint-before) c=$(gpio_state sigint-after)
+	[ "${v%% *}" = in ] && v=in && c=${c%% *}
+	[ "$v" = "${gset[$b]}" ]; ok $? "gpio SIGINT: the line before the run: '$v' (expected '${gset[$b]}')"
+	[ -n "$v" ] && [ "$c" = "$v" ]; ok $? "gpio SIGINT: direction and value restored ('$c', was '$v')"
 }
 
 mkdir -p "$dir/meson-logs"

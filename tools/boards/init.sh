@@ -93,10 +93,13 @@ gpio_checks() {
 	[ -n "$busy" ] && check gpio-busy boardperf gpio --chip "$chip" --line "$busy" -t 0.5 --json
 	gpio_sigint "$chip" "$line"
 }
+# Seconds since boot where the GPIO checks start and where all end (what run.sh reports).
+echo "@@UPTIME gpio $(cut -d' ' -f1 /proc/uptime)"
 case $(cat /etc/board-name) in
 virt-a15 | virt-a53) gpio_checks 9030000.pl061 5 3 ;;
 raspi3b | raspi2b) gpio_checks pinctrl-bcm2835 20 "" mmap ;;
 orangepi-pc) gpio_checks 1c20800.pinctrl 7 "" mmap ;;
 esac
+echo "@@UPTIME done $(cut -d' ' -f1 /proc/uptime)"
 echo "@@DONE"
 poweroff -f

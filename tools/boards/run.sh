@@ -52,7 +52,7 @@ modclose() {
 await() {
 	local pid=$1 con=$2 n=0 done_at=
 	while kill -0 "$pid" 2>/dev/null && [ $n -lt 3000 ]; do
-		if [ -z "$done_at" ] && grep -aq '^@@DONE' "$con"; then done_at=$n; fi
+		if [ -z "$done_at" ] && grep -aq '^@@DONE' "$con" 2>/dev/null; then done_at=$n; fi
 		[ -n "$done_at" ] && [ $((n - done_at)) -ge 50 ] && { echo "@@KILLED after @@DONE" >>"$con"; break; }
 		sleep 0.1
 		n=$((n + 1))
