@@ -71,7 +71,7 @@ for b in $boards; do
 	bin=$(ls dist/boardperf-*-"$a")
 	# iomem=relaxed: the kernels have IO_STRICT_DEVMEM, which keeps /dev/mem off registers a
 	# driver claimed (the GPIO block is pinctrl's); gpio --method mmap --allow-mmap needs it.
-	extra=
+	extra= checks=full
 	case $b in
 	raspi3b)
 		qemu=(qemu-system-aarch64 -M raspi3b -m 1G -dtb "$dtbdir/broadcom/bcm2837-rpi-3-b.dtb"
@@ -81,10 +81,11 @@ for b in $boards; do
 		want="bcm2835_wdt bcm2835 sdhci-iproc crc32c_generic ext4" disk=/dev/mmcblk0 console=ttyAMA0
 		extra=iomem=relaxed ;;
 	raspi2b)
+		# Only info and GPIO (init.sh): cpu..rr would repeat raspi3b's and virt-a15's.
 		qemu=(qemu-system-arm -M raspi2b -m 1G -dtb "$dtbdir/bcm2836-rpi-2-b.dtb"
 			-drive "file=$out/$b.img,if=sd,format=raw")
 		want="bcm2835_wdt bcm2835 sdhci-iproc crc32c_generic ext4" disk=/dev/mmcblk0 console=ttyAMA0
-		extra=iomem=relaxed ;;
+		extra=iomem=relaxed checks=gpio ;;
 	orangepi-pc)
 		# The H3's SD controller is sunxi-mmc's; QEMU models no PIO (GPIO writes are dropped).
 		qemu=(qemu-system-arm -M orangepi-pc -m 1G -dtb "$dtbdir/sun8i-h3-orangepi-pc.dtb"
@@ -110,6 +111,7 @@ for b in $boards; do
 	cp tools/boards/init.sh "$ird/init"
 	echo "$disk" >"$ird/etc/board-disk"
 	echo "$b" >"$ird/etc/board-name"
+	echo "$checks" >"$ird/etc/board-checks"
 	seen=()
 	for m in $want; do modclose "$mods" "$m"; done >"$ird/lib/modules/order"
 	while read -r m; do mkdir -p "$ird/lib/modules/$(dirname "$m")"; cp "$mods/$m" "$ird/lib/modules/$m"; done <"$ird/lib/modules/order"
