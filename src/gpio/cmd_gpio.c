@@ -137,6 +137,8 @@ static int run_list(const struct gpio_params *p, const struct bp_gpio_chips *chi
 
 	free(r->test);
 	r->test = strdup("gpio-list");
+	/* only what a listing takes */
+	bp_result_set_params(r, json_pack("{s:s?, s:s}", "chip", p->chip, "root", p->root));
 	list = bp_gpio_list_json(p->root, chips, &v1);
 	if (!list || !r->test)
 		return fail(r, "io", -ENOMEM, "out of memory", err, errlen);
@@ -146,7 +148,6 @@ static int run_list(const struct gpio_params *p, const struct bp_gpio_chips *chi
 				      "(before Linux 5.10)");
 	if (bp_gpio_chips_require(chips, err, errlen))
 		return fail(r, "no-gpio", -ENODEV, err, err, errlen);
-	r->text_show_env = true;  /* the listing is the result: rendered without figures */
 	return 0;
 }
 

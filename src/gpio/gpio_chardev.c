@@ -176,29 +176,33 @@ fail:
 	return NULL;
 }
 
+static int set_v1(struct bp_gpio_line *l, int value)
+{
+	struct gpiohandle_data d = { .values = { (__u8)value } };
+
+	return ioctl(l->fd, GPIOHANDLE_SET_LINE_VALUES_IOCTL, &d) ? -errno : 0;
+}
+
+/* The hot path: one ioctl, 16 bytes of arguments (v1's are 64, built only for v1). */
 static int chardev_set(struct bp_gpio_line *l, int value)
 {
-	if (l->v1) {
-		struct gpiohandle_data d = { .values = { (__u8)value } };
-
-		return ioctl(l->fd, GPIOHANDLE_SET_LINE_VALUES_IOCTL, &d) ? -errno : 0;
-	}
 	struct gpio_v2_line_values vals = { .bits = (__u64)value, .mask = 1 };
 
+	if (__builtin_expect(l->v1, 0))
+		return set_v1(l, value);
 	return ioctl(l->fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &vals) ? -errno : 0;
 }
 
 static int chardev_get(struct bp_gpio_line *l)
 {
-	if (l->v1) {
-		struct gpiohandle_data d;
+	struct gpio_v2_line_values vals = { .mask = 1 };
+	struct gpiohandle_data d;
 
+	if (l->v1) {
 		memset(&d, 0, sizeof(d));
 		return ioctl(l->fd, GPIOHANDLE_GET_LINE_VALUES_IOCTL, &d) ? -errno :
 		       d.values[0] & 1;
 	}
-	struct gpio_v2_line_values vals = { .mask = 1 };
-
 	return ioctl(l->fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &vals) ? -errno :
 	       (int)(vals.bits & 1);
 }

@@ -44,6 +44,7 @@ static int line_info_v1(int fd, unsigned line, struct bp_gpio_line_info *li)
 		return -errno;
 	copy_name(li->name, sizeof(li->name), v1.name, sizeof(v1.name));
 	copy_name(li->consumer, sizeof(li->consumer), v1.consumer, sizeof(v1.consumer));
+	li->known = true;
 	li->used = v1.flags & GPIOLINE_FLAG_KERNEL;
 	li->direction_known = true;
 	li->output = v1.flags & GPIOLINE_FLAG_IS_OUT;
@@ -63,6 +64,7 @@ int bp_gpio_line_info(int fd, unsigned line, struct bp_gpio_line_info *li, bool 
 			copy_name(li->name, sizeof(li->name), v2.name, sizeof(v2.name));
 			copy_name(li->consumer, sizeof(li->consumer), v2.consumer,
 				  sizeof(v2.consumer));
+			li->known = true;
 			li->used = v2.flags & GPIO_V2_LINE_FLAG_USED;
 			li->direction_known = v2.flags & (GPIO_V2_LINE_FLAG_INPUT |
 							  GPIO_V2_LINE_FLAG_OUTPUT);
@@ -81,7 +83,8 @@ int bp_gpio_line_info(int fd, unsigned line, struct bp_gpio_line_info *li, bool 
 void bp_gpio_line_info_sysfs(const char *root, const struct bp_gpio_chip *c, unsigned line,
 			     struct bp_gpio_line_info *li)
 {
-	char dir[64];
+	char dir[64], d[16];
+	int64_t al;
 
 	*li = (struct bp_gpio_line_info){ .line = line };
 	if (c->sysfs_base < 0)
@@ -90,16 +93,13 @@ void bp_gpio_line_info_sysfs(const char *root, const struct bp_gpio_chip *c, uns
 	root = bp_gpio_root(root);
 	if (!bp_sysfs_exists(root, "%s/value", dir))
 		return;
-	char d[16];
-
+	li->known = true;
 	li->used = true;
 	bp_strlcpy(li->consumer, "sysfs", sizeof(li->consumer));
 	if (!bp_sysfs_str(root, d, sizeof(d), "%s/direction", dir)) {
 		li->direction_known = true;
 		li->output = !strcmp(d, "out");
 	}
-	int64_t al;
-
 	li->active_low = !bp_sysfs_int(root, &al, "%s/active_low", dir) && al == 1;
 }
 

@@ -17,6 +17,7 @@ struct bp_gpio_line_info {
 	unsigned line;
 	char name[32];      /* "GPIO14"; "" when unnamed */
 	char consumer[32];  /* "" when free or when the holder gave no name */
+	bool known;         /* the kernel said whether it is used (sysfs knows only its exports) */
 	bool used;          /* the kernel holds it: a driver, a program, a sysfs export */
 	bool direction_known;
 	bool output;
@@ -29,7 +30,10 @@ int bp_gpio_chip_open(const char *root, const struct bp_gpio_chip *c);
 /* One line through uAPI v2, falling back to v1 (then *v1 = true). 0 or -errno. */
 int bp_gpio_line_info(int fd, unsigned line, struct bp_gpio_line_info *li, bool *v1);
 
-/* One line as sysfs shows it: exported (used, consumer "sysfs", its direction) or not. */
+/*
+ * One line as sysfs shows it: exported (used, consumer "sysfs", its direction) or not known
+ * (a line a driver holds looks the same as a free one there).
+ */
 void bp_gpio_line_info_sysfs(const char *root, const struct bp_gpio_chip *c, unsigned line,
 			     struct bp_gpio_line_info *li);
 

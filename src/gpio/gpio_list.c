@@ -13,11 +13,11 @@ static json_t *line_json(const struct bp_gpio_line_info *li)
 	bp_json_put(o, "line", json_integer(li->line));
 	bp_json_put(o, "name", bp_json_str_or_null(li->name));
 	bp_json_put(o, "consumer", bp_json_str_or_null(li->consumer));
-	bp_json_put(o, "used", json_boolean(li->used));
+	bp_json_put(o, "used", li->known ? json_boolean(li->used) : json_null());
 	bp_json_put(o, "direction", li->direction_known ?
 		    json_string(li->output ? "output" : "input") : json_null());
 	bp_json_put(o, "active_low", json_boolean(li->active_low));
-	bp_json_put(o, "free", json_boolean(!li->used));
+	bp_json_put(o, "free", li->known ? json_boolean(!li->used) : json_null());
 	return o;
 }
 

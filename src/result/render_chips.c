@@ -27,7 +27,9 @@ static int line_row(struct bp_table *t, const json_t *li)
 
 	snprintf(off, sizeof(off), "%lld", (long long)json_integer_value(json_object_get(li, "line")));
 	snprintf(name, sizeof(name), "%s", str_or(li, "name", "unnamed"));
-	if (json_is_true(json_object_get(li, "free")))
+	if (json_is_null(json_object_get(li, "free")))
+		snprintf(used, sizeof(used), "unknown");  /* no character device to ask */
+	else if (json_is_true(json_object_get(li, "free")))
 		snprintf(used, sizeof(used), "free");
 	else if (consumer)
 		snprintf(used, sizeof(used), "used by \"%s\"", consumer);

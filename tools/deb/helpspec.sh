@@ -27,7 +27,7 @@ parse_opts() { # parse_opts CMD < help text
 		else if (short == "-") next
 		# an argument: a word in capitals right after the names, unless the names
 		# already ended at a gap of two spaces (then it is the text: "TCP_NODELAY: ...")
-		if (arg == "-" && i <= n && w[i] ~ /^[A-Z][][A-Za-z0-9|_@,]*$/ && !index(line, (long != "-" ? long : short) "  "))
+		if (arg == "-" && i <= n && w[i] ~ /^[A-Z][][A-Za-z0-9|_@,:]*$/ && !index(line, (long != "-" ? long : short) "  "))
 			{ arg = w[i]; i++ }
 		desc = ""
 		for (; i <= n; i++) desc = desc (desc == "" ? "" : " ") w[i]
