@@ -105,6 +105,19 @@ static int function_is_gpio(enum bp_gpio_soc_family f, unsigned fn)
 	return fn == BP_SUNXI_FN_INPUT || fn == BP_SUNXI_FN_OUTPUT || fn == 7;
 }
 
+/* "ALT5 in GPFSEL1", "function 2 in PA_CFG0": a non-GPIO function as the manuals name it. */
+static void function_name(enum bp_gpio_soc_family f, unsigned fn, unsigned line, char *buf,
+			  size_t len)
+{
+	/* GPFSEL codes 2..7 are ALT5, ALT4, ALT0, ALT1, ALT2, ALT3 (BCM2835 ARM Peripherals 6.1) */
+	static const char alt[8] = { 0, 0, 5, 4, 0, 1, 2, 3 };
+
+	if (f == BP_GPIO_SOC_BCM)
+		snprintf(buf, len, "ALT%d in GPFSEL%u", alt[fn & 7], line / 10);
+	else
+		snprintf(buf, len, "function %u in P%c_CFG%u", fn, 'A' + line / 32, line % 32 / 8);
+}
+
 static unsigned pin_function(const struct bp_gpio_line *l)
 {
 	return l->family == BP_GPIO_SOC_BCM ? bp_gpio_bcm_function(&l->pin.bcm)
@@ -298,10 +311,14 @@ static struct bp_gpio_line *mmap_open(const struct bp_gpio_target *t, char *err,
 	}
 	l->saved_fn = pin_function(l);
 	l->saved_value = mmap_get(l);
-	if (!t->force && !function_is_gpio(l->family, l->saved_fn))
-		FAIL("line-busy", "line %u of %s is muxed to a peripheral (function %u in the %s's "
-		     "registers), not GPIO (--force to take it)", t->line,
-		     t->chip_name ? t->chip_name : "the chip", l->saved_fn, soc.info->name);
+	if (!t->force && !function_is_gpio(l->family, l->saved_fn)) {
+		char fn[48];
+
+		function_name(l->family, l->saved_fn, t->line, fn, sizeof(fn));
+		FAIL("line-busy", "line %u of %s is muxed to a peripheral (%s of the %s), not "
+		     "GPIO (--force to take it)", t->line, t->chip_name ? t->chip_name : "the chip",
+		     fn, soc.info->name);
+	}
 	/* the latch first, then the direction: the pin comes up at the level it had */
 	mmap_set(l, l->saved_value);
 	pin_set_function(l, l->family == BP_GPIO_SOC_BCM ? BP_BCM_FSEL_OUTPUT : BP_SUNXI_FN_OUTPUT);

@@ -295,8 +295,8 @@ static void test_bcm_gpiomem(void)
 	l = bp_gpio_mmap.open(&t, err, sizeof(err), &code);
 	CHECK(l == NULL);
 	CHECK_STR(code, "line-busy");
-	CHECK_STR(err, "line 14 of gpiochip0 is muxed to a peripheral (function 4 in the "
-		  "BCM2837's registers), not GPIO (--force to take it)");
+	CHECK_STR(err, "line 14 of gpiochip0 is muxed to a peripheral (ALT0 in GPFSEL1 of the "
+		  "BCM2837), not GPIO (--force to take it)");
 	CHECK_INT(reg(&g, 0x04), 4u << 12);
 	t.force = true;
 	l = bp_gpio_mmap.open(&t, err, sizeof(err), &code);
@@ -457,6 +457,8 @@ static void test_sunxi_refusals(void)
 	t.allow_mmap = true;
 	CHECK(bp_gpio_mmap.open(&t, err, sizeof(err), &code) == NULL);
 	CHECK_STR(code, "line-busy");
+	CHECK_STR(err, "line 4 of gpiochip0 is muxed to a peripheral (function 2 in PA_CFG0 of "
+		  "the Allwinner H3), not GPIO (--force to take it)");
 	CHECK_INT(reg(&g, 0x01c20800), 0x2u << 16);
 	/* gpiomem is a Raspberry Pi device: not used on sunxi even where such a file exists */
 	rig_down(&g);
