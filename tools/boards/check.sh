@@ -27,7 +27,7 @@ declare -A glines=([raspi3b]=54 [raspi2b]=54 [virt-a15]=8 [virt-a53]=8 [orangepi
 declare -A gmethods=([raspi3b]="chardev sysfs mmap" [raspi2b]="chardev sysfs mmap" [virt-a15]="chardev sysfs"
 	[virt-a53]="chardev sysfs" [orangepi-pc]="chardev sysfs mmap")
 declare -A gbusy=([virt-a15]=3 [virt-a53]=3)
-declare -A gsoc=([raspi3b]=brcm,bcm2837 [raspi2b]=brcm,bcm2836 [orangepi-pc]=allwinner,sun8i-h3)
+declare -A gsoc=([raspi3b]="brcm,bcm2837" [raspi2b]="brcm,bcm2836" [orangepi-pc]="allwinner,sun8i-h3")
 declare -A gdrops=([orangepi-pc]=1)
 # The kernel's view of the mmap line before the run (after init.sh's gpio_high).
 declare -A gmmap=([raspi3b]="in 1" [raspi2b]="in 1" [orangepi-pc]="out 0")

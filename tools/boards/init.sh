@@ -61,7 +61,7 @@ sysfs_gpio() {
 gpio_state() {
 	n=$(sysfs_gpio "$2" "$3") || { echo "@@GPIO $1 no-chip"; return; }
 	echo "$n" >/sys/class/gpio/export
-	echo "@@GPIO $1 $(cat /sys/class/gpio/gpio$n/direction) $(cat /sys/class/gpio/gpio$n/value)"
+	echo "@@GPIO $1 $(cat "/sys/class/gpio/gpio$n/direction") $(cat "/sys/class/gpio/gpio$n/value")"
 	echo "$n" >/sys/class/gpio/unexport
 }
 # Restore after SIGINT on line $2 of chip $1: the line is made an output driven high through
@@ -71,7 +71,7 @@ gpio_state() {
 gpio_high() {
 	n=$(sysfs_gpio "$1" "$2") || return 0
 	echo "$n" >/sys/class/gpio/export
-	echo high >/sys/class/gpio/gpio$n/direction
+	echo high >"/sys/class/gpio/gpio$n/direction"
 	echo "$n" >/sys/class/gpio/unexport
 }
 gpio_sigint() {

@@ -71,7 +71,7 @@ for b in $boards; do
 	bin=$(ls dist/boardperf-*-"$a")
 	# iomem=relaxed: the kernels have IO_STRICT_DEVMEM, which keeps /dev/mem off registers a
 	# driver claimed (the GPIO block is pinctrl's); gpio --method mmap --allow-mmap needs it.
-	extra= checks=full
+	extra="" checks=full
 	case $b in
 	raspi3b)
 		qemu=(qemu-system-aarch64 -M raspi3b -m 1G -dtb "$dtbdir/broadcom/bcm2837-rpi-3-b.dtb"
