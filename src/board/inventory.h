@@ -11,7 +11,8 @@
 
 /*
  * The whole inventory as a JSON object (new reference): board, cpu (with per-core clocks
- * and governor), thermal, memory, os (kernel, distribution), nics, throttle, and, when
+ * and governor), thermal, memory, os (kernel, distribution), nics, throttle, gpio (the GPIO
+ * chips: name, label, lines), and, when
  * dir is not NULL, storage: the block device behind dir.
  */
 json_t *bp_inventory_collect(const char *root, const char *dir);

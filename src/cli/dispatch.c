@@ -167,7 +167,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	}
 	why = err[0] ? err : strerror(-rc);
 	/* JSON and CSV readers get the error in the document, beside what was measured. */
-	if (rc)
+	/* a test that named its own code (gpio's "no-gpio", "line-busy") keeps it */
+	if (rc && !r->error.code)
 		bp_result_set_error(r, bp_error_code(rc), "%s", why);
 	/* Only figures need the caveat; an inventory is as true in any build. */
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))

@@ -11,6 +11,7 @@ extern const struct bp_test bp_cmd_info;
 extern const struct bp_test bp_cmd_cpu;
 extern const struct bp_test bp_cmd_mem;
 extern const struct bp_test bp_cmd_disk;
+extern const struct bp_test bp_cmd_gpio;
 extern const struct bp_test bp_cmd_serve;
 extern const struct bp_test bp_cmd_tcp;
 extern const struct bp_test bp_cmd_udp;
@@ -25,6 +26,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_cpu,
 	&bp_cmd_mem,
 	&bp_cmd_disk,
+	&bp_cmd_gpio,
 	&bp_cmd_serve,
 	&bp_cmd_tcp,
 	&bp_cmd_udp,

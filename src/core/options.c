@@ -33,7 +33,7 @@ static bool opt_is_end(const struct bp_opt *o)
 
 static bool opt_takes_value(const struct bp_opt *o)
 {
-	return o->type != BP_OPT_FLAG && o->type != BP_OPT_COUNT;
+	return o->type != BP_OPT_FLAG && o->type != BP_OPT_COUNT && o->type != BP_OPT_OPTINT;
 }
 
 /* "-t" or "--time": how the user names this option in messages. */
@@ -159,6 +159,7 @@ static int opt_store(const struct bp_opt *o, const char *label, void *params, co
 		return 0;
 	}
 	case BP_OPT_INT:
+	case BP_OPT_OPTINT:
 		rc = bp_parse_int(text, &i64);
 		d = (double)i64;
 		break;
@@ -191,7 +192,7 @@ static int opt_store(const struct bp_opt *o, const char *label, void *params, co
 	if (rc)
 		return rc;
 	switch (o->type) {
-	case BP_OPT_INT: *(int64_t *)field = i64; break;
+	case BP_OPT_INT: case BP_OPT_OPTINT: *(int64_t *)field = i64; break;
 	case BP_OPT_NUMBER: case BP_OPT_RATE: *(double *)field = d; break;
 	case BP_OPT_SIZE: case BP_OPT_DURATION: *(uint64_t *)field = u64; break;
 	default: break;
@@ -205,7 +206,7 @@ int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t
 		char label[64];
 		int rc;
 
-		if (!o->def || !opt_takes_value(o))
+		if (!o->def || (!opt_takes_value(o) && o->type != BP_OPT_OPTINT))
 			continue;
 		rc = opt_store(o, opt_label(o, label, sizeof(label)), params, o->def, err, errlen);
 		if (rc)
@@ -284,11 +285,14 @@ static int parse_long(struct parse_state *ps, const char *arg)
 		set_err(ps->err, ps->errlen, "unknown option '--%.*s'", (int)namelen, name);
 		return -EINVAL;
 	}
+	snprintf(label, sizeof(label), "--%s", o->long_name);
+	if (o->type == BP_OPT_OPTINT)
+		return opt_store(o, label, ps->targets[which], eq ? eq + 1 : "1", ps->err,
+				 ps->errlen);
 	if (!opt_takes_value(o) && eq) {
 		set_err(ps->err, ps->errlen, "--%s takes no value (got '%s')", o->long_name, eq + 1);
 		return -EINVAL;
 	}
-	snprintf(label, sizeof(label), "--%s", o->long_name);
 	if (opt_takes_value(o)) {
 		rc = take_value(ps, o, label, eq ? eq + 1 : NULL, &val);
 		if (rc)
@@ -312,7 +316,8 @@ static int parse_short(struct parse_state *ps, const char *arg)
 			return -EINVAL;
 		}
 		if (!opt_takes_value(o)) {
-			rc = opt_store(o, label, ps->targets[which], NULL, ps->err, ps->errlen);
+			rc = opt_store(o, label, ps->targets[which],
+				       o->type == BP_OPT_OPTINT ? "1" : NULL, ps->err, ps->errlen);
 			if (rc)
 				return rc;
 			continue;
@@ -381,7 +386,10 @@ static void help_line(FILE *out, const struct bp_opt *o)
 		snprintf(names, sizeof(names), "-%c", o->short_name);
 	else
 		snprintf(names, sizeof(names), "    --%s", o->long_name);
-	snprintf(left, sizeof(left), "  %s%s%s", names, meta ? " " : "", meta ? meta : "");
+	if (o->type == BP_OPT_OPTINT)
+		snprintf(left, sizeof(left), "  %s[=%s]", names, o->metavar ? o->metavar : "N");
+	else
+		snprintf(left, sizeof(left), "  %s%s%s", names, meta ? " " : "", meta ? meta : "");
 	if (o->type == BP_OPT_CHOICE && o->choices) {
 		size_t used = (size_t)snprintf(tail, sizeof(tail), " (");
 
@@ -423,7 +431,8 @@ static json_t *opt_value_json(const struct bp_opt *o, const void *params)
 	switch (o->type) {
 	case BP_OPT_FLAG: return json_boolean(*(const bool *)field);
 	case BP_OPT_COUNT: return json_integer(*(const int *)field);
-	case BP_OPT_INT: return json_integer((json_int_t)*(const int64_t *)field);
+	case BP_OPT_INT: case BP_OPT_OPTINT:
+		return json_integer((json_int_t)*(const int64_t *)field);
 	case BP_OPT_NUMBER: case BP_OPT_RATE: return json_real(*(const double *)field);
 	case BP_OPT_SIZE: return json_integer((json_int_t)*(const uint64_t *)field);
 	case BP_OPT_DURATION:

@@ -24,6 +24,9 @@ enum bp_opt_type {
 	BP_OPT_DURATION, /* uint64_t, ns */
 	BP_OPT_CHOICE,   /* int: index into choices */
 	BP_OPT_STRINGS,  /* struct bp_strings: each use appends one (-H A -H B) */
+	BP_OPT_OPTINT,   /* int64_t, a long option whose value is optional: "--readback" alone
+			  * stores 1, "--readback=4" stores 4 (only with '=': the next argument
+			  * is never taken); absent, the default */
 };
 
 /* A repeatable string option's values, in the order given (pointers into argv). */

@@ -203,6 +203,8 @@ json_t *bp_result_to_json(const struct bp_result *r)
 		return NULL;
 	err = json_object_set_new(o, "schema", json_string(BP_RESULT_SCHEMA));
 	err |= json_object_set_new(o, "test", string_or_null(r->test));
+	if (r->chips)  /* gpio-list's chips, right after what says what the document is */
+		err |= json_object_set_new(o, "chips", json_incref(r->chips));
 	err |= json_object_set_new(o, "params", object_or_empty(r->params));
 	err |= json_object_set_new(o, "env", object_or_empty(r->env));
 	err |= json_object_set_new(o, "metrics", metrics_array(r));

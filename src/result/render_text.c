@@ -15,7 +15,9 @@
 #include "core/unconst.h"
 #include "core/units.h"
 #include "result/render.h"
+#include "result/render_chips.h"
 #include "result/render_streams.h"
+#include "result/text_methods.h"
 #include "result/text_speed.h"
 #include "result/text_summary.h"
 #include "result/text_table.h"
@@ -429,9 +431,10 @@ static bool has_env(const struct bp_result *r)
 	return r->text_show_env && json_is_object(r->env) && json_object_size(r->env);
 }
 
+/* a gpio --method all result shows its metrics side by side instead (text_methods.c) */
 static bool has_metrics(const struct bp_result *r)
 {
-	return r->nmetrics;
+	return r->nmetrics && !bp_text_methods_applies(r);
 }
 
 static bool has_latency(const struct bp_result *r)
@@ -465,7 +468,9 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		int (*print)(FILE *out, const struct bp_result *r);
 	} sections[] = {
 		{ has_env, print_env },
+		{ bp_chips_text_has, bp_chips_text },
 		{ has_metrics, print_metrics },
+		{ bp_text_methods_applies, bp_text_methods_print },
 		{ bp_text_speed_applies, bp_text_speed_print },
 		{ has_latency, print_latency },
 		{ has_intervals, print_intervals },

@@ -111,6 +111,7 @@ void bp_result_free(struct bp_result *r)
 	json_decref(r->params);
 	json_decref(r->env);
 	json_decref(r->streams);
+	json_decref(r->chips);
 	json_decref(r->cpu);
 	free(r->error.code);
 	free(r->error.message);

@@ -92,6 +92,14 @@ struct bp_result {
 	 */
 	json_t *streams;
 	bool text_show_stream_intervals;
+
+	/*
+	 * The GPIO chips and lines of `boardperf gpio --list` (test "gpio-list"), NULL
+	 * otherwise: [{"name", "path", "label", "lines", "sysfs_base", "lines_info": [...]}]
+	 * (README, "boardperf gpio"). JSON carries it as "chips", the text as gpioinfo does
+	 * (result/render_chips.c). Set with bp_result_set_chips.
+	 */
+	json_t *chips;
 };
 
 struct bp_result *bp_result_new(const char *test);
@@ -103,6 +111,8 @@ void bp_result_set_env(struct bp_result *r, json_t *env);
 void bp_result_set_cpu(struct bp_result *r, json_t *cpu);
 /* Takes ownership of streams (NULL clears); see the field. */
 void bp_result_set_streams(struct bp_result *r, json_t *streams);
+/* Takes ownership of chips (NULL clears); see the field. */
+void bp_result_set_chips(struct bp_result *r, json_t *chips);
 
 /* Each returns 0 or -ENOMEM. Names and units are copied. */
 int bp_result_add_metric(struct bp_result *r, const char *name, double value,

@@ -25,6 +25,7 @@ struct run_params {
 	int suite;
 	const char *dir;
 	const char *label;
+	const char *gpio;
 };
 
 static const char *const suite_names[] = { "quick", "full", NULL };
@@ -36,8 +37,44 @@ static const struct bp_opt run_opts[] = {
 	  "describe and test the storage behind PATH [default for the test: /var/tmp]" },
 	{ 0, "label", BP_OPT_STRING, offsetof(struct run_params, label), "NAME", NULL, 0, 0, NULL,
 	  "a name for this run, stored with the result (e.g. the board's name)" },
+	{ 0, "gpio", BP_OPT_STRING, offsetof(struct run_params, gpio), "CHIP:LINE", NULL, 0, 0,
+	  NULL, "add a gpio step: toggle that line (chardev, 1 s, read back), e.g. gpiochip0:17" },
 	BP_OPT_END,
 };
+
+/*
+ * "gpiochip0:17" into its chip and line (the last ':' splits: a line name has none).
+ * 0, or -EINVAL when either part is empty or the line is neither an offset nor a name.
+ */
+static int split_gpio(const char *arg, char *chip, size_t len, const char **line)
+{
+	const char *colon = strrchr(arg, ':');
+
+	if (!colon || colon == arg || !colon[1] || colon[1] == '-' ||
+	    (colon[1] >= '0' && colon[1] <= '9' &&
+	     strspn(colon + 1, "0123456789") != strlen(colon + 1)))
+		return -EINVAL;
+	if (chip)
+		snprintf(chip, len, "%.*s", (int)(colon - arg), arg);
+	if (line)
+		*line = colon + 1;
+	return 0;
+}
+
+/* The gpio step: what `boardperf gpio --chip CHIP --line LINE -t 1 --readback` does. */
+static int run_gpio_step(struct bp_result *r, const char *gpio, const struct bp_test_ctx *ctx,
+			 char *err, size_t errlen)
+{
+	char chip[128];
+	const char *line = NULL;
+	const char *argv[] = { "gpio", "--chip", chip, "--line", NULL, "-t", "1", "--readback",
+			       "-i", "0", NULL };
+
+	if (split_gpio(gpio, chip, sizeof(chip), &line))
+		return -EINVAL;
+	argv[4] = line;
+	return bp_suite_run_child(r, argv, ctx, err, errlen);
+}
 
 static int run_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
@@ -46,6 +83,10 @@ static int run_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (!rc)
 		rc = bp_check_dir("--dir", p->dir, err, errlen);
+	if (!rc && p->gpio && split_gpio(p->gpio, NULL, 0, NULL)) {
+		snprintf(err, errlen, "--gpio '%s': expected CHIP:LINE (gpiochip0:17)", p->gpio);
+		rc = -EINVAL;
+	}
 	return rc;
 }
 
@@ -228,6 +269,12 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 			      sizeof(child_err)))
 			failed++;
 	}
+	if (p->gpio && !bp_stop_requested()) {
+		total++;
+		child_err[0] = '\0';
+		if (run_gpio_step(r, p->gpio, ctx, child_err, sizeof(child_err)))
+			failed++;
+	}
 	if (failed) {
 		snprintf(err, errlen, "%d of %d tests could not measure (see the warnings)",
 			 failed, total);
@@ -239,7 +286,7 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_run = {
 	.name = "run",
 	.summary = "the quick suite on this machine (the default command)",
-	.synopsis = "[--suite quick|full] [--dir PATH] [--label NAME]",
+	.synopsis = "[--suite quick|full] [--dir PATH] [--label NAME] [--gpio CHIP:LINE]",
 	.opts = run_opts,
 	.params_size = sizeof(struct run_params),
 	.check = run_check,

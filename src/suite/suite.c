@@ -67,7 +67,9 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	bp_result_add_starvation(r, &starved);
 	if (rc) {
 		/* the child's own document says why, as a command run alone would */
-		bp_result_set_error(r, bp_error_code(rc), "%s", err[0] ? err : strerror(-rc));
+		if (!r->error.code)  /* unless it named its own code */
+			bp_result_set_error(r, bp_error_code(rc), "%s",
+					    err[0] ? err : strerror(-rc));
 		bp_result_add_warning(parent, "child-failed", "%s: %s", t->name, err);
 	}
 	rc = bp_result_add_child(parent, r) ? -ENOMEM : rc;

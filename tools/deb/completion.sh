@@ -12,9 +12,10 @@ words() { # words CMD: that command's option names, one line
 		if ($3 != "-") printf "%s ", $3; if ($4 != "-") printf "%s ", $4 }' <<<"$spec" | sed 's/ $//'
 }
 # The options that take an argument: those of a file or folder (FILE, PATH, DIR) complete
-# paths, the others nothing (a host, a size: the user's to type).
+# paths, the others nothing (a host, a size: the user's to type). An optional value
+# ("--readback[=N]") is only ever given after '=': the next word is not its argument.
 args() { # args [PATHS]: the "--opt|-o" pattern of those options, or of only the path ones
-	awk -F'\t' -v paths="${1:-}" '$1 == "opt" && $5 != "-" && (paths == "" || $5 ~ /FILE|PATH|DIR/) {
+	awk -F'\t' -v paths="${1:-}" '$1 == "opt" && $5 != "-" && $5 !~ /^\[/ && (paths == "" || $5 ~ /FILE|PATH|DIR/) {
 		if ($3 != "-") print $3; if ($4 != "-") print $4 }' <<<"$spec" | sort -u | paste -sd'|'
 }
 cmds=$(awk -F'\t' '$1 == "cmd" {printf "%s ", $2}' <<<"$spec" | sed 's/ $//')

@@ -20,10 +20,14 @@ parse_opts() { # parse_opts CMD < help text
 		i = 1
 		if (w[i] ~ /^-[A-Za-z0-9],$/) { short = substr(w[i], 1, 2); i++ }
 		if (w[i] ~ /^--[a-z0-9-]+$/) { long = w[i]; i++ }
+		# an optional value: "--readback[=N]"
+		else if (w[i] ~ /^--[a-z0-9-]+\[=[A-Z]+\]$/) {
+			long = w[i]; sub(/\[.*/, "", long); arg = substr(w[i], length(long) + 1); i++
+		}
 		else if (short == "-") next
 		# an argument: a word in capitals right after the names, unless the names
 		# already ended at a gap of two spaces (then it is the text: "TCP_NODELAY: ...")
-		if (i <= n && w[i] ~ /^[A-Z][][A-Za-z0-9|_@,]*$/ && !index(line, (long != "-" ? long : short) "  "))
+		if (arg == "-" && i <= n && w[i] ~ /^[A-Z][][A-Za-z0-9|_@,:]*$/ && !index(line, (long != "-" ? long : short) "  "))
 			{ arg = w[i]; i++ }
 		desc = ""
 		for (; i <= n; i++) desc = desc (desc == "" ? "" : " ") w[i]

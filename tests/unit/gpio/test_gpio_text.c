@@ -1,0 +1,60 @@
+/*
+ * A gpio result with several methods renders side by side (result/text_methods.c): one
+ * column per method, one row per figure; with one method (and the loop) the plain list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result/render.h"
+#include "result/result.h"
+#include "result/text_methods.h"
+#include "tap.h"
+
+static char *render(const struct bp_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	bp_render_text(f, r);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	struct bp_result *r = bp_result_new("gpio");
+	char *text;
+
+	bp_result_add_metric(r, "loop.write.mean", 2, "ns", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "chardev.periods.rate", 250000, "Hz", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "chardev.write.mean", 2000, "ns", BP_BETTER_LOWER);
+	CHECK(!bp_text_methods_applies(r));  /* loop and one method: the plain list */
+	bp_result_add_metric(r, "sysfs.periods.rate", 50000, "Hz", BP_BETTER_HIGHER);
+	bp_result_add_metric(r, "sysfs.write.mean", 10000, "ns", BP_BETTER_LOWER);
+	CHECK(bp_text_methods_applies(r));
+	text = render(r);
+	CHECK(text != NULL);
+	if (text) {
+		CHECK(strstr(text, "figure") && strstr(text, "loop") && strstr(text, "chardev") &&
+		      strstr(text, "sysfs"));
+		/* one row holds both methods' rates */
+		const char *row = strstr(text, "\nperiods.rate");
+
+		CHECK(row && strstr(row, "250k Hz") && strstr(row, "50.0k Hz") &&
+		      strchr(row + 1, '\n') > strstr(row, "50.0k Hz"));
+		CHECK(strstr(text, "metric ") == NULL);  /* instead of the list, not beside it */
+	}
+	free(text);
+	bp_result_free(r);
+	r = bp_result_new("mem");
+	bp_result_add_metric(r, "a.x", 1, "ns", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "b.x", 1, "ns", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "c.x", 1, "ns", BP_BETTER_LOWER);
+	CHECK(!bp_text_methods_applies(r));  /* gpio's alone */
+	bp_result_free(r);
+	return tap_done();
+}
