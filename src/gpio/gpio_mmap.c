@@ -23,12 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "board/sysfs.h"
+#include "gpio/gpio_lines.h"
 #include "gpio/gpio_regs_bcm.h"
 #include "gpio/gpio_regs_sunxi.h"
 #include "gpio/gpio_soc.h"
@@ -67,8 +67,8 @@ static int label_matches(const struct bp_gpio_soc_info *s, const char *label)
 static int line_in_use(const char *root, const char *chip_path, unsigned line, char *consumer,
 		       size_t len)
 {
-	struct gpio_v2_line_info v2;
-	struct gpioline_info v1;
+	struct bp_gpio_line_info li;
+	bool v1 = false;
 	char path[4096];
 	int fd, ret;
 
@@ -77,24 +77,12 @@ static int line_in_use(const char *root, const char *chip_path, unsigned line, c
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	memset(&v2, 0, sizeof(v2));
-	v2.offset = line;
-	if (ioctl(fd, GPIO_V2_GET_LINEINFO_IOCTL, &v2) == 0) {
-		bp_strlcpy(consumer, v2.consumer, len);
-		ret = (v2.flags & GPIO_V2_LINE_FLAG_USED) != 0;
-	} else {
-		/* kernels before 5.10 know only the v1 ioctl */
-		memset(&v1, 0, sizeof(v1));
-		v1.line_offset = line;
-		if (ioctl(fd, GPIO_GET_LINEINFO_IOCTL, &v1) == 0) {
-			bp_strlcpy(consumer, v1.consumer, len);
-			ret = (v1.flags & GPIOLINE_FLAG_KERNEL) != 0;
-		} else {
-			ret = -errno;
-		}
-	}
+	ret = bp_gpio_line_info(fd, line, &li, &v1);
 	close(fd);
-	return ret;
+	if (ret)
+		return ret;
+	bp_strlcpy(consumer, li.consumer, len);
+	return li.used;
 }
 
 /* Functions a free GPIO pin can be in: input, output, and (sunxi) disabled. */

@@ -2,7 +2,9 @@
 # Stock iperf3 both ways on loopback: Debian's iperf3 client against `boardperf serve`, and
 # `boardperf tcp|udp --iperf3` against Debian's `iperf3 -s`. Every mode completes, iperf3
 # exits 0, and the two ends' byte counts agree within 1 % (TCP tests are paced with -b so
-# that socket buffers full at the end do not make up more than that). Also: two iperf3
+# that socket buffers full at the end do not make up more than that); against a stock
+# server, which stops reading at TEST_END, the receiver may be short by what the buffers
+# held (pair_tcp, pair_udp say how much). Also: two iperf3
 # clients at once, refusals both ways, and raw garbage, truncated and oversized control
 # messages that leave the server serving.
 # Usage: test_iperf3.sh BOARDPERF
@@ -55,18 +57,21 @@ i3 "TCP -P 3 -O 1 -l 64K -w 1M -N -S 0x10" -t 2 -b 300M -P 3 -O 1 -l 64K -w 1M -
 agree .end.sum_sent.bytes .end.sum_received.bytes "TCP -P 3 with omit"
 jq -e '.end.streams | length == 3' <<<"$out" >/dev/null; ok $? "three streams reported"
 
-i3 "UDP upload" -u -t 2 -b 100M -l 1400
+# UDP with 4 MB socket buffers (-w, both ends): the default ~200 kB holds about 10 ms of
+# 100 Mbit/s, so a receiver that a busy machine leaves unscheduled for longer drops
+# datagrams, which the "nothing lost" checks would blame on the counting.
+i3 "UDP upload" -u -t 2 -b 100M -l 1400 -w 4M
 jq -e '.end.sum.packets > 10000 and .end.sum.lost_packets == 0' <<<"$out" >/dev/null
 ok $? "UDP upload: every datagram counted by boardperf serve"
 agree .end.sum_sent.bytes .end.sum_received.bytes "UDP upload"
-i3 "UDP -R" -u -t 2 -b 100M -R
+i3 "UDP -R" -u -t 2 -b 100M -R -w 4M
 agree .end.sum_sent.bytes .end.sum_received.bytes "UDP -R"
 jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "UDP -R: nothing lost"
-i3 "UDP --bidir" -u -t 2 -b 50M --bidir
+i3 "UDP --bidir" -u -t 2 -b 50M --bidir -w 4M
 agree .end.sum_sent.bytes .end.sum_received.bytes "UDP --bidir, client to server"
 agree .end.sum_sent_bidir_reverse.bytes .end.sum_received_bidir_reverse.bytes \
 	"UDP --bidir, server to client"
-i3 "UDP with 64-bit counters" -u -t 1 -b 20M --udp-counters-64bit
+i3 "UDP with 64-bit counters" -u -t 1 -b 20M --udp-counters-64bit -w 4M
 jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "64-bit counters: nothing lost"
 
 i3 "-J --get-server-output" -t 1 -b 1G --get-server-output
@@ -146,28 +151,58 @@ pair() {
 	s=$(metric "$1" "$out"); r=$(metric "$2" "$out")
 	within "$s" "$r" 1; ok $? "$3: $1 $s, $2 $r (within 1 %)"
 }
+# A stock iperf3 server takes its count when TEST_END reaches it and reads no further, so
+# what sat in the sockets then is sent but never received: a few kB on a quiet machine, up
+# to the kernel's buffers (the send buffer's and the receive buffer's maximum) when the
+# machine is busy and the server reads late. So the byte counts must agree within 1 % or
+# the receiver be short by no more than those buffers hold; more is a counting error.
+tcp_bufs=$(( $(awk '{ print $3 }' /proc/sys/net/ipv4/tcp_wmem) + $(awk '{ print $3 }' /proc/sys/net/ipv4/tcp_rmem) ))
+# pair_tcp SENT RECEIVED WHAT [BUFFERS]: as pair, or 0 <= sent - received <= BUFFERS
+# (default tcp_bufs; -w W sets both ends' buffers to W: 2 W then)
+pair_tcp() {
+	local s r b=${4:-$tcp_bufs}
+	s=$(metric "$1" "$out"); r=$(metric "$2" "$out")
+	within "$s" "$r" 1 || awk -v s="${s:-0}" -v r="${r:-0}" -v b="$b" \
+		'BEGIN { exit !(r > 0 && s >= r && s - r <= b) }'
+	ok $? "$3: $1 $s, $2 $r (within 1 %, or short by at most the $b bytes the buffers hold)"
+}
+# pair_udp PREFIX WHAT: every datagram sent was received or counted lost by the iperf3
+# server, but for those still in its socket at TEST_END (at most 1 % or 256: its default
+# receive buffer holds about 150 of these); a busy server loses some, and says so.
+pair_udp() {
+	local s r l
+	s=$(metric "${1}sender.packets" "$out"); r=$(metric "${1}receiver.packets" "$out")
+	l=$(metric "${1}lost.packets" "$out")
+	awk -v s="${s:-0}" -v r="${r:-0}" -v l="${l:-0}" 'BEGIN { d = s - r - l
+		exit !(r > 0 && d >= 0 && (d <= 256 || d <= s / 100)) }'
+	ok $? "$2: sent $s = received $r + lost $l + at most what was in flight"
+}
 
 bpi "upload" tcp -t 2 -b 2G
-pair sender.bytes receiver.bytes "TCP upload, iperf3 server's count"
+pair_tcp sender.bytes receiver.bytes "TCP upload, iperf3 server's count"
 jq -e '.params.iperf3 == true' <<<"$out" >/dev/null; ok $? "result records --iperf3"
 bpi "-R" tcp -t 2 -b 2G -R
-pair sender.bytes receiver.bytes "TCP -R, iperf3 server's sender count"
+pair_tcp sender.bytes receiver.bytes "TCP -R, iperf3 server's sender count"
 bpi "--bidir -P 2" tcp -t 2 -b 500M --bidir -P 2
-pair up.sender.bytes up.receiver.bytes "TCP --bidir up"
-pair down.sender.bytes down.receiver.bytes "TCP --bidir down"
+pair_tcp up.sender.bytes up.receiver.bytes "TCP --bidir up"
+pair_tcp down.sender.bytes down.receiver.bytes "TCP --bidir down"
 bpi "-O 1 -i 0.5 -l 64K -w 1M" tcp -t 2 -O 1 -i 0.5 -l 64K -w 1M -b 300M
-pair sender.bytes receiver.bytes "TCP with omit"
+# With -O each end starts counting when its own omit period ends, and the server learns of
+# it a control round trip later (longer on a busy machine): the counts differ by that skew
+# times the rate, but the paced rates over each end's own span agree (within 5 %: the
+# server's span also ends when TEST_END reaches it).
+s=$(metric sender.bitrate "$out") r=$(metric receiver.bitrate "$out")
+within "$s" "$r" 5; ok $? "TCP with omit, paced at 300M: sender.bitrate $s, receiver.bitrate $r (within 5 %)"
 n=$(jq '[.intervals[] | select(.metrics.omitted == null)] | length' <<<"$out")
 [ "$n" -ge 4 ] && [ "$n" -le 5 ]; ok $? "half-second intervals after the omit ($n)"
 
-bpi "UDP upload" udp -t 2 -b 100M
-pair sender.packets receiver.packets "UDP upload, iperf3 server's datagram count"
-[ "$(metric lost.packets "$out")" = 0 ]; ok $? "UDP upload: none lost"
-bpi "UDP -R" udp -t 2 -b 100M -R
-pair sender.packets receiver.packets "UDP -R"
-bpi "UDP --bidir -P 2" udp -t 2 -b 30M --bidir -P 2
-pair up.sender.packets up.receiver.packets "UDP --bidir up"
-pair down.sender.packets down.receiver.packets "UDP --bidir down"
+bpi "UDP upload" udp -t 2 -b 100M -w 4M
+pair_udp "" "UDP upload, iperf3 server's datagram count"
+bpi "UDP -R" udp -t 2 -b 100M -R -w 4M
+pair_udp "" "UDP -R"
+bpi "UDP --bidir -P 2" udp -t 2 -b 30M --bidir -P 2 -w 4M
+pair_udp up. "UDP --bidir up"
+pair_udp down. "UDP --bidir down"
 
 expect_exit 2 "--iperf3 with a fractional -t" "$bp" tcp -c 127.0.0.1 -p "$sport" --iperf3 -t 1.5
 grep -q "whole seconds" <<<"$err"; ok $? "says iperf3 counts whole seconds: $err"

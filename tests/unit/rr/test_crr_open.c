@@ -125,7 +125,7 @@ static void test_on_time_when_blocked(void)
  * ms, then every due one waits for a slot: each timeout (the first 10 at 100-145 ms) frees
  * one, on which the oldest waiting transaction starts at once, so batches of 10 time out
  * at 100-145, 200-245 and 300-345 ms: about 30 failures.timeout (the timer's lateness
- * accumulates along the chain, so fewer on a loaded machine), and whatever the timing,
+ * accumulates along the chain, so 20 or 10 on a loaded machine), and whatever the timing,
  * exactly as many more started than timed out as were in flight at the end (10, or fewer
  * when a timeout had just freed a slot that the loop had not refilled yet: seen under
  * ASan), each reached the listener, never more than 10 in flight, and the waits counted.
@@ -141,7 +141,10 @@ static void test_cap(void)
 	       (unsigned long long)r.c.txn.started, r.queued, (long long)r.inflight.peak,
 	       (unsigned long long)r.inflight.waits, (unsigned long long)tmo);
 	CHECK_INT(r.inflight.peak, 10);
-	CHECK(tmo >= 20 && tmo <= 30);
+	/* 30 on time; each batch the chain's lateness pushes past 370 ms takes 10 off (a batch
+	 * slipped twice under load on two cores, where helpers were building), so only the first
+	 * batch, due at 100-145 ms, is certain. */
+	CHECK(tmo >= 10 && tmo <= 30);
 	CHECK(r.inflight_at_stop >= 1 && r.inflight_at_stop <= 10);
 	CHECK_INT(r.c.txn.started, tmo + (uint64_t)r.inflight_at_stop);
 	CHECK_INT(r.queued, (long long)r.c.txn.started);

@@ -1,0 +1,81 @@
+/*
+ * The results database: every result a command prints is saved (unless --no-save) to SQLite,
+ * the whole document as JSON (README, "JSON result contract") beside indexed columns and one
+ * row per metric, so that history, compare, report and export read figures without parsing
+ * JSON. WAL mode, a schema version migrated from the first on, a busy timeout so that two
+ * boardperf processes saving at once both succeed. Saving never costs a printed result: the
+ * caller prints first, and a locked, read-only or full database is said once on stderr.
+ */
+#ifndef BP_STORE_STORE_H
+#define BP_STORE_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bp_store;
+
+/* $XDG_DATA_HOME/boardperf/results.db, else ~/.local/share/boardperf/results.db. 0, or
+ * -ENAMETOOLONG / -ENOENT (no HOME) with nothing written. */
+int bp_store_default_path(char *buf, size_t len);
+
+/* Opens the database at path (NULL: the default), creating it and its folder when create,
+ * migrating an older schema. NULL with a one-line reason naming the file in err. */
+struct bp_store *bp_store_open(const char *path, bool create, char *err, size_t errlen);
+void bp_store_close(struct bp_store *s);
+
+/* Saves one result document as printed (a suite's "results" children saved too, each linked
+ * to its suite); its id in *id. One transaction. 0, or -errno with err. */
+int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err, size_t errlen);
+
+/* The stored document of result id (a new reference), NULL when there is none. */
+json_t *bp_store_get(struct bp_store *s, int64_t id);
+
+/* The newest top-level result with this label (and this test when test is not NULL); 0 when
+ * there is none, -errno on an error. */
+int64_t bp_store_latest_by_label(struct bp_store *s, const char *label, const char *test);
+
+/* A result as history lists it. */
+struct bp_store_row {
+	int64_t id;
+	int64_t parent;         /* the suite it belongs to; 0 for a top-level result */
+	int64_t time_unix;      /* env.collected_at */
+	char test[32];
+	char label[64];         /* params.label, "" without */
+	char board[128];        /* env.inventory.board.model, "" unknown */
+	char version[32];       /* env.boardperf.version */
+};
+
+struct bp_store_filter {
+	const char *test;       /* NULL: any */
+	const char *label;      /* NULL: any */
+	int64_t since_unix;     /* 0: from the first */
+	int limit;              /* 0: all */
+	bool children;          /* also a suite's children */
+};
+
+/* Calls cb for each matching result, newest first; cb's non-zero return stops the walk and
+ * is returned. 0, or -errno. */
+int bp_store_list(struct bp_store *s, const struct bp_store_filter *f,
+		  int (*cb)(const struct bp_store_row *row, void *arg), void *arg);
+
+/* The newest value of each (board, label, test, metric) since since_unix (0: all), for
+ * export --openmetrics. */
+struct bp_store_latest {
+	const char *board, *label, *test, *metric, *unit, *better;
+	double value;
+	int64_t time_unix;
+	int64_t id;
+};
+int bp_store_latest_metrics(struct bp_store *s, int64_t since_unix,
+			    int (*cb)(const struct bp_store_latest *m, void *arg), void *arg);
+
+/*
+ * What compare and report accept for a run: a result id ("12"), a JSON file another board
+ * wrote ("opi.json": a path that exists), or a label (its newest run). The document, a new
+ * reference, or NULL with a one-line reason naming spec. s may be NULL (files only).
+ */
+json_t *bp_store_resolve(struct bp_store *s, const char *spec, char *err, size_t errlen);
+
+#endif
