@@ -79,7 +79,13 @@ gpio_sigint() {
 	gpio_state sigint-before "$1" "$2"
 	boardperf gpio --chip "$1" --line "$2" -t 30 --json >/tmp/sigint.json 2>/tmp/err &
 	pid=$!
-	sleep 2
+	# SIGINT once the loop runs: the kernel shows the line held by boardperf (at most 10 s),
+	# then a second for the loop's first timed pairs
+	for _ in $(seq 40); do
+		boardperf gpio --list --json 2>/dev/null | grep -q '"consumer": *"boardperf"' && break
+		sleep 0.25
+	done
+	sleep 1
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
