@@ -20,6 +20,7 @@
 #include "core/signals.h"
 #include "core/test.h"
 #include "gpio/gpio_chips.h"
+#include "gpio/gpio_errors.h"
 #include "gpio/gpio_lines.h"
 #include "gpio/gpio_list.h"
 #include "gpio/gpio_loop.h"
@@ -414,8 +415,12 @@ static int gpio_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		rc = fail(r, "no-gpio", -ENODEV, err, err, errlen);
 	} else {
 		rc = pick_line(p, &chips, &pk, err, errlen);
+		/* A --chip or --line that names nothing here is the user's to fix, not the
+		 * machine's: codes of their own, so a script can tell a typo from a failure. */
 		if (rc)
-			rc = fail(r, rc == -ENODEV ? "no-gpio" : "io", rc, err, err, errlen);
+			rc = fail(r, rc == -ENODEV ? "no-such-chip" :
+				     rc == -ERANGE || rc == -ENOENT || rc == -EINVAL ? "no-such-line" :
+				     bp_gpio_errno_code(rc), rc, err, err, errlen);
 		else
 			rc = run_methods(p, &pk, ctx, r, err, errlen);
 	}

@@ -76,6 +76,11 @@ jq -e '.env.inventory.gpio == [{"name": "gpiochip0", "label": "9030000.pl061", "
 expect_exit 1 "line out of range" "$bp" gpio --root "$tree" --line 60 --json
 jq -e '.error.message == "line 60: gpiochip0 \"9030000.pl061\" has lines 0..7"' <<<"$out" >/dev/null
 ok $? "out of range: the chip's range named"
+jq -e '.error.code == "no-such-line"' <<<"$out" >/dev/null; ok $? "line out of range: code no-such-line"
+expect_exit 1 "unknown line name" "$bp" gpio --root "$tree" --line NOSUCH --json
+jq -e '.error.code == "no-such-line"' <<<"$out" >/dev/null; ok $? "unknown line name: code no-such-line"
+expect_exit 1 "unknown chip, JSON" "$bp" gpio --root "$tree" --chip nosuch --line 1 --json
+jq -e '.error.code == "no-such-chip"' <<<"$out" >/dev/null; ok $? "unknown chip: code no-such-chip"
 expect_exit 1 "unknown chip" "$bp" gpio --root "$tree" --chip nosuch --line 1
 one_line "no GPIO chip 'nosuch' (chips: gpiochip0 \"9030000.pl061\" 8 lines)"
 ok $? "unknown chip: the chips listed"
