@@ -67,9 +67,11 @@ static void test_rate(void)
 	char err[256] = "";
 
 	CHECK_INT(load(&rn, &out, err, sizeof(err)), 0);
-	/* 400/s for 0.5 s: 200 due; one may still be on its way at the end. */
+	/* 400/s for 0.5 s: 200 fell due (the schedule's count, whatever the pacer managed);
+	 * answered by the end, all but those still on their way: one on a quiet machine, up
+	 * to a few tens of ms' worth when a busy one holds the responder back at the end. */
 	CHECK(out.offered >= 199 && out.offered <= 201);
-	CHECK(out.total.txn.done >= 198 && out.total.txn.done <= 201);
+	CHECK(out.total.txn.done >= 190 && out.total.txn.done <= 201);
 	bp_http_outcome_free(&out);
 }
 
