@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# Sourced by tools/cross/sysroot.sh and tools/boards/fetch.sh: Debian packages of a foreign
+# architecture, fetched with apt lists and a dpkg status of their own under CACHE/apt and
+# unpacked with dpkg-deb -x. It never adds a foreign architecture to this machine's dpkg
+# (`dpkg --add-architecture` made the host's `apt-get update` fail on an armhf index
+# mismatch, and Multi-Arch: same packages must then match the host's versions). The .debs
+# stay in CACHE/debs/ARCH, so a second run downloads nothing.
+
+# debs_init CACHE: apt_opts for the private apt of CACHE, its folders, and one index fetch
+# per cache (a day old at most), shared by every architecture.
+debs_init() {
+	local cache=$1
+	apt_opts=(-o "Dir::State::Lists=$cache/apt/lists" -o "Dir::Cache=$cache/apt/cache"
+		-o "Dir::State::Status=$cache/apt/status" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+		-o Acquire::Languages=none -o APT::Architecture=armhf -o APT::Architectures::=armhf
+		-o APT::Architectures::=arm64 -o APT::Architectures::=armel)
+	mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial"
+	touch "$cache/apt/status"
+	if [ -z "$(find "$cache/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 -print -quit)" ]; then
+		apt-get "${apt_opts[@]}" -qq update
+	fi
+}
+
+# debs_unpack WHO CACHE ARCH DEST PKG...: the candidate .deb of every PKG for ARCH (one apt
+# call: the file names hold the versions), downloaded when not in CACHE/debs/ARCH, unpacked
+# into DEST afresh, unless DEST/.packages says it holds exactly those already. WHO names the
+# caller in its messages.
+debs_unpack() {
+	local who=$1 cache=$2 arch=$3 dest=$4 debs missing='' d
+	shift 4
+	mkdir -p "$cache/debs/$arch"
+	debs=$(apt-get "${apt_opts[@]}" -qq download --print-uris $(printf "%s:$arch " "$@") |
+		awk '{print $2}' | sort)
+	[ "$(echo "$debs" | wc -w)" = "$#" ] ||
+		{ echo "$who: the archive lacks some of $* for $arch" >&2; return 1; }
+	if [ -f "$dest/.packages" ] && [ "$(cat "$dest/.packages")" = "$debs" ]; then
+		return 0
+	fi
+	for d in $debs; do
+		[ -f "$cache/debs/$arch/$d" ] || missing="$missing ${d%%_*}:$arch"
+	done
+	[ -z "$missing" ] || (cd "$cache/debs/$arch" && apt-get "${apt_opts[@]}" -qq download $missing)
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	for d in $debs; do
+		dpkg-deb -x "$cache/debs/$arch/$d" "$dest"
+	done
+	echo "$debs" >"$dest/.packages"
+	echo "$who $arch:" $debs
+}
