@@ -57,6 +57,17 @@ static bool class_dir_read(const char *root, const char *dir, int64_t *base, cha
  * (/sys/bus/gpio/devices/gpiochipN/gpio/gpiochipBASE), else the /sys/class/gpio entry
  * whose device link names the chip, or whose label and line count are the chip's.
  */
+/* The class directory found: its base, and its label and lines when no chardev gave them. */
+static void take_class_dir(struct bp_gpio_chip *c, int64_t base, const char *label,
+			   int64_t ngpio)
+{
+	c->sysfs_base = (int)base;
+	if (!c->chardev) {
+		bp_strlcpy(c->label, label, sizeof(c->label));
+		c->lines = (unsigned)ngpio;
+	}
+}
+
 static void chip_from_sysfs(const char *root, struct bp_gpio_chip *c)
 {
 	char **names = NULL, dir[256], label[64], link[64];
@@ -68,11 +79,7 @@ static void chip_from_sysfs(const char *root, struct bp_gpio_chip *c)
 		snprintf(dir, sizeof(dir), "/sys/bus/gpio/devices/%s/gpio/%s", c->name, names[i]);
 		if (!class_dir_read(root, dir, &base, label, sizeof(label), &ngpio))
 			continue;
-		c->sysfs_base = (int)base;
-		if (!c->chardev) {
-			bp_strlcpy(c->label, label, sizeof(c->label));
-			c->lines = (unsigned)ngpio;
-		}
+		take_class_dir(c, base, label, ngpio);
 	}
 	bp_sysfs_names_free(names, n > 0 ? n : 0);
 	if (c->sysfs_base >= 0)
@@ -88,11 +95,7 @@ static void chip_from_sysfs(const char *root, struct bp_gpio_chip *c)
 		    !(c->chardev && c->label[0] && !strcmp(label, c->label) &&
 		      (unsigned)ngpio == c->lines))
 			continue;
-		c->sysfs_base = (int)base;
-		if (!c->chardev) {
-			bp_strlcpy(c->label, label, sizeof(c->label));
-			c->lines = (unsigned)ngpio;
-		}
+		take_class_dir(c, base, label, ngpio);
 	}
 	bp_sysfs_names_free(names, n > 0 ? n : 0);
 }
