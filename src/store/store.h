@@ -25,6 +25,9 @@ int bp_store_default_path(char *buf, size_t len);
 struct bp_store *bp_store_open(const char *path, bool create, char *err, size_t errlen);
 void bp_store_close(struct bp_store *s);
 
+/* The file s is (for messages). */
+const char *bp_store_path(const struct bp_store *s);
+
 /* Saves one result document as printed (a suite's "results" children saved too, each linked
  * to its suite); its id in *id. One transaction. 0, or -errno with err. */
 int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err, size_t errlen);
