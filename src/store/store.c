@@ -214,13 +214,45 @@ static int insert_metrics(struct bp_store *s, sqlite3_stmt *st, int64_t id, cons
 }
 
 struct save_stmts {
-	sqlite3_stmt *result, *metric;
+	sqlite3_stmt *result, *metric, *form;
 };
 
-/* One result row and its metrics; its id in *id. A child without its own time is the
- * suite's (fallback). */
+static int insert_forms(struct bp_store *s, sqlite3_stmt *st, int64_t id,
+			const struct bp_store_forms *forms, char *err, size_t errlen)
+{
+	int rc;
+
+	for (size_t i = 0; forms && i < forms->n; i++) {
+		const struct bp_store_form *f = &forms->v[i];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, f->format, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 3, f->as_printed);
+		sqlite3_bind_blob64(st, 4, f->body ? f->body : "", f->len, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			return fail_sql(s, rc, "saving the printed result", err, errlen);
+	}
+	return 0;
+}
+
+/* The suite a child belongs to: what the child does not say itself is the suite's. */
+struct parent_facts {
+	int64_t id;
+	long long time;
+	const char *label, *board, *version;
+};
+
+static const char *or_parent(const char *own, const char *parents)
+{
+	return own[0] || !parents ? own : parents;
+}
+
+/* One result row, its metrics and its printed forms; its id in *id. */
 static int insert_one(struct bp_store *s, struct save_stmts *q, const json_t *doc,
-		      int64_t parent, long long fallback, int64_t *id, char *err, size_t errlen)
+		      const struct parent_facts *p, const struct bp_store_forms *forms,
+		      int64_t *id, char *err, size_t errlen)
 {
 	long long t = bp_store_doc_time(doc);
 	char *text = json_dumps(doc, JSON_COMPACT);
@@ -231,60 +263,76 @@ static int insert_one(struct bp_store *s, struct save_stmts *q, const json_t *do
 		return -ENOMEM;
 	}
 	sqlite3_reset(q->result);
-	if (parent)
-		sqlite3_bind_int64(q->result, 1, parent);
+	if (p->id)
+		sqlite3_bind_int64(q->result, 1, p->id);
 	else
 		sqlite3_bind_null(q->result, 1);
-	sqlite3_bind_int64(q->result, 2, t >= 0 ? t : fallback);
+	sqlite3_bind_int64(q->result, 2, t >= 0 ? t : p->time);
 	sqlite3_bind_text(q->result, 3, json_string_value(json_object_get(doc, "test")), -1,
 			  SQLITE_TRANSIENT);
-	sqlite3_bind_text(q->result, 4, doc_label(doc), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q->result, 5, doc_board(doc), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q->result, 6, doc_version(doc), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q->result, 4, or_parent(doc_label(doc), p->label), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(q->result, 5, or_parent(doc_board(doc), p->board), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(q->result, 6, or_parent(doc_version(doc), p->version), -1,
+			  SQLITE_TRANSIENT);
 	sqlite3_bind_text(q->result, 7, text, -1, free);
 	rc = sqlite3_step(q->result);
 	if (rc != SQLITE_DONE)
 		return fail_sql(s, rc, "saving the result", err, errlen);
 	*id = sqlite3_last_insert_rowid(s->db);
-	return insert_metrics(s, q->metric, *id, doc, err, errlen);
+	rc = insert_metrics(s, q->metric, *id, doc, err, errlen);
+	return rc ? rc : insert_forms(s, q->form, *id, forms, err, errlen);
+}
+
+static int prepare_save(struct bp_store *s, struct save_stmts *q, char *err, size_t errlen)
+{
+	int rc = sqlite3_prepare_v2(s->db, "INSERT INTO results (parent, time_unix, test, label, "
+				    "board, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?)", -1,
+				    &q->result, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(s->db, "INSERT INTO metrics (result_id, name, value, "
+					"unit, better) VALUES (?, ?, ?, ?, ?)", -1, &q->metric, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO printed (result_id, format, "
+					"as_printed, body) VALUES (?, ?, ?, ?)", -1, &q->form, NULL);
+	return rc == SQLITE_OK ? 0 : fail_sql(s, rc, "preparing the save", err, errlen);
 }
 
 /* The suite (or lone result) and its children, inside the caller's transaction. */
-static int insert_tree(struct bp_store *s, const json_t *doc, int64_t *id, char *err,
-		       size_t errlen)
+static int insert_tree(struct bp_store *s, const json_t *doc, const struct bp_store_forms *forms,
+		       size_t nforms, int64_t *id, char *err, size_t errlen)
 {
-	struct save_stmts q = { NULL, NULL };
-	long long t = bp_store_doc_time(doc);
+	struct save_stmts q = { NULL, NULL, NULL };
+	struct parent_facts top = { 0 }, kids;
 	const json_t *child;
 	int64_t child_id;
 	size_t i;
 	int rc;
 
-	if (t < 0)
-		t = (long long)time(NULL);
-	rc = sqlite3_prepare_v2(s->db, "INSERT INTO results (parent, time_unix, test, label, "
-				"board, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?)", -1,
-				&q.result, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(s->db, "INSERT INTO metrics (result_id, name, value, "
-					"unit, better) VALUES (?, ?, ?, ?, ?)", -1, &q.metric, NULL);
-	if (rc != SQLITE_OK) {
-		rc = fail_sql(s, rc, "preparing the save", err, errlen);
-		goto out;
-	}
-	rc = insert_one(s, &q, doc, 0, t, id, err, errlen);
+	top.time = bp_store_doc_time(doc);
+	if (top.time < 0)
+		top.time = (long long)time(NULL);
+	rc = prepare_save(s, &q, err, errlen);
+	if (!rc)
+		rc = insert_one(s, &q, doc, &top, nforms ? &forms[0] : NULL, id, err, errlen);
+	kids = (struct parent_facts){ .id = *id, .time = top.time, .label = doc_label(doc),
+				      .board = doc_board(doc), .version = doc_version(doc) };
 	json_array_foreach(json_object_get(doc, "results"), i, child) {
 		if (rc)
 			break;
-		rc = insert_one(s, &q, child, *id, t, &child_id, err, errlen);
+		rc = insert_one(s, &q, child, &kids, i + 1 < nforms ? &forms[i + 1] : NULL,
+				&child_id, err, errlen);
 	}
-out:
 	sqlite3_finalize(q.result);
 	sqlite3_finalize(q.metric);
+	sqlite3_finalize(q.form);
 	return rc;
 }
 
-int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err, size_t errlen)
+int bp_store_save_forms(struct bp_store *s, const json_t *doc, const struct bp_store_forms *forms,
+			size_t nforms, int64_t *id, char *err, size_t errlen)
 {
 	char why[256];
 	int rc;
@@ -293,10 +341,11 @@ int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err,
 		snprintf(err, errlen, "not saved: %s", why);
 		return -EINVAL;
 	}
+	*id = 0;
 	rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return fail_sql(s, rc, "starting the save", err, errlen);
-	rc = insert_tree(s, doc, id, err, errlen);
+	rc = insert_tree(s, doc, forms, nforms, id, err, errlen);
 	if (!rc) {
 		int src = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 
@@ -306,6 +355,11 @@ int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err,
 	if (rc)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
+}
+
+int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err, size_t errlen)
+{
+	return bp_store_save_forms(s, doc, NULL, 0, id, err, errlen);
 }
 
 json_t *bp_store_get(struct bp_store *s, int64_t id)

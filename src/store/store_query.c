@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/store_internal.h"
@@ -110,4 +111,39 @@ int bp_store_latest_metrics(struct bp_store *s, int64_t since_unix,
 	if (cbrc)
 		return cbrc;
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : bp_store_errno(rc);
+}
+
+int bp_store_get_form(struct bp_store *s, int64_t id, const char *format, char **body,
+		      size_t *len, char *fmt, size_t fmtlen)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT body, format FROM printed WHERE result_id = ?1 "
+				    "AND (?2 IS NULL AND as_printed OR format = ?2)", -1, &st,
+				    NULL);
+
+	*body = NULL;
+	*len = 0;
+	if (rc != SQLITE_OK)
+		return bp_store_errno(rc);
+	sqlite3_bind_int64(st, 1, id);
+	if (format)
+		sqlite3_bind_text(st, 2, format, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int n = sqlite3_column_bytes(st, 0);
+
+		*body = malloc((size_t)n + 1);
+		if (*body) {
+			if (n)
+				memcpy(*body, sqlite3_column_blob(st, 0), (size_t)n);
+			(*body)[n] = '\0';
+			*len = (size_t)n;
+			copy_col(fmt, fmtlen, st, 1);
+		}
+		rc = *body ? 0 : -ENOMEM;
+	} else {
+		rc = rc == SQLITE_DONE ? -ENOENT : bp_store_errno(rc);
+	}
+	sqlite3_finalize(st);
+	return rc;
 }

@@ -44,6 +44,16 @@ static const struct step steps[] = {
 	  " better TEXT NOT NULL DEFAULT 'none');"
 	  "CREATE INDEX metrics_result ON metrics(result_id);"
 	  "CREATE INDEX metrics_name ON metrics(name, result_id);" },
+	{ 2, "printed forms for show",
+	  /* What the command printed (as_printed 1: "text" with its live lines, "json",
+	   * "csv" or "json-stream", byte for byte) and the other forms rendered from the
+	   * same result, so that `show` prints any of them as the command would have. */
+	  "CREATE TABLE printed ("
+	  " result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	  " format TEXT NOT NULL,"
+	  " as_printed INTEGER NOT NULL DEFAULT 0,"
+	  " body BLOB NOT NULL,"
+	  " PRIMARY KEY (result_id, format));" },
 };
 
 const int bp_store_schema_latest = (int)(sizeof(steps) / sizeof(steps[0]));

@@ -257,6 +257,47 @@ static void test_latest_metrics(struct bp_store *s)
 	CHECK_INT(sr.n, 2);
 }
 
+/* The printed forms come back byte for byte (a NUL inside too), each by its own result. */
+static void test_forms(struct bp_store *s)
+{
+	static const char text[] = "tcp: board\n 0.0-1.0 941 Mbit/s\n", csv[] = "a,b\n1,\0x\n";
+	const struct bp_store_form top[] = {
+		{ "text", text, sizeof(text) - 1, true }, { "csv", csv, sizeof(csv) - 1, false },
+	};
+	const struct bp_store_form kid[] = { { "csv", "k\n", 2, false } };
+	const struct bp_store_forms forms[] = { { top, 2 }, { kid, 1 } };
+	json_t *suite = fixture_doc("run", "suite-label", "Board S", "2026-11-30T15:00:00Z",
+				    "suite.tests", 1), *kids = json_array();
+	char err[512] = "", fmt[16], *body, q[128];
+	size_t len;
+	int64_t id = 0;
+
+	json_array_append_new(kids, fixture_doc("tcp", NULL, NULL, NULL, "receiver.bitrate", 1));
+	json_object_set_new(suite, "results", kids);
+	CHECK_INT(bp_store_save_forms(s, suite, forms, 2, &id, err, sizeof(err)), 0);
+	json_decref(suite);
+	CHECK_INT(bp_store_get_form(s, id, NULL, &body, &len, fmt, sizeof(fmt)), 0);
+	CHECK(body && len == sizeof(text) - 1 && !memcmp(body, text, len));
+	CHECK_STR(fmt, "text");
+	free(body);
+	CHECK_INT(bp_store_get_form(s, id, "csv", &body, &len, fmt, sizeof(fmt)), 0);
+	CHECK(body && len == sizeof(csv) - 1 && !memcmp(body, csv, len));
+	free(body);
+	CHECK_INT(bp_store_get_form(s, id, "json", &body, &len, fmt, sizeof(fmt)), -ENOENT);
+	CHECK(body == NULL);
+	CHECK_INT(bp_store_get_form(s, id + 1, "csv", &body, &len, fmt, sizeof(fmt)), 0);
+	CHECK(body && len == 2 && !memcmp(body, "k\n", 2));
+	free(body);
+	/* Nothing printed as the child itself: no default form. */
+	CHECK_INT(bp_store_get_form(s, id + 1, NULL, &body, &len, fmt, sizeof(fmt)), -ENOENT);
+	/* The child says no label, board or time of its own: the suite's. */
+	snprintf(q, sizeof(q), "SELECT label || '|' || board || '|' || time_unix FROM results "
+		 "WHERE id = %lld", (long long)id + 1);
+	CHECK_STR(fixture_query_text(db_path, q, err, sizeof(err)), "suite-label|Board S|1796050800");
+	/* A result saved without forms has none. */
+	CHECK_INT(bp_store_get_form(s, 1, NULL, &body, &len, fmt, sizeof(fmt)), -ENOENT);
+}
+
 static void test_resolve(struct bp_store *s)
 {
 	char err[512] = "", file[400];
@@ -305,21 +346,33 @@ static void test_migration(void)
 	char path[400], err[512] = "";
 	struct bp_store *s;
 	json_t *doc;
-	int64_t id;
 
 	path_in_fixture(path, sizeof(path), "v1.db");
 	s = bp_store_open_at(path, true, 1, err, sizeof(err));
 	CHECK(s != NULL);
 	CHECK_INT(fixture_query_int(path, "SELECT MAX(version) FROM schema_version"), 1);
-	id = save(s, fixture_doc("disk", "old", "B", "2026-01-01T00:00:00Z", "read.iops", 5e3));
-	CHECK_INT(id, 1);
 	bp_store_close(s);
+	/* The rows as boardperf at schema 1 wrote them. */
+	{
+		sqlite3 *db;
+
+		CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+		CHECK(sqlite3_exec(db, "INSERT INTO results VALUES (1, NULL, 1767225600, 'disk', "
+				   "'old', 'B', '0.1.0', '{\"schema\":\"boardperf/1\",\"test\":"
+				   "\"disk\",\"metrics\":[]}'); INSERT INTO metrics VALUES (1, "
+				   "'read.iops', 5000, 'op/s', 'higher')", NULL, NULL, NULL)
+		      == SQLITE_OK);
+		sqlite3_close(db);
+	}
 	s = bp_store_open(path, false, err, sizeof(err));
 	CHECK(s != NULL);
 	CHECK_INT(fixture_query_int(path, "SELECT MAX(version) FROM schema_version"),
 		  bp_store_schema_latest);
 	CHECK_INT(fixture_query_int(path, "SELECT COUNT(*) FROM schema_version"),
 		  bp_store_schema_latest);
+	/* Schema 2's table is there, empty: the old result simply has no printed forms. */
+	CHECK_INT(fixture_query_int(path, "SELECT COUNT(*) FROM printed"), 0);
+	CHECK_INT(bp_store_schema_latest, 2);
 	doc = s ? bp_store_get(s, 1) : NULL;
 	CHECK(doc && !strcmp(json_string_value(json_object_get(doc, "test")), "disk"));
 	json_decref(doc);
@@ -401,6 +454,7 @@ int main(void)
 	test_latest_by_label(s);
 	test_latest_metrics(s);
 	test_resolve(s);
+	test_forms(s);
 	bp_store_close(s);
 	CHECK(fixture_integrity_ok(db_path));
 	test_migration();
