@@ -4,6 +4,7 @@
  * another board wrote, or a label (its newest run). The results database is opened only
  * when an argument is not a file, so comparing two files needs none. The command measures
  * nothing: it prints the table itself and leaves no result (no_result), so nothing is saved.
+ * The database is the common --db's (the default without it).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -21,7 +22,6 @@
 
 struct compare_params {
 	bool markdown, html, json, csv;
-	const char *db;
 };
 
 #define P(f) offsetof(struct compare_params, f)
@@ -36,9 +36,6 @@ static const struct bp_opt compare_opts[] = {
 	  .help = "print the table as JSON (its shape is in README.md)" },
 	{ .long_name = "csv", .type = BP_OPT_FLAG, .offset = P(csv),
 	  .help = "print the table as CSV (one value, ratio and mark column per run)" },
-	{ .long_name = "db", .type = BP_OPT_STRING, .offset = P(db), .metavar = "FILE",
-	  .help = "the results database ids and labels are looked up in [default: "
-		  "$XDG_DATA_HOME/boardperf/results.db]" },
 	BP_OPT_END,
 };
 
@@ -97,8 +94,8 @@ static char *column_name(const char *spec)
 }
 
 /* Each spec's document; the database opened at the first spec that needs it. */
-static int resolve_all(const struct compare_params *p, const struct bp_parsed *parsed,
-		       json_t **docs, char **names, char *err, size_t errlen)
+static int resolve_all(const char *db, const struct bp_parsed *parsed, json_t **docs,
+		       char **names, char *err, size_t errlen)
 {
 	struct bp_store *store = NULL;
 	char why[512];
@@ -109,7 +106,7 @@ static int resolve_all(const struct compare_params *p, const struct bp_parsed *p
 		bool file = is_file_spec(spec);
 
 		if (!file && !store) {
-			store = bp_store_open(p->db, false, why, sizeof(why));
+			store = bp_store_open(db, false, why, sizeof(why));
 			if (!store) {
 				snprintf(err, errlen, "'%s': not a file, and %s", spec, why);
 				rc = -ENOENT;
@@ -150,7 +147,7 @@ static int compare_run(const void *params, const struct bp_test_ctx *ctx,
 			 "every run; expected --json");
 		return -EINVAL;
 	}
-	rc = resolve_all(p, ctx->parsed, docs, names, err, errlen);
+	rc = resolve_all(ctx->common->db, ctx->parsed, docs, names, err, errlen);
 	if (!rc) {
 		c = bp_compare_build(docs, (const char *const *)names, (size_t)n, err, errlen);
 		rc = c ? 0 : -EINVAL;
