@@ -3,7 +3,8 @@
  * (`compare`)"). Each argument is what bp_store_resolve takes: a result id, a JSON file
  * another board wrote, or a label (its newest run). The results database is opened only
  * when an argument is not a file, so comparing two files needs none. The command measures
- * nothing: it prints the table itself and leaves no result (no_result), so nothing is saved.
+ * nothing: it prints the table itself (to ctx->out) and leaves no result (no_result), so
+ * nothing is saved.
  * The database is the common --db's (the default without it).
  */
 #include <errno.h>
@@ -153,8 +154,10 @@ static int compare_run(const void *params, const struct bp_test_ctx *ctx,
 		rc = c ? 0 : -EINVAL;
 	}
 	if (!rc) {
-		rc = bp_compare_render(c, format_of(p), stdout);
-		if (!rc && fflush(stdout))
+		FILE *out = ctx->out ? ctx->out : stdout;
+
+		rc = bp_compare_render(c, format_of(p), out);
+		if (!rc && fflush(out))
 			rc = -errno;
 		if (rc)
 			snprintf(err, errlen, "writing the table: %s", strerror(-rc));

@@ -164,4 +164,38 @@ expect_exit 1 "a name that is nothing" "$bp" compare a.json opi --db "$tap_tmp/n
 ok $? "one line naming the spec and the missing database"
 [ ! -e "$tap_tmp/none.db" ]; ok $? "and creates no database"
 
+# --- by id and by label, through the results database ------------------------------------
+db=$tap_tmp/results.db
+expect_exit 0 "cpu --label opi saved" "$bp" cpu --algo sha256 -t 0.2 --label opi --db "$db" --json
+echo "$out" >opi1.json
+expect_exit 0 "cpu --label rpi3 saved" "$bp" cpu --algo sha256 -t 0.2 --label rpi3 --db "$db" --json
+echo "$out" >rpi3.json
+expect_exit 0 "compare two labels" "$bp" compare opi rpi3 --db "$db" --json
+echo "$out" >labels.json
+n=$(check_figures labels.json opi1.json rpi3.json) &&
+	jq -e '[.runs[].name] == ["opi", "rpi3"] and [.runs[].label] == ["opi", "rpi3"]' labels.json >/dev/null
+ok $? "by label: the runs' own figures and ratios ($n rows), headed by the labels"
+expect_exit 0 "compare two ids" "$bp" compare 1 2 --db "$db" --json
+echo "$out" >ids.json
+n=$(check_figures ids.json opi1.json rpi3.json) && jq -e '[.runs[].name] == ["#1", "#2"]' ids.json >/dev/null
+ok $? "by id: the same figures ($n rows), headed #1 and #2"
+expect_exit 0 "a second opi run" "$bp" cpu --algo sha256 -t 0.2 --label opi --db "$db" --json
+echo "$out" >opi2.json
+expect_exit 0 "a label, an id and a file" "$bp" compare opi 1 b.json --db "$db" --json
+echo "$out" >mixed.json
+jq -e --slurpfile o opi2.json --slurpfile p opi1.json '
+	.tests[0].metrics[0].values[0:2] == [$o[0].metrics[0].value, $p[0].metrics[0].value]
+	and [.runs[].name] == ["opi", "#1", "b.json"]' mixed.json >/dev/null
+ok $? "a label is its newest run; an id and a file beside it"
+expect_exit 0 "markdown by label" "$bp" compare opi rpi3 --db "$db" --markdown
+grep -q '^| metric | opi | rpi3 | rpi3 vs opi |$' <<<"$out" && grep -q '^Runs: \*\*opi\*\* (cpu, ' <<<"$out"
+ok $? "markdown headed by the labels"
+expect_exit 1 "a label nothing has" "$bp" compare opi nosuch --db "$db"
+[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "'nosuch'" <<<"$err"; ok $? "one line naming it: $err"
+expect_exit 1 "an id nothing has" "$bp" compare opi 99 --db "$db"
+grep -q "'99'" <<<"$err"; ok $? "one line naming it: $err"
+before=$("$bp" history --db "$db" | wc -l)
+expect_exit 0 "compare saves nothing" "$bp" compare opi rpi3 --db "$db"
+[ "$("$bp" history --db "$db" | wc -l)" -eq "$before" ]; ok $? "history as before ($before lines)"
+
 tap_done
