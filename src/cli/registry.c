@@ -19,6 +19,7 @@ extern const struct bp_test bp_cmd_rfc2544;
 extern const struct bp_test bp_cmd_rr;
 extern const struct bp_test bp_cmd_crr;
 extern const struct bp_test bp_cmd_http;
+extern const struct bp_test bp_cmd_report;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -34,6 +35,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_rr,
 	&bp_cmd_crr,
 	&bp_cmd_http,
+	&bp_cmd_report,
 	NULL,
 };
 

@@ -1,5 +1,5 @@
 /*
- * What the line and bar charts share (internal to src/svg): the text escaping, the frame
+ * What the line and bar charts share (internal to src/svg): the frame
  * (the <svg> element, its title, the plot area), the y axis with grid lines, the x axis
  * line, the legend.
  */
@@ -10,10 +10,6 @@
 #include <stdio.h>
 
 #include "svg/svg_axis.h"
-
-/* Character data or an attribute value: & < > " ' as entities, control characters
- * (which XML does not allow) left out. */
-void bp_svg_escape(FILE *out, const char *s);
 
 /* The layout of one chart in pixels: the plot area is [x0, x1] x [y0, y1], y0 on top. */
 struct bp_svg_frame {
