@@ -9,7 +9,7 @@
 
 /* A bar chart of the named metrics (categories[c] shown, names[c] looked up), per run. */
 static int metric_bars(FILE *out, const struct bp_report_test *t, const char *id,
-		       const char *title, const char *x_title, const char *unit,
+		       const char *title, const char *x_title, const char *y_title, const char *unit,
 		       const char *const *categories, const char *const *names, size_t ncat)
 {
 	const char **series = calloc(t->n ? t->n : 1, sizeof(*series));
@@ -24,7 +24,7 @@ static int metric_bars(FILE *out, const struct bp_report_test *t, const char *id
 		}
 		struct bp_svg_bar_chart b = {
 			.id = id, .title = title, .x_title = x_title,
-			.y = { unit, unit, BP_SVG_LINEAR, true },
+			.y = { y_title, unit, BP_SVG_LINEAR, true },
 			.ncategories = ncat, .categories = categories,
 			.nseries = t->n, .series = series, .values = v,
 		};
@@ -102,7 +102,9 @@ static int rfc2544_bars(FILE *out, const struct bp_report_test *t, const char *f
 		namep[j] = names[j];
 	}
 	snprintf(id, sizeof(id), "rfc2544.zero_loss.%s", figure);
-	return metric_bars(out, t, id, title, "Ethernet frame size", unit, catp, namep, n);
+	return metric_bars(out, t, id, title, "Ethernet frame size",
+			   !strcmp(figure, "fps") ? "frames per second" : "bit rate", unit, catp,
+			   namep, n);
 }
 
 /* A cpu item measured on N workers too: ITEM.all beside ITEM. */
@@ -192,7 +194,8 @@ static int cpu_one_core(FILE *out, const struct bp_report_test *t, const char *u
 	snprintf(id, sizeof(id), "cpu.one_core.%s", idpart);
 	snprintf(title, sizeof(title), "cpu: one core, %s", unit);
 	if (!rc && json_array_size(items))
-		rc = metric_bars(out, t, id, title, "item", unit, v, v, json_array_size(items));
+		rc = metric_bars(out, t, id, title, "item", "rate", unit, v, v,
+				 json_array_size(items));
 	free(v);
 	json_decref(items);
 	return rc;
@@ -218,7 +221,7 @@ static int cpu_charts(FILE *out, const struct bp_report_test *t)
 	}
 	if (!rc && n)
 		rc = metric_bars(out, t, "cpu.scaling", "cpu: scaling (all workers / (N x one "
-				 "core))", "item", "percent", v, sp, n);
+				 "core))", "item", "scaling", "percent", v, sp, n);
 	free(sp);
 	free(scaling);
 	free(v);
@@ -284,7 +287,8 @@ static int mem_charts(FILE *out, const struct bp_report_test *t)
 
 	if (!rc && json_array_size(items))
 		rc = metric_bars(out, t, "mem.bandwidth", "mem: bandwidth (one core, .all: every "
-				 "worker)", "operation", "B/s", v, v, json_array_size(items));
+				 "worker)", "operation", "bandwidth", "B/s", v, v,
+				 json_array_size(items));
 	if (!rc)
 		rc = mem_latency_chart(out, t);
 	free(v);

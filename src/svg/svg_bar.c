@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "svg/svg_chart.h"
 #include "svg/svg_frame.h"
@@ -55,6 +57,19 @@ static void draw_bar(FILE *out, const struct bp_svg_frame *f, const struct bp_sv
 	fprintf(out, ": %s</title></rect>\n", label);
 }
 
+/* Labels wider than their band (about 7 px a character at 12 px) alternate between two
+ * rows, so that neighbours never overlap. */
+#define LABEL_ROW 14.0
+static bool staggered(const struct bp_svg_bar_chart *c, const struct bp_svg_frame *f)
+{
+	double band = (f->x1 - f->x0) / (double)c->ncategories;
+
+	for (size_t k = 0; k < c->ncategories; k++)
+		if (7.0 * (double)strlen(c->categories[k]) > band * 0.95)
+			return true;
+	return false;
+}
+
 static void draw_categories(FILE *out, const struct bp_svg_frame *f,
 			    const struct bp_svg_bar_chart *c)
 {
@@ -63,7 +78,8 @@ static void draw_categories(FILE *out, const struct bp_svg_frame *f,
 	fputs("<g class=\"categories\">\n", out);
 	for (size_t k = 0; k < c->ncategories; k++) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-			f->x0 + band * ((double)k + 0.5), f->y1 + 16);
+			f->x0 + band * ((double)k + 0.5),
+			f->y1 + 16 + (f->extra > 0 && k % 2 ? LABEL_ROW : 0));
 		bp_svg_escape(out, c->categories[k]);
 		fputs("</text>\n", out);
 	}
@@ -94,7 +110,9 @@ int bp_svg_bar_chart(FILE *out, const struct bp_svg_bar_chart *c, char *err, siz
 		snprintf(err, errlen, "chart '%s': %s axis: %s", c->id, c->y.title, why);
 		return rc;
 	}
-	bp_svg_frame_layout(&f, c->nseries);
+	bp_svg_frame_layout(&f, c->nseries, 0);
+	if (staggered(c, &f))
+		bp_svg_frame_layout(&f, c->nseries, LABEL_ROW);
 	bp_svg_frame_open(out, &f, c->id, c->title, "bar");
 	bp_svg_draw_y_axis(out, &f, &ya, c->y.title);
 	draw_categories(out, &f, c);

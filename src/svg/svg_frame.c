@@ -48,14 +48,15 @@ double bp_svg_px(double frac, double p0, double p1)
 	return p0 + frac * (p1 - p0);
 }
 
-void bp_svg_frame_layout(struct bp_svg_frame *f, size_t nlegend)
+void bp_svg_frame_layout(struct bp_svg_frame *f, size_t nlegend, double extra)
 {
+	f->extra = extra;
 	f->width = WIDTH;
 	f->x0 = LEFT;
 	f->x1 = WIDTH - RIGHT;
 	f->y0 = TOP;
 	f->y1 = TOP + PLOT_HEIGHT;
-	f->height = f->y1 + BELOW_PLOT + LEGEND_ROW * (double)nlegend + 6;
+	f->height = f->y1 + BELOW_PLOT + extra + LEGEND_ROW * (double)nlegend + 6;
 }
 
 void bp_svg_frame_open(FILE *out, const struct bp_svg_frame *f, const char *id,
@@ -120,7 +121,7 @@ void bp_svg_draw_x_axis(FILE *out, const struct bp_svg_frame *f, const struct bp
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
 		f->x0, f->y1, f->x1, f->y1);
 	fprintf(out, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-		(f->x0 + f->x1) / 2, f->y1 + 36);
+		(f->x0 + f->x1) / 2, f->y1 + 36 + f->extra);
 	bp_svg_escape(out, title);
 	fputs("</text>\n</g>\n", out);
 }
@@ -130,7 +131,7 @@ void bp_svg_draw_legend(FILE *out, const struct bp_svg_frame *f, const char *con
 {
 	fputs("<g class=\"legend\">\n", out);
 	for (size_t i = 0; i < n; i++) {
-		double y = f->y1 + BELOW_PLOT + LEGEND_ROW * (double)i;
+		double y = f->y1 + BELOW_PLOT + f->extra + LEGEND_ROW * (double)i;
 
 		fputs("<g class=\"legend-item\" data-series=\"", out);
 		bp_svg_escape(out, names[i]);

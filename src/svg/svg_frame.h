@@ -15,10 +15,11 @@
 struct bp_svg_frame {
 	double width, height;
 	double x0, x1, y0, y1;
+	double extra;   /* more room below the plot (a second row of category labels) */
 };
 
-/* The frame for a chart with nlegend entries below its plot. */
-void bp_svg_frame_layout(struct bp_svg_frame *f, size_t nlegend);
+/* The frame for a chart with nlegend entries below its plot and extra pixels more there. */
+void bp_svg_frame_layout(struct bp_svg_frame *f, size_t nlegend, double extra);
 
 /* <svg ...> with its data-chart id, the <title> and the visible title. */
 void bp_svg_frame_open(FILE *out, const struct bp_svg_frame *f, const char *id,

@@ -104,7 +104,7 @@ int bp_svg_line_chart(FILE *out, const struct bp_svg_line_chart *c, char *err, s
 	}
 	for (size_t s = 0; s < c->nseries; s++)
 		names[s] = c->series[s].name;
-	bp_svg_frame_layout(&f, c->nseries);
+	bp_svg_frame_layout(&f, c->nseries, 0);
 	bp_svg_frame_open(out, &f, c->id, c->title, "line");
 	bp_svg_draw_y_axis(out, &f, &ya, c->y.title);
 	bp_svg_draw_x_axis(out, &f, &xa, c->x.title);

@@ -110,7 +110,8 @@ int bp_svg_ticks_log(double lo, double hi, int base, struct bp_svg_ticks *t,
 	e1 = (int)ceil(log(hi) / lb - 1e-9);
 	if (e1 == e0)
 		e1++;
-	while ((e1 - e0 + stride - 1) / stride + 1 > BP_SVG_MAX_TICKS - 1)
+	/* powers of two are labelled "4 KiB", "16 KiB": every one past nine crowds the axis */
+	while ((e1 - e0 + stride - 1) / stride + 1 > (base == 2 ? 9 : BP_SVG_MAX_TICKS - 1))
 		stride++;
 	/* whole strides from e0, so that the extent is ticked at both ends; the rounding goes
 	 * up unless the top would then overflow, as it can with a range of 600 decades */

@@ -156,6 +156,32 @@ static void test_bar(void)
 	free(svg);
 }
 
+/* Category labels wider than their band alternate between two rows, and the chart grows
+ * by a row (360 px for one series, 374 so). */
+static void test_bar_stagger(void)
+{
+	static const char *const cats[] = { "sha256.16", "rsa2048.sign", "rsa2048.verify",
+					    "sha256.8192", "aes-128-gcm.16", "aes-128-gcm.8192",
+					    "chacha20-poly1305.16", "chacha20-poly1305.8192" };
+	static const char *const names[] = { "box" };
+	const double v[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const struct bp_svg_bar_chart c = {
+		.id = "cpu.scaling", .title = "scaling", .x_title = "item",
+		.y = { "scaling", "percent", BP_SVG_LINEAR, true },
+		.ncategories = 8, .categories = cats, .nseries = 1, .series = names, .values = v,
+	};
+	struct out o;
+	char *svg;
+
+	out_open(&o);
+	CHECK_INT(bp_svg_bar_chart(o.f, &c, err, sizeof(err)), 0);
+	svg = out_close(&o);
+	CHECK(strstr(svg, "y=\"296.0\" text-anchor=\"middle\">sha256.16<") != NULL);
+	CHECK(strstr(svg, "y=\"310.0\" text-anchor=\"middle\">rsa2048.sign<") != NULL);
+	CHECK(strstr(svg, "height=\"374\"") != NULL);
+	free(svg);
+}
+
 /* A refused chart names the chart and the value, and writes nothing. */
 static void test_refused(void)
 {
@@ -203,6 +229,7 @@ int main(int argc, char **argv)
 	test_line();
 	test_percentile();
 	test_bar();
+	test_bar_stagger();
 	test_refused();
 	return tap_done();
 }

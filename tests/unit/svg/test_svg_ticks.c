@@ -104,6 +104,9 @@ static void test_log(void)
 	/* base 2 for binary units */
 	CHECK_INT(bp_svg_ticks_log(4096, 1048576, 2, &t, err, sizeof(err)), 0);
 	CHECK(t.lo == 4096 && t.hi == 1048576 && t.n == 9 && t.v[1] == 8192);
+	/* 4 KiB to 64 MiB: every other power, not fifteen labels side by side */
+	CHECK_INT(bp_svg_ticks_log(4096, 64 << 20, 2, &t, err, sizeof(err)), 0);
+	CHECK(t.n == 8 && t.v[1] == 16384 && t.hi == 64 << 20);
 	/* refused */
 	CHECK_INT(bp_svg_ticks_log(0, 10, 10, &t, err, sizeof(err)), -EDOM);
 	CHECK(strstr(err, "above zero") != NULL);
