@@ -19,15 +19,11 @@
 
 struct report_params {
 	const char *html;
-	const char *db;
 };
 
 static const struct bp_opt report_opts[] = {
 	{ 0, "html", BP_OPT_STRING, offsetof(struct report_params, html), "FILE", NULL, 0, 0,
 	  NULL, "write the page to FILE ('-': standard output) (required)" },
-	{ 0, "db", BP_OPT_STRING, offsetof(struct report_params, db), "FILE", NULL, 0, 0, NULL,
-	  "the results database to look ids and labels up in (default: "
-	  "$XDG_DATA_HOME/boardperf/results.db)" },
 	BP_OPT_END,
 };
 
@@ -68,18 +64,17 @@ static char *run_name(const char *spec, const json_t *doc)
 }
 
 /*
- * The database to resolve ids and labels in: the one --db names (which must open), else
- * the default when there is one; NULL without (files still resolve).
+ * The database to resolve ids and labels in: the one --db (a common option) names, which
+ * must open, else the default when there is one; NULL without (files still resolve).
  */
-static int open_store(const struct report_params *p, struct bp_store **s, char *err,
-		      size_t errlen)
+static int open_store(const char *db, struct bp_store **s, char *err, size_t errlen)
 {
 	char path[4096];
 	struct stat st;
 
 	*s = NULL;
-	if (p->db) {
-		*s = bp_store_open(p->db, false, err, errlen);
+	if (db) {
+		*s = bp_store_open(db, false, err, errlen);
 		return *s ? 0 : -ENOENT;
 	}
 	if (bp_store_default_path(path, sizeof(path)) == 0 && stat(path, &st) == 0)
@@ -137,7 +132,7 @@ static int report_run(const void *params, const struct bp_test_ctx *ctx, struct 
 	char *names[BP_MAX_POSITIONAL];
 	struct bp_store *s;
 	size_t n = 0;
-	int rc = open_store(p, &s, err, errlen);
+	int rc = open_store(ctx->common->db, &s, err, errlen);
 
 	(void)r;
 	for (int i = 0; !rc && i < pos->npos; i++) {

@@ -16,7 +16,8 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 d=$tap_tmp
-export XDG_DATA_HOME=$d/xdg   # no results database of the user's is read
+# tap.sh points XDG_DATA_HOME into the test's folder: every run below is saved there, and
+# report finds ids and labels in that database, never the user's
 
 slog="$d/serve.log"
 "$bp" serve -B 127.0.0.1 -p "$port" 2>"$slog" &
@@ -31,8 +32,9 @@ run_json() { # run_json FILE WHAT ARGS...: a run's --json into FILE, exit 0 and 
 	jq -e '.schema == "boardperf/1" and .error == null' "$d/$f" >/dev/null
 	ok $? "$what ran ($f)"
 }
-run_json tcp1.json "tcp -i 0.2" tcp -c 127.0.0.1 -p "$port" -t 1 -i 0.2
-run_json tcp2.json "tcp -i 0.2 -P 2" tcp -c 127.0.0.1 -p "$port" -t 0.6 -i 0.2 -P 2
+run_json tcp1.json "tcp -i 0.2" tcp -c 127.0.0.1 -p "$port" -t 1 -i 0.2 --label opi-zero
+run_json tcp2.json "tcp -i 0.2 -P 2" tcp -c 127.0.0.1 -p "$port" -t 0.6 -i 0.2 -P 2 \
+	--label rpi3
 run_json rr.json "rr -i 0.2" rr -c 127.0.0.1 -p "$port" -t 0.6 -i 0.2
 run_json rfc.json "rfc2544" rfc2544 -c 127.0.0.1 -p "$port" --sizes 64,1518 --trial 0.2 \
 	--max 100M --resolution 20
@@ -71,8 +73,10 @@ P().feed(open(sys.argv[1], encoding="utf-8").read())
 PY
 
 # Expected points: for each document and chart, jq's [x, y] pairs.
-expect() { # expect CHART FILE JQ-PAIRS
-	jq -r --arg c "$1" --arg s "$2" "$3 | select(.[1] != null) | [\$c, \$s, (.[0]|tostring), (.[1]|tostring)] | @tsv" "$d/$2"
+# The series is the run's name in the page: its label, else the file's name.
+expect() { # expect CHART FILE JQ-PAIRS [SERIES]
+	local s=${4:-$(jq -r --arg f "$2" 'if (.params.label // "") == "" then $f else .params.label end' "$d/$2")}
+	jq -r --arg c "$1" --arg s "$s" "$3 | select(.[1] != null) | [\$c, \$s, (.[0]|tostring), (.[1]|tostring)] | @tsv" "$d/$2"
 }
 {
 	for f in tcp1.json tcp2.json; do
@@ -103,8 +107,9 @@ expect() { # expect CHART FILE JQ-PAIRS
 } | sort >"$d/want.tsv"
 checked_charts=$(cut -f1 "$d/want.tsv" | sort -u | tr '\n' ' ')
 
-# want.tsv against the points of a document: each chart the same points, no more, no less
-# (numbers compared as doubles: the page prints 17 digits, jq its own shortest form).
+# want.tsv against the points of a document: each chart the same points, no more, no less,
+# as doubles to 1e-12 of the value: the page prints 17 digits, jq its own shortest form, and
+# a stored document keeps digits that --json's 15 leave out.
 cat >"$d/same.py" <<'PY'
 import sys
 def load(path, charts):
@@ -115,10 +120,16 @@ def load(path, charts):
             try: x = float(x)
             except ValueError: pass
             out.setdefault(c, []).append((s, x, float(y)))
-    return {c: sorted(v, key=repr) for c, v in out.items()}
+    return {c: sorted(v, key=lambda p: (p[0], str(type(p[1])), p[1])) for c, v in out.items()}
 charts = set(sys.argv[3].split())
 want, got = load(sys.argv[1], charts), load(sys.argv[2], charts)
-bad = [c for c in sorted(charts) if want.get(c) != got.get(c)]
+def same(a, b):
+    if a is None or b is None or len(a) != len(b):
+        return False
+    close = lambda u, v: u == v or (isinstance(u, float) and isinstance(v, float)
+                                    and abs(u - v) <= 1e-12 * max(abs(u), abs(v)))
+    return all(p[0] == q[0] and close(p[1], q[1]) and close(p[2], q[2]) for p, q in zip(a, b))
+bad = [c for c in sorted(charts) if not same(want.get(c), got.get(c))]
 for c in bad:
     print("#   %s: want %s" % (c, want.get(c)))
     print("#   %s: got  %s" % (c, got.get(c)))
@@ -214,6 +225,34 @@ PY
 	[ "$blue" -gt 200 ] && [ "$orange" -gt 200 ]
 	ok $? "the screenshot shows two runs' series in their colours ($blue blue, $orange orange pixels)"
 fi
+
+# --- runs from the results database: labels and an id ---
+expect_exit 0 "report of two labels from the database" "$bp" report opi-zero rpi3 \
+	--html "$d/stored.html"
+rr_id=$("$bp" history --test rr --json | jq '.[0].id')
+expect_exit 0 "report of an id (#$rr_id)" "$bp" report "$rr_id" --html "$d/id.html"
+{
+	for f in tcp1.json tcp2.json; do
+		for m in sender.bitrate receiver.bitrate rtt; do
+			expect "tcp.interval.$m" $f ".intervals[] | [.end, .metrics[\"$m\"]]"
+		done
+	done
+} | sort >"$d/want_stored.tsv"
+python3 "$d/points.py" "$d/stored.html" >"$d/stored.tsv"
+python3 "$d/same.py" "$d/want_stored.tsv" "$d/stored.tsv" \
+	"tcp.interval.sender.bitrate tcp.interval.receiver.bitrate tcp.interval.rtt"
+ok $? "the labels' stored runs are drawn with the files' values, named by label"
+grep -q '<th>opi-zero</th><th>rpi3</th>' "$d/stored.html"
+ok $? "the comparison table has a column per label"
+for p in p50:50 p90:90 p99:99 p99.9:99.9 p99.99:99.99; do
+	expect rr.latency.transaction rr.json "[${p#*:}, .latency.transaction[\"${p%%:*}\"]]" "#$rr_id"
+done | sort >"$d/want_id.tsv"
+python3 "$d/points.py" "$d/id.html" >"$d/id.tsv"
+python3 "$d/same.py" "$d/want_id.tsv" "$d/id.tsv" rr.latency.transaction
+ok $? "the id's stored run is drawn as #$rr_id with rr.json's percentiles"
+expect_exit 1 "report with a --db that is not there" "$bp" report opi-zero --db "$d/none.db" \
+	--html "$d/x.html"
+grep -q "none.db" <<<"$err"; ok $? "it names the database ($err)"
 
 # --- errors ---
 expect_exit 2 "report without a run" "$bp" report --html "$d/x.html"
