@@ -397,7 +397,9 @@ int bp_cmp_render_json(const struct bp_compare *c, FILE *out)
 
 	if (!doc)
 		return -ENOMEM;
-	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ? -EIO : 0;
+	/* 15 digits, as the result documents: the figures read back as the results print them. */
+	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ?
+	     -EIO : 0;
 	json_decref(doc);
 	if (!rc)
 		fputc('\n', out);

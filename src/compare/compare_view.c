@@ -62,9 +62,13 @@ static int set_ratio(struct bp_cmp_view *v, size_t col, double ratio, enum bp_cm
 	char r[BP_CMP_RATIO_LEN], buf[BP_CMP_RATIO_LEN + 64];
 	bool word = m == BP_CMP_MARK_BETTER || m == BP_CMP_MARK_WORSE;
 
-	bp_cmp_format_ratio(r, ratio);
-	snprintf(buf, sizeof(buf), "%s%s%s%s", r, word ? " " : "", word ? bp_cmp_mark_word(m) : "",
-		 tail ? tail : "");
+	/* 0 against 0.5 % loss has no ratio, but is still worse: the word alone. */
+	if (word && !isfinite(ratio))
+		r[0] = '\0';
+	else
+		bp_cmp_format_ratio(r, ratio);
+	snprintf(buf, sizeof(buf), "%s%s%s%s", r, word && r[0] ? " " : "",
+		 word ? bp_cmp_mark_word(m) : "", tail ? tail : "");
 	return set(v, col, buf, cell_of(m));
 }
 

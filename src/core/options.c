@@ -411,6 +411,18 @@ static void help_line(FILE *out, const struct bp_opt *o)
 	fputc('\n', out);
 }
 
+/*
+ * A command's own option of a common option's name replaces it (the parser looks in the
+ * command's table first): compare's --json is its table's JSON, not a result document.
+ */
+static bool shadowed(const struct bp_opt *table, const struct bp_opt *common)
+{
+	for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
+		if (o->long_name && common->long_name && !strcmp(o->long_name, common->long_name))
+			return true;
+	return false;
+}
+
 void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
 		  const struct bp_opt *table)
 {
@@ -425,7 +437,8 @@ void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *
 	}
 	fprintf(out, "\nCommon options:\n");
 	for (const struct bp_opt *o = bp_common_opt_table; !opt_is_end(o); o++)
-		help_line(out, o);
+		if (!shadowed(table, o))
+			help_line(out, o);
 }
 
 static json_t *opt_value_json(const struct bp_opt *o, const void *params)
