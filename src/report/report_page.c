@@ -65,18 +65,21 @@ static void test_cell(FILE *out, const json_t *doc)
 static void runs_table(FILE *out, const struct bp_report_run *runs, size_t n)
 {
 	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n<table class=\"runs\">\n<tr><th>run</th>"
-	      "<th>label</th><th>test</th><th>board</th><th>date</th><th>boardperf</th>"
+	      "<th>label</th><th>test</th><th>board (else CPU)</th><th>date</th><th>boardperf</th>"
 	      "<th>error</th></tr>\n", out);
 	for (size_t r = 0; r < n; r++) {
 		const json_t *doc = runs[r].doc, *env = json_object_get(doc, "env");
-		const json_t *board = json_object_get(json_object_get(env, "inventory"), "board");
+		const json_t *inv = json_object_get(env, "inventory");
+		/* as compare names a board: its model, else its CPU ("2x AMD EPYC") */
+		const char *board = bp_report_str(json_object_get(inv, "board"), "model");
 		const json_t *error = json_object_get(doc, "error");
 
 		fputs("<tr class=\"run\">", out);
 		cell(out, runs[r].name);
 		cell(out, bp_report_str(json_object_get(doc, "params"), "label"));
 		test_cell(out, doc);
-		cell(out, bp_report_str(board, "model"));
+		cell(out, board && *board ? board :
+			  bp_report_str(json_object_get(inv, "cpu"), "summary"));
 		cell(out, bp_report_str(env, "collected_at"));
 		cell(out, bp_report_str(json_object_get(env, "boardperf"), "version"));
 		if (json_is_object(error))

@@ -39,7 +39,8 @@ static const char tcp_a[] =
 
 static const char tcp_b[] =
 	"{\"schema\":\"boardperf/1\",\"test\":\"tcp\",\"params\":{},"
-	"\"env\":{\"boardperf\":{\"version\":\"0.1.0\"},\"collected_at\":\"2026-12-01T11:00:00Z\"},"
+	"\"env\":{\"boardperf\":{\"version\":\"0.1.0\"},\"collected_at\":\"2026-12-01T11:00:00Z\","
+	"\"inventory\":{\"board\":{\"model\":null},\"cpu\":{\"summary\":\"4x Cortex-A53\"}}},"
 	"\"metrics\":[{\"name\":\"receiver.bitrate\",\"value\":941e6,\"unit\":\"bit/s\","
 	"\"better\":\"higher\"}],\"latency\":{},\"intervals\":["
 	"{\"start\":0,\"end\":1,\"metrics\":{\"receiver.bitrate\":941e6,\"rtt\":250}}],"
@@ -142,6 +143,9 @@ static void test_page(void)
 	CHECK_INT(count(html, "<tr class=\"run\">"), 3);
 	CHECK(strstr(html, "<td>run: rr, rfc2544, cpu</td>") != NULL);
 	CHECK(strstr(html, "<td>Xunlong Orange Pi Zero</td>") != NULL);
+	/* no model: the CPU, as compare names it; nothing at all: unknown */
+	CHECK(strstr(html, "<td>4x Cortex-A53</td>") != NULL);
+	CHECK(strstr(html, "<td class=\"unknown\">unknown</td>") != NULL);
 	CHECK(strstr(html, "<td>opi &lt;zero&gt;</td>") != NULL && !strstr(html, "<zero>"));
 	/* tcp: both runs in one chart, each interval at its end; spans and cwnd not drawn */
 	CHECK_INT(chart_values(html, "tcp.interval.receiver.bitrate", "point", "data-y", v, 16), 3);
