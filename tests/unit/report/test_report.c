@@ -200,6 +200,9 @@ static void test_odd(void)
 	CHECK_INT(rc, 0);
 	CHECK(html && no_network(html));
 	CHECK_INT(count(html, "<svg"), 0);
+	/* a chart with nothing to draw is a line in its place */
+	CHECK(strstr(html, "<p class=\"note\" data-chart=\"tcp.latency.rtt\">Not drawn: chart "
+		     "&#39;tcp.latency.rtt&#39;: no point to draw</p>") != NULL);
 	free(html);
 	html = page(notdoc, 2, &rc);
 	CHECK_INT(rc, -EINVAL);
