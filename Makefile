@@ -6,7 +6,7 @@
 # database, sqlite3 its tests' queries, zlib1g-dev the static link sqlite3.pc asks for).
 DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev liburing-dev jq \
 	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf sysbench fio libhttp-parser-dev nginx \
-	clang libclang-rt-14-dev lintian man-db systemd libsqlite3-dev sqlite3 zlib1g-dev
+	clang libclang-rt-14-dev lintian man-db systemd libsqlite3-dev sqlite3 zlib1g-dev chromium
 
 BUILD := build
 ASAN_BUILD := build-asan

@@ -23,6 +23,7 @@ extern const struct bp_test bp_cmd_history;
 extern const struct bp_test bp_cmd_show;
 extern const struct bp_test bp_cmd_import;
 extern const struct bp_test bp_cmd_compare;
+extern const struct bp_test bp_cmd_report;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -42,6 +43,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_show,
 	&bp_cmd_import,
 	&bp_cmd_compare,
+	&bp_cmd_report,
 	NULL,
 };
 

@@ -1,6 +1,7 @@
 /*
  * Golden-file checks for a unit test that renders results: the rendering is compared byte
- * for byte with GOLDEN_DIR/<name>.<txt|json|csv>, and BP_UPDATE_GOLDEN=1 rewrites the file
+ * for byte with GOLDEN_DIR/<name>.<txt|json|csv> (golden_check_text: any text against
+ * GOLDEN_DIR/<file>), and BP_UPDATE_GOLDEN=1 rewrites the file
  * instead (then review `git diff tests/unit/golden`). Include after tap.h.
  */
 #ifndef BP_TESTS_GOLDEN_CHECK_H
@@ -12,7 +13,7 @@
 
 #include "result/render.h"
 
-static char *golden_render(const struct bp_result *r, enum bp_format format)
+static inline char *golden_render(const struct bp_result *r, enum bp_format format)
 {
 	char *buf = NULL;
 	size_t len;
@@ -28,7 +29,7 @@ static char *golden_render(const struct bp_result *r, enum bp_format format)
 	return buf;
 }
 
-static char *golden_read(const char *path)
+static inline char *golden_read(const char *path)
 {
 	FILE *f = fopen(path, "rb"), *m;
 	char *buf = NULL;
@@ -47,7 +48,7 @@ static char *golden_read(const char *path)
 }
 
 /* The first line where two texts differ, as TAP comments. */
-static void golden_first_difference(const char *got, const char *want)
+static inline void golden_first_difference(const char *got, const char *want)
 {
 	const char *g = got, *w = want;
 	int line = 1;
@@ -63,22 +64,23 @@ static void golden_first_difference(const char *got, const char *want)
 	printf("#   want: '%.*s'\n", (int)strcspn(want, "\n"), want);
 }
 
-static void golden_check(const char *dir, const struct bp_result *r, const char *name,
-			 enum bp_format format)
+/*
+ * Any rendered text against GOLDEN_DIR/file (a file name with its extension: an SVG chart,
+ * an HTML page); got may be NULL (the rendering failed), which fails the check.
+ */
+static inline void golden_check_text(const char *dir, const char *got, const char *file)
 {
-	static const char *const ext[] = { "txt", "json", "csv" };
 	const char *update = getenv("BP_UPDATE_GOLDEN");
 	char path[4096], what[256];
-	char *got = golden_render(r, format), *want;
+	char *want;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext[format]);
-	snprintf(what, sizeof(what), "golden %s.%s", name, ext[format]);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	snprintf(what, sizeof(what), "golden %s", file);
 	if (got && update && !strcmp(update, "1")) {
 		f = fopen(path, "wb");
 		tap_result(f && fputs(got, f) >= 0 && !fclose(f), __FILE__, __LINE__, what);
 		printf("# rewrote %s\n", path);
-		free(got);
 		return;
 	}
 	want = golden_read(path);
@@ -87,8 +89,19 @@ static void golden_check(const char *dir, const struct bp_result *r, const char 
 		printf("#   cannot read %s (BP_UPDATE_GOLDEN=1 creates it)\n", path);
 	else if (got && strcmp(got, want))
 		golden_first_difference(got, want);
-	free(got);
 	free(want);
+}
+
+static inline void golden_check(const char *dir, const struct bp_result *r, const char *name,
+			 enum bp_format format)
+{
+	static const char *const ext[] = { "txt", "json", "csv" };
+	char file[256];
+	char *got = golden_render(r, format);
+
+	snprintf(file, sizeof(file), "%s.%s", name, ext[format]);
+	golden_check_text(dir, got, file);
+	free(got);
 }
 
 #endif
