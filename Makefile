@@ -5,7 +5,7 @@
 # the package, renders its man page and verifies its unit).
 DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev liburing-dev jq \
 	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf sysbench fio libhttp-parser-dev nginx \
-	clang libclang-rt-14-dev lintian man-db systemd
+	clang libclang-rt-14-dev lintian man-db systemd libsqlite3-dev sqlite3
 
 BUILD := build
 ASAN_BUILD := build-asan

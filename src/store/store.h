@@ -25,9 +25,43 @@ int bp_store_default_path(char *buf, size_t len);
 struct bp_store *bp_store_open(const char *path, bool create, char *err, size_t errlen);
 void bp_store_close(struct bp_store *s);
 
+/* The file s is (for messages). */
+const char *bp_store_path(const struct bp_store *s);
+
 /* Saves one result document as printed (a suite's "results" children saved too, each linked
  * to its suite); its id in *id. One transaction. 0, or -errno with err. */
 int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err, size_t errlen);
+
+/*
+ * A form of a result as boardperf prints it: format "text", "json", "csv" or
+ * "json-stream", len bytes of body. as_printed: the one the user saw (show prints it by
+ * default); the others rendered from the same result.
+ */
+struct bp_store_form {
+	const char *format;
+	const char *body;
+	size_t len;
+	bool as_printed;
+};
+struct bp_store_forms {
+	const struct bp_store_form *v;
+	size_t n;
+};
+
+/*
+ * bp_store_save with the printed forms: forms[0] those of the result, forms[1 + i] those of
+ * its i-th child (a suite's); nforms may be fewer (0: none). One transaction.
+ */
+int bp_store_save_forms(struct bp_store *s, const json_t *doc, const struct bp_store_forms *forms,
+			size_t nforms, int64_t *id, char *err, size_t errlen);
+
+/*
+ * The stored form of result id in format (NULL: the one it was printed in), in *body
+ * (malloc'd, the caller frees; len bytes) and its format in fmt. 0, -ENOENT when there is
+ * none (an imported document has none), or -errno.
+ */
+int bp_store_get_form(struct bp_store *s, int64_t id, const char *format, char **body,
+		      size_t *len, char *fmt, size_t fmtlen);
 
 /* The stored document of result id (a new reference), NULL when there is none. */
 json_t *bp_store_get(struct bp_store *s, int64_t id);
