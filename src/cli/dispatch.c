@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "board/env.h"
+#include "cli/capture.h"
 #include "cli/registry.h"
+#include "cli/save.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -51,6 +53,8 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 					sizeof(err));
 	if (!rc)
 		rc = bp_check_exclusive(c->json, "--json", c->csv, "--csv", err, sizeof(err));
+	if (!rc)
+		rc = bp_cli_check_store_opts(c, err, sizeof(err));
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
 	if (rc) {
@@ -66,7 +70,7 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
  * lines are out already).
  */
 static int render_result(const struct bp_result *r, const struct bp_common_opts *c,
-			 struct bp_live *live)
+			 struct bp_live *live, FILE *out)
 {
 	enum bp_format fmt = c->json ? BP_FORMAT_JSON : c->csv ? BP_FORMAT_CSV : BP_FORMAT_TEXT;
 	int rc;
@@ -76,11 +80,11 @@ static int render_result(const struct bp_result *r, const struct bp_common_opts 
 	} else if (fmt == BP_FORMAT_TEXT && bp_live_lines(live)) {
 		rc = bp_live_finish(live, r);  /* a write error of the lines already out */
 		if (!rc)
-			rc = bp_render_text_after_live(stdout, r);
+			rc = bp_render_text_after_live(out, r);
 	} else {
-		rc = bp_render(stdout, r, fmt);
+		rc = bp_render(out, r, fmt);
 	}
-	if (!rc && fflush(stdout))
+	if (!rc && fflush(out))
 		rc = -errno;
 	if (rc) {
 		bp_error("writing the result: %s", strerror(-rc));
@@ -130,12 +134,50 @@ static bool wants_live(const struct bp_test *t, const struct bp_common_opts *c)
 	return !t->no_result && (c->json_stream || !(c->json || c->csv));
 }
 
+/* The format the result is printed in, as the store names it. */
+static const char *printed_format(const struct bp_common_opts *c)
+{
+	return c->json_stream ? "json-stream" : c->json ? "json" : c->csv ? "csv" : "text";
+}
+
+/* Params by the command's table, and the common --label (README: params.label). */
+static json_t *params_json(const struct bp_test *t, const void *params,
+			   const struct bp_common_opts *c)
+{
+	json_t *p = bp_opts_to_json(t->opts, params);
+
+	if (p && c->label && json_object_set_new(p, "label", json_string(c->label))) {
+		json_decref(p);
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * After the result is printed, never before: a database that is slow, locked or broken
+ * cannot hold back or cost the figures, and what is saved is what the user saw.
+ */
+static void save_printed(const struct bp_result *r, const struct bp_common_opts *c,
+			 struct bp_capture *cap, int render_status)
+{
+	const char *bytes = NULL;
+	size_t len = 0;
+
+	if (cap && render_status == BP_EXIT_OK)
+		bytes = bp_capture_bytes(cap, &len);
+	bp_cli_save(r, c, bytes, len, printed_format(c));
+}
+
 static int run_and_render(const struct bp_test *t, const void *params,
 			  const struct bp_test_ctx *cctx)
 {
 	struct bp_result *r = bp_result_new(t->name);
 	const struct bp_common_opts *c = cctx->common;
 	bool structured = c->json || c->csv || c->json_stream;
+	bool save = !t->no_result && !c->no_save;
+	/* Without a copy (no memory for one) the result is still printed and saved. */
+	struct bp_capture *cap = save ? bp_capture_new(stdout) : NULL;
+	FILE *out = cap ? bp_capture_file(cap) : stdout;
 	struct bp_test_ctx ctx = *cctx;
 	struct bp_starve_snap s0;
 	struct bp_starve_figures starved;
@@ -144,14 +186,15 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	int rc, status = BP_EXIT_OK;
 
 	if (wants_live(t, c))
-		ctx.live = bp_live_new(stdout, c->json_stream ? BP_LIVE_JSON_STREAM : BP_LIVE_TEXT);
+		ctx.live = bp_live_new(out, c->json_stream ? BP_LIVE_JSON_STREAM : BP_LIVE_TEXT);
 	if (!r || (wants_live(t, c) && !ctx.live)) {
 		bp_error("out of memory");
 		bp_result_free(r);
 		bp_live_free(ctx.live);
+		bp_capture_free(cap);
 		return BP_EXIT_FAILED;
 	}
-	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
+	bp_result_set_params(r, params_json(t, params, c));
 	/* The live snapshot; a test that looks elsewhere (info --root) replaces it. A service
 	 * renders no result, and should not carry the inventory's memory while it serves. */
 	if (!t->no_result)
@@ -173,13 +216,17 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	/* Only figures need the caveat; an inventory is as true in any build. */
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))
 		bp_result_add_warning(r, "unrepresentative-build", "%s", bp_build_caveat());
-	if (!t->no_result && (rc == 0 || structured || result_has_content(r)))
-		status = render_result(r, c, ctx.live);
+	if (!t->no_result && (rc == 0 || structured || result_has_content(r))) {
+		status = render_result(r, c, ctx.live, out);
+		if (save)
+			save_printed(r, c, cap, status);
+	}
 	if (rc) {
 		bp_error("%s", why);
 		status = BP_EXIT_FAILED;
 	}
 	bp_live_free(ctx.live);
+	bp_capture_free(cap);
 	bp_result_free(r);
 	return status;
 }
@@ -189,7 +236,7 @@ int bp_cli_run_command(const struct bp_test *t, int argc, char **argv, const cha
 	struct bp_common_opts common;
 	struct bp_parsed parsed;
 	struct bp_test_ctx ctx = { .common = &common, .parsed = &parsed, .argv0 = argv0,
-				   .find = bp_test_find };
+				   .find = bp_test_find, .out = stdout };
 	char prefix[64];
 	void *params = calloc(1, t->params_size ? t->params_size : 1);
 	int status;

@@ -19,6 +19,9 @@ extern const struct bp_test bp_cmd_rfc2544;
 extern const struct bp_test bp_cmd_rr;
 extern const struct bp_test bp_cmd_crr;
 extern const struct bp_test bp_cmd_http;
+extern const struct bp_test bp_cmd_history;
+extern const struct bp_test bp_cmd_show;
+extern const struct bp_test bp_cmd_import;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -34,6 +37,9 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_rr,
 	&bp_cmd_crr,
 	&bp_cmd_http,
+	&bp_cmd_history,
+	&bp_cmd_show,
+	&bp_cmd_import,
 	NULL,
 };
 

@@ -61,6 +61,8 @@ struct bp_common_opts {
 	bool json_stream;  /* JSON Lines as the test runs (README, "JSON Lines") */
 	bool csv;
 	bool no_save;
+	const char *db;    /* --db FILE: the results database (NULL: the default) */
+	const char *label; /* --label NAME: params.label of the result, for history and compare */
 	bool help;
 	bool quiet;
 	int verbose;

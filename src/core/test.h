@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/options.h"
 
@@ -32,6 +33,11 @@ struct bp_test_ctx {
 	 * which fill results of their own, print nothing live through it.
 	 */
 	struct bp_live *live;
+	/*
+	 * Where a command that reports rather than measures (no_result: history, show,
+	 * import) prints what it reports: stdout. A test never prints; it has a result.
+	 */
+	FILE *out;
 };
 
 struct bp_test {

@@ -94,6 +94,31 @@ struct bp_store_filter {
 int bp_store_list(struct bp_store *s, const struct bp_store_filter *f,
 		  int (*cb)(const struct bp_store_row *row, void *arg), void *arg);
 
+/* A metric as the metrics table holds it; the strings live until cb returns. */
+struct bp_store_metric {
+	const char *name, *unit, *better;
+	double value;           /* NAN: the test could not give it (null) */
+};
+
+/* Calls cb for each metric of result id, in the document's order. 0, cb's non-zero return,
+ * or -errno. */
+int bp_store_metrics(struct bp_store *s, int64_t id,
+		     int (*cb)(const struct bp_store_metric *m, void *arg), void *arg);
+
+/* Calls cb for each child of suite id, in the order of the suite's document. */
+int bp_store_children(struct bp_store *s, int64_t id,
+		      int (*cb)(const struct bp_store_row *row, void *arg), void *arg);
+
+/* The id of a top-level result whose document is doc (a file imported twice); 0 none. */
+int64_t bp_store_find_doc(struct bp_store *s, const json_t *doc);
+
+/*
+ * A --since value: a UTC date "2026-11-30", a time "2026-11-30T12:00:00Z", or an age before
+ * now: "90m", "36h", "7d". 0 with *unix_out, or -EINVAL with a one-line reason.
+ */
+int bp_store_parse_since(const char *text, int64_t now, int64_t *unix_out, char *err,
+			 size_t errlen);
+
 /* The newest value of each (board, label, test, metric) since since_unix (0: all), for
  * export --openmetrics. */
 struct bp_store_latest {

@@ -2,10 +2,13 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store_doc.h"
 #include "store/store_internal.h"
 
 static void copy_col(char *dst, size_t len, sqlite3_stmt *st, int col)
@@ -35,27 +38,15 @@ int64_t bp_store_latest_by_label(struct bp_store *s, const char *label, const ch
 	return id;
 }
 
-int bp_store_list(struct bp_store *s, const struct bp_store_filter *f,
-		  int (*cb)(const struct bp_store_row *row, void *arg), void *arg)
-{
-	sqlite3_stmt *st;
-	struct bp_store_row row;
-	int cbrc = 0, rc = sqlite3_prepare_v2(s->db, "SELECT id, COALESCE(parent, 0), time_unix, test, "
-				    "label, board, version FROM results "
-				    "WHERE (?1 IS NULL OR test = ?1) AND (?2 IS NULL OR label = ?2) "
-				    "AND time_unix >= ?3 AND (?4 OR parent IS NULL) "
-				    "ORDER BY time_unix DESC, id DESC LIMIT ?5", -1, &st, NULL);
+#define ROW_COLUMNS "id, COALESCE(parent, 0), time_unix, test, label, board, version"
 
-	if (rc != SQLITE_OK)
-		return bp_store_errno(rc);
-	if (f && f->test)
-		sqlite3_bind_text(st, 1, f->test, -1, SQLITE_TRANSIENT);
-	if (f && f->label)
-		sqlite3_bind_text(st, 2, f->label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, f ? f->since_unix : 0);
-	sqlite3_bind_int(st, 4, f && f->children);
-	/* SQLite reads a negative LIMIT as none. */
-	sqlite3_bind_int(st, 5, f && f->limit > 0 ? f->limit : -1);
+/* Steps st (its columns ROW_COLUMNS) through cb, then finalizes it. */
+static int walk_rows(sqlite3_stmt *st, int (*cb)(const struct bp_store_row *row, void *arg),
+		     void *arg)
+{
+	struct bp_store_row row;
+	int cbrc = 0, rc;
+
 	while (!cbrc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		memset(&row, 0, sizeof(row));
 		row.id = sqlite3_column_int64(st, 0);
@@ -71,6 +62,115 @@ int bp_store_list(struct bp_store *s, const struct bp_store_filter *f,
 	if (cbrc)
 		return cbrc;
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : bp_store_errno(rc);
+}
+
+int bp_store_list(struct bp_store *s, const struct bp_store_filter *f,
+		  int (*cb)(const struct bp_store_row *row, void *arg), void *arg)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT " ROW_COLUMNS " FROM results "
+				    "WHERE (?1 IS NULL OR test = ?1) AND (?2 IS NULL OR label = ?2) "
+				    "AND time_unix >= ?3 AND (?4 OR parent IS NULL) "
+				    "ORDER BY time_unix DESC, id DESC LIMIT ?5", -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return bp_store_errno(rc);
+	if (f && f->test)
+		sqlite3_bind_text(st, 1, f->test, -1, SQLITE_TRANSIENT);
+	if (f && f->label)
+		sqlite3_bind_text(st, 2, f->label, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, f ? f->since_unix : 0);
+	sqlite3_bind_int(st, 4, f && f->children);
+	/* SQLite reads a negative LIMIT as none. */
+	sqlite3_bind_int(st, 5, f && f->limit > 0 ? f->limit : -1);
+	return walk_rows(st, cb, arg);
+}
+
+int bp_store_children(struct bp_store *s, int64_t id,
+		      int (*cb)(const struct bp_store_row *row, void *arg), void *arg)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT " ROW_COLUMNS " FROM results WHERE parent = ? "
+				    "ORDER BY id", -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return bp_store_errno(rc);
+	sqlite3_bind_int64(st, 1, id);
+	return walk_rows(st, cb, arg);
+}
+
+int bp_store_metrics(struct bp_store *s, int64_t id,
+		     int (*cb)(const struct bp_store_metric *m, void *arg), void *arg)
+{
+	sqlite3_stmt *st;
+	struct bp_store_metric m;
+	int cbrc = 0, rc = sqlite3_prepare_v2(s->db, "SELECT name, unit, better, value FROM "
+					      "metrics WHERE result_id = ? ORDER BY rowid", -1,
+					      &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return bp_store_errno(rc);
+	sqlite3_bind_int64(st, 1, id);
+	while (!cbrc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		m.name = (const char *)sqlite3_column_text(st, 0);
+		m.unit = (const char *)sqlite3_column_text(st, 1);
+		m.better = (const char *)sqlite3_column_text(st, 2);
+		m.value = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
+			: sqlite3_column_double(st, 3);
+		cbrc = cb(&m, arg);
+	}
+	sqlite3_finalize(st);
+	if (cbrc)
+		return cbrc;
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : bp_store_errno(rc);
+}
+
+/* doc as printed with --json (15 significant digits, result/render_json.c), compact: two
+ * documents that print the same are the same result, whichever copy went through a file. */
+static char *printed_text(const json_t *doc)
+{
+	return json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(15));
+}
+
+static bool same_printed(const char *stored, int n, const char *want)
+{
+	json_t *doc = json_loadb(stored, (size_t)n, 0, NULL);
+	char *text = doc ? printed_text(doc) : NULL;
+	bool same = text && !strcmp(text, want);
+
+	free(text);
+	json_decref(doc);
+	return same;
+}
+
+int64_t bp_store_find_doc(struct bp_store *s, const json_t *doc)
+{
+	char *want = printed_text(doc);
+	long long t = bp_store_doc_time(doc);
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int rc;
+
+	if (!want)
+		return -ENOMEM;
+	/* Candidates by the indexed columns; only they are parsed. */
+	rc = sqlite3_prepare_v2(s->db, "SELECT id, doc FROM results WHERE parent IS NULL AND "
+				"test = ? AND time_unix = ?", -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		free(want);
+		return bp_store_errno(rc);
+	}
+	sqlite3_bind_text(st, 1, json_string_value(json_object_get(doc, "test")), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, t);
+	while (!id && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (same_printed(sqlite3_column_blob(st, 1), sqlite3_column_bytes(st, 1), want))
+			id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	free(want);
+	if (!id && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return bp_store_errno(rc);
+	return id;
 }
 
 /*

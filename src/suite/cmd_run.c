@@ -24,7 +24,6 @@
 struct run_params {
 	int suite;
 	const char *dir;
-	const char *label;
 	const char *gpio;
 };
 
@@ -35,8 +34,6 @@ static const struct bp_opt run_opts[] = {
 	  suite_names, "which set of tests to run" },
 	{ 'd', "dir", BP_OPT_STRING, offsetof(struct run_params, dir), "PATH", NULL, 0, 0, NULL,
 	  "describe and test the storage behind PATH [default for the test: /var/tmp]" },
-	{ 0, "label", BP_OPT_STRING, offsetof(struct run_params, label), "NAME", NULL, 0, 0, NULL,
-	  "a name for this run, stored with the result (e.g. the board's name)" },
 	{ 0, "gpio", BP_OPT_STRING, offsetof(struct run_params, gpio), "CHIP:LINE", NULL, 0, 0,
 	  NULL, "add a gpio step: toggle that line (chardev, 1 s, read back), e.g. gpiochip0:17" },
 	BP_OPT_END,
@@ -286,7 +283,7 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_run = {
 	.name = "run",
 	.summary = "the quick suite on this machine (the default command)",
-	.synopsis = "[--suite quick|full] [--dir PATH] [--label NAME] [--gpio CHIP:LINE]",
+	.synopsis = "[--suite quick|full] [--dir PATH] [--gpio CHIP:LINE]",
 	.opts = run_opts,
 	.params_size = sizeof(struct run_params),
 	.check = run_check,

@@ -75,3 +75,6 @@ tap_done() {
 
 tap_tmp=$(mktemp -d)
 trap 'rm -rf "$tap_tmp"' EXIT
+# Every result a command prints is saved (README, "Results history"): into this test's own
+# folder, never the real home's database.
+export XDG_DATA_HOME="$tap_tmp/data"

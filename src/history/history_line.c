@@ -1,0 +1,139 @@
+#include "history/history_line.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "result/render.h"
+
+struct gather {
+	struct bp_history_entry *e;
+	bool any_direction;  /* pass 1 found a figure with a direction: take only those */
+};
+
+static int take_figure(const struct bp_store_metric *m, void *arg)
+{
+	struct gather *g = arg;
+	struct bp_history_entry *e = g->e;
+	bool directed = m->better && strcmp(m->better, "none");
+
+	if (g->any_direction && !directed)
+		return 0;
+	if (e->nfigures >= BP_HISTORY_FIGURES)
+		return 1;
+	snprintf(e->figures[e->nfigures].name, sizeof(e->figures[0].name), "%s", m->name);
+	snprintf(e->figures[e->nfigures].unit, sizeof(e->figures[0].unit), "%s",
+		 m->unit ? m->unit : "");
+	e->figures[e->nfigures++].value = m->value;
+	return 0;
+}
+
+static int find_direction(const struct bp_store_metric *m, void *arg)
+{
+	(void)arg;
+	return m->better && strcmp(m->better, "none") ? 1 : 0;
+}
+
+static int take_test(const struct bp_store_row *row, void *arg)
+{
+	struct bp_history_entry *e = arg;
+	size_t n = strlen(e->tests);
+
+	snprintf(e->tests + n, sizeof(e->tests) - n, "%s%s", n ? ", " : "", row->test);
+	return 0;
+}
+
+/* The error code, read from the document only when there is nothing else to show. */
+static void take_error(struct bp_store *s, struct bp_history_entry *e)
+{
+	json_t *doc = bp_store_get(s, e->row.id);
+	const char *code = json_string_value(json_object_get(json_object_get(doc, "error"),
+							     "code"));
+
+	if (code)
+		snprintf(e->error, sizeof(e->error), "%s", code);
+	json_decref(doc);
+}
+
+int bp_history_gather(struct bp_store *s, const struct bp_store_row *row,
+		      struct bp_history_entry *e)
+{
+	struct gather g = { e, false };
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	e->row = *row;
+	rc = bp_store_metrics(s, row->id, find_direction, NULL);
+	if (rc < 0)
+		return rc;
+	g.any_direction = rc == 1;
+	rc = bp_store_metrics(s, row->id, take_figure, &g);
+	if (rc < 0)
+		return rc;
+	rc = bp_store_children(s, row->id, take_test, e);
+	if (rc < 0)
+		return rc;
+	if (!e->nfigures)
+		take_error(s, e);
+	return 0;
+}
+
+char *bp_history_time(char *buf, size_t len, long long unix_s)
+{
+	time_t t = (time_t)unix_s;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+void bp_history_print_head(FILE *out)
+{
+	fprintf(out, "%6s  %-19s  %-16s  %-8s  %s\n", "id", "time (UTC)", "label", "test",
+		"figures");
+}
+
+void bp_history_print_line(FILE *out, const struct bp_history_entry *e)
+{
+	char when[32], v[BP_TEXT_VALUE_LEN];
+
+	fprintf(out, "%6lld  %-19s  %-16s  %-8s ", (long long)e->row.id,
+		bp_history_time(when, sizeof(when), e->row.time_unix),
+		e->row.label[0] ? e->row.label : "-", e->row.test);
+	for (int i = 0; i < e->nfigures; i++)
+		fprintf(out, "%s %s %s", i ? "," : "", e->figures[i].name,
+			bp_text_value(v, e->figures[i].value, e->figures[i].unit));
+	if (e->tests[0])
+		fprintf(out, "%s tests: %s", e->nfigures ? ";" : "", e->tests);
+	if (e->error[0])
+		fprintf(out, " error: %s", e->error);
+	if (e->row.parent)
+		fprintf(out, " (in #%lld)", (long long)e->row.parent);
+	fputc('\n', out);
+}
+
+json_t *bp_history_entry_json(const struct bp_history_entry *e)
+{
+	time_t t = (time_t)e->row.time_unix;
+	json_t *figures = json_array();
+	char iso[32] = "";
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (int i = 0; i < e->nfigures; i++)
+		json_array_append_new(figures, json_pack("{s:s, s:o, s:s}",
+			"name", e->figures[i].name,
+			"value", isfinite(e->figures[i].value) ? json_real(e->figures[i].value)
+							       : json_null(),
+			"unit", e->figures[i].unit));
+	return json_pack("{s:I, s:o, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:o}",
+			 "id", (json_int_t)e->row.id,
+			 "parent", e->row.parent ? json_integer(e->row.parent) : json_null(),
+			 "time", iso, "test", e->row.test, "label", e->row.label,
+			 "board", e->row.board, "version", e->row.version, "figures", figures,
+			 "tests", e->tests,
+			 "error", e->error[0] ? json_string(e->error) : json_null());
+}
