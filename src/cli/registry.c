@@ -22,6 +22,7 @@ extern const struct bp_test bp_cmd_http;
 extern const struct bp_test bp_cmd_history;
 extern const struct bp_test bp_cmd_show;
 extern const struct bp_test bp_cmd_import;
+extern const struct bp_test bp_cmd_export;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -40,6 +41,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_history,
 	&bp_cmd_show,
 	&bp_cmd_import,
+	&bp_cmd_export,
 	NULL,
 };
 

@@ -128,10 +128,10 @@ static void write_timestamps(const struct bp_om_figures *set, FILE *out, enum bp
 {
 	const struct bp_om_figure **by = malloc(set->n * sizeof(*by));
 
-	if (!by) {
-		fputs("# out of memory: no " TIMESTAMP_FAMILY "\n", out);
+	/* Out of memory: the figures stand without their times (no comment: OpenMetrics has
+	 * none but its own four). */
+	if (!by)
 		return;
-	}
 	for (size_t i = 0; i < set->n; i++)
 		by[i] = &set->v[i];
 	qsort(by, set->n, sizeof(*by), cmp_result);

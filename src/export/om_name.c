@@ -28,16 +28,23 @@ static const struct {
  */
 static const struct {
 	const char *test, *prefix, *label;
+	bool binary;          /* the digits may end in KiB, MiB or GiB (kept in the value) */
 } part_labels[] = {
-	{ "cpu", "", "block_size" },
-	{ "cpu", "worker", "worker" },
-	{ "rfc2544", "frame", "frame_size" },
-	{ "http", "", "code" },
+	{ "cpu", "", "block_size", false },
+	{ "cpu", "worker", "worker", false },
+	{ "rfc2544", "frame", "frame_size", false },
+	{ "http", "", "code", false },
+	{ "mem", "", "size", true },
 };
 
 static const char *const reserved_suffixes[] = {
 	"_total", "_count", "_sum", "_bucket", "_created", "_info",
 };
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
 
 static bool is_alnum(char c)
 {
@@ -54,6 +61,15 @@ static bool all_digits(const char *s, size_t len)
 	return true;
 }
 
+/* Digits, or (binary) digits and a binary multiple: "16", "16KiB". */
+static bool size_text(const char *s, size_t len, bool binary)
+{
+	if (binary && len > 3 && (!memcmp(s + len - 3, "KiB", 3) ||
+				  !memcmp(s + len - 3, "MiB", 3) || !memcmp(s + len - 3, "GiB", 3)))
+		len -= 3;
+	return all_digits(s, len);
+}
+
 /* Whether the part s[0..len) becomes a label in a result of test: its rule, or -1. */
 static int part_rule(const char *test, const char *s, size_t len)
 {
@@ -61,7 +77,8 @@ static int part_rule(const char *test, const char *s, size_t len)
 		size_t pl = strlen(part_labels[i].prefix);
 
 		if (test && !strcmp(test, part_labels[i].test) && len > pl &&
-		    !memcmp(s, part_labels[i].prefix, pl) && all_digits(s + pl, len - pl))
+		    !memcmp(s, part_labels[i].prefix, pl) &&
+		    size_text(s + pl, len - pl, part_labels[i].binary))
 			return (int)i;
 	}
 	return -1;
@@ -71,7 +88,8 @@ static int part_rule(const char *test, const char *s, size_t len)
 static bool append_part(char *out, size_t *o, size_t cap, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
-		char c = is_alnum(s[i]) ? s[i] : '_';
+		/* snake_case: promtool reads capitals as camelCase. */
+		char c = is_alnum(s[i]) ? lower(s[i]) : '_';
 
 		if (c == '_' && (*o == 0 || out[*o - 1] == '_'))
 			continue;

@@ -48,6 +48,15 @@ static const struct {
 	/* An unknown unit: no suffix, no conversion. */
 	{ "x", "thing", "furlong/fortnight", "boardperf_thing", "", 1, NULL, "" },
 	{ "x", "bytes", "B", "boardperf_bytes", "bytes", 1, NULL, "" },
+	/* mem's buffer sizes; capitals elsewhere become lower case (snake_case). */
+	{ "mem", "latency.16KiB", "ns", "boardperf_latency_seconds", "seconds", 1e-9, "size",
+	  "16KiB" },
+	{ "mem", "memcpy.bandwidth.all", "B/s", "boardperf_memcpy_bandwidth_all_bytes_per_second",
+	  "bytes_per_second", 1, NULL, "" },
+	{ "x", "latency.16KiB", "ns", "boardperf_latency_16kib_seconds", "seconds", 1e-9, NULL,
+	  "" },
+	{ "mem", "latency.16KB", "ns", "boardperf_latency_16kb_seconds", "seconds", 1e-9, NULL,
+	  "" },
 	{ "x", "xbytes", "B", "boardperf_xbytes_bytes", "bytes", 1, NULL, "" },
 };
 
