@@ -96,8 +96,15 @@ static void write_family_header(FILE *out, enum bp_om_format f, const struct bp_
 {
 	char help[384];
 
-	snprintf(help, sizeof(help), "boardperf's %s (stored in %s): the newest figure per "
-		 "board, label and test", g->metric, *g->unit ? g->unit : "no unit");
+	/* The dotted name with the part that became a label named by it: "sha256.<block_size>". */
+	if (g->name.label)
+		snprintf(help, sizeof(help), "boardperf's %.*s<%s>%s (stored in %s): the newest "
+			 "figure per board, label and test", (int)g->name.part_off, g->metric,
+			 g->name.label, g->metric + g->name.part_off + g->name.part_len,
+			 *g->unit ? g->unit : "no unit");
+	else
+		snprintf(help, sizeof(help), "boardperf's %s (stored in %s): the newest figure per "
+			 "board, label and test", g->metric, *g->unit ? g->unit : "no unit");
 	bp_om_family(out, f, g->name.family, BP_OM_GAUGE, g->name.unit, help);
 }
 

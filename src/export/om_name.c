@@ -139,6 +139,8 @@ int bp_om_name_of(const char *test, const char *metric, const char *unit,
 			size_t pl = strlen(part_labels[rule].prefix);
 
 			n->label = part_labels[rule].label;
+			n->part_off = (size_t)(p - metric);
+			n->part_len = len;
 			snprintf(n->label_value, sizeof(n->label_value), "%.*s", (int)(len - pl),
 				 p + pl);
 		} else {

@@ -30,6 +30,7 @@ struct bp_om_name {
 	double scale;                /* the family's value is the stored one times this */
 	const char *label;           /* the label a dotted part became; NULL: none */
 	char label_value[24];
+	size_t part_off, part_len;   /* where that part is in the dotted name */
 };
 
 /*

@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/test.h"
+#include "export/om_store.h"
 #include "http/http_serve_limit.h"
 #include "http/http_server.h"
 #include "proto/auth_psk.h"
@@ -191,6 +192,27 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 	return 0;
 }
 
+/* serve --metrics --db FILE: each scrape reads the stored figures afresh (README). */
+struct metrics_store {
+	const char *db;
+	struct bp_ratelimit rl;
+};
+
+static void add_stored(void *arg, FILE *out, enum bp_om_format f)
+{
+	struct metrics_store *m = arg;
+	char err[320];
+	int rc = bp_om_store_write(m->db, 0, out, f, NULL, err, sizeof(err));
+
+	if (rc)
+		bp_warn_ratelimited(&m->rl, "metrics: stored figures left out of the scrape: %s",
+				    err);
+	bp_om_family(out, f, "boardperf_store_readable", BP_OM_GAUGE, "",
+		     "1 when this scrape read the stored figures of --db, 0 when it could not "
+		     "(the server's log says why)");
+	bp_om_sample(out, BP_OM_GAUGE, "boardperf_store_readable", NULL, 0, rc ? 0 : 1);
+}
+
 /* The daemon tells its parent through this pipe whether it is listening. */
 struct ready_pipe {
 	int fd;
@@ -307,6 +329,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 	const struct serve_params *p = params;
 	struct ready_pipe rp = { .fd = -1, .pidfile = p->pidfile };
 	struct bp_http_server *http = NULL;
+	struct metrics_store stored = { .db = ctx->common->db };
 	struct bp_server_opts o = {
 		.bind = p->bind, .port = (unsigned)p->port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
@@ -320,10 +343,11 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.metrics = p->metrics != NULL,
 		.metrics_bind = p->metrics_host[0] ? p->metrics_host : NULL,
 		.metrics_port = p->metrics_port,
+		.metrics_extra = p->metrics && ctx->common->db ? add_stored : NULL,
+		.metrics_arg = &stored,
 	};
 	int rc = 0;
 
-	(void)ctx;
 	(void)r;
 	/* Keys and users are read before a daemon forks, so a broken file is reported here. */
 	if (p->rsa_private_key) {

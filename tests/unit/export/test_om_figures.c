@@ -27,7 +27,7 @@ static const char want_om[] =
 	"label=\"opi\"} 1250000\n"
 	"# TYPE boardperf_sha256_bytes_per_second gauge\n"
 	"# UNIT boardperf_sha256_bytes_per_second bytes_per_second\n"
-	"# HELP boardperf_sha256_bytes_per_second boardperf's sha256.16 (stored in B/s): the "
+	"# HELP boardperf_sha256_bytes_per_second boardperf's sha256.<block_size> (stored in B/s): the "
 	"newest figure per board, label and test\n"
 	"boardperf_sha256_bytes_per_second{test=\"cpu\",board=\"Orange Pi Zero\",label=\"opi\","
 	"block_size=\"16\"} 20000000\n"
