@@ -55,6 +55,11 @@ int bp_om_figures_add(struct bp_om_figures *set, const char *board, const char *
 		free_figure(&g);
 		return -ENOMEM;
 	}
+	/* Label values as they will be written: two that differ only in bytes that are not
+	 * UTF-8 are one series. */
+	bp_om_utf8_clean(g.board);
+	bp_om_utf8_clean(g.label);
+	bp_om_utf8_clean(g.test);
 	set->v[set->n++] = g;
 	return 0;
 }

@@ -40,6 +40,19 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+void bp_om_utf8_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (!n)
+			*p = '?';
+		p += n ? n : 1;
+	}
+}
+
 void bp_om_escape(FILE *out, enum bp_om_format f, const char *s, bool help)
 {
 	const unsigned char *p = (const unsigned char *)s;

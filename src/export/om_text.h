@@ -53,6 +53,12 @@ void bp_om_number(FILE *out, double v);
 /* The end: "# EOF" in OpenMetrics, nothing in the text format. */
 void bp_om_end(FILE *out, enum bp_om_format f);
 
+/*
+ * Replaces each byte of s that is not part of well-formed UTF-8 with '?', in place: what
+ * bp_om_escape would write, so that two label values compare as they will be written.
+ */
+void bp_om_utf8_clean(char *s);
+
 /* Whether s is a valid metric or label name of our own (ASCII [a-zA-Z_:][a-zA-Z0-9_:]*). */
 bool bp_om_valid_name(const char *s, bool label);
 

@@ -100,6 +100,12 @@ int main(void)
 	CHECK_STR(buf, "");
 	free(buf);
 
+	{
+		char s[] = "ok \xc3\xa9 \xff\xc0\xaf \xe2\x82";
+
+		bp_om_utf8_clean(s);
+		CHECK_STR(s, "ok \xc3\xa9 ??? ??");
+	}
 	CHECK(bp_om_valid_name("boardperf_x:y", false));
 	CHECK(!bp_om_valid_name("boardperf_x:y", true));
 	CHECK(!bp_om_valid_name("1x", false));
