@@ -198,6 +198,13 @@ slow=$(exec 3<>"/dev/tcp/127.0.0.1/$mport"; printf 'GET /metr' >&3; timeout 10 c
 [ "$slow" = "rc=0" ] && [ $(( $(date +%s) - t0 )) -le 6 ]
 ok $? "half a request is closed by the idle timeout ($(( $(date +%s) - t0 )) s, $slow)"
 
+expect_exit 1 "a second server on the same metrics port" \
+	"$bp" serve -p "$((port + 2))" --metrics "127.0.0.1:$mport"
+grep -q "metrics: bind 127.0.0.1:$mport: Address already in use" <<<"$err"
+ok $? "the error names the address"
+expect_exit 2 "--metrics without a port" "$bp" serve -p "$((port + 2))" --metrics 127.0.0.1
+grep -q "'127.0.0.1': expected ADDR:PORT" <<<"$err"; ok $? "the error names the value"
+
 # --- the stored figures in a scrape (serve --db) and a real prometheus -------------------
 port2=$((port + 1))
 start_server "$port2" --metrics 127.0.0.1:0 --db "$db" -v
