@@ -164,6 +164,23 @@ static void write_timestamps(const struct bp_om_figures *set, FILE *out, enum bp
 	free(by);
 }
 
+bool bp_om_own_family(const char *name)
+{
+	/* server/server_stats.c's (its unit test checks that each is here), then ours. */
+	static const char *const own[] = {
+		"boardperf_server_tests", "boardperf_server_received_bytes",
+		"boardperf_server_sent_bytes", "boardperf_server_connections_accepted",
+		"boardperf_server_connections_refused", "boardperf_server_active_tests",
+		"boardperf_server_uptime_seconds", "boardperf_server_scrapes",
+		"boardperf_build_info", "boardperf_store_readable", TIMESTAMP_FAMILY,
+	};
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(name, own[i]))
+			return true;
+	return false;
+}
+
 void bp_om_figures_write(struct bp_om_figures *set, FILE *out, enum bp_om_format f)
 {
 	const struct bp_om_figure *head = NULL;  /* the first of the current family */
@@ -174,6 +191,10 @@ void bp_om_figures_write(struct bp_om_figures *set, FILE *out, enum bp_om_format
 	for (size_t i = 0; i < set->n; i++) {
 		const struct bp_om_figure *g = &set->v[i];
 
+		if (bp_om_own_family(g->name.family)) {
+			set->clashes++;
+			continue;
+		}
 		if (head && !strcmp(head->name.family, g->name.family)) {
 			/* One family, one unit; one sample per label set. */
 			if (strcmp(head->name.unit, g->name.unit) || same_series(&set->v[i - 1], g)) {

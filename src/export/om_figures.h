@@ -10,6 +10,7 @@
 #ifndef BP_EXPORT_OM_FIGURES_H
 #define BP_EXPORT_OM_FIGURES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,5 +49,13 @@ int bp_om_figures_add(struct bp_om_figures *set, const char *board, const char *
 void bp_om_figures_write(struct bp_om_figures *set, FILE *out, enum bp_om_format f);
 
 void bp_om_figures_free(struct bp_om_figures *set);
+
+/*
+ * Whether name is a family boardperf writes itself (the server's counters of `serve
+ * --metrics`, the timestamps, boardperf_build_info, boardperf_store_readable): a stored
+ * figure that comes out under one of these names ("server.tests" as a count) is left out as
+ * a clash, so that a scrape never holds one family twice.
+ */
+bool bp_om_own_family(const char *name);
 
 #endif

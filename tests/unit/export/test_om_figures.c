@@ -175,16 +175,19 @@ int main(void)
 	/* Two figures that come out as one series: the first in order stays. */
 	CHECK_INT(bp_om_figures_add(&set, "b", "l", "x", "a-b", "B", 1, 1), 0);
 	CHECK_INT(bp_om_figures_add(&set, "b", "l", "x", "a_b", "B", 2, 1), 0);
+	/* A family boardperf writes itself is not a figure's. */
+	CHECK_INT(bp_om_figures_add(&set, "b", "l", "rr", "server.tests", "count", 6, 1), 0);
 	/* Labels that differ only in bytes that are not UTF-8 are written alike: one series. */
 	CHECK_INT(bp_om_figures_add(&set, "b\x97", "l", "x", "q", "B", 4, 1), 0);
 	CHECK_INT(bp_om_figures_add(&set, "b\x95", "l", "x", "q", "B", 5, 1), 0);
 	/* A unitless figure whose name ends in a unit: a family of another unit. */
 	CHECK_INT(bp_om_figures_add(&set, "b", "l", "x", "a.b.bytes", "count", 3, 1), 0);
 	got = render(BP_OM_OPENMETRICS, &set);
-	CHECK_INT(set.clashes, 3);
+	CHECK_INT(set.clashes, 4);
 	CHECK(got && strstr(got, "boardperf_a_b_bytes{test=\"x\",board=\"b\",label=\"l\"} 1\n"));
 	CHECK(got && strstr(got, "boardperf_q_bytes{test=\"x\",board=\"b?\",label=\"l\"} 4\n"));
-	CHECK(got && !strstr(got, "} 2\n") && !strstr(got, "} 3\n") && !strstr(got, "} 5\n"));
+	CHECK(got && !strstr(got, "} 2\n") && !strstr(got, "} 3\n") && !strstr(got, "} 5\n") &&
+	      !strstr(got, "} 6\n"));
 	free(got);
 	bp_om_figures_free(&set);
 	/* No figures, no families. */

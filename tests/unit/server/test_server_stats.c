@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "core/clock.h"
+#include "export/om_figures.h"
 #include "server/server_stats.h"
 #include "tap.h"
 
@@ -76,6 +77,24 @@ int main(void)
 		CHECK_INT(same, samples);
 		free(copy);
 	}
+	/* Every family here is one a stored figure may not take (export/om_figures.h). */
+	{
+		size_t families = 0, own = 0;
+		char *save = NULL, *copy = strdup(om);
+
+		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char name[128];
+
+			if (sscanf(l, "# TYPE %127s", name) != 1)
+				continue;
+			families++;
+			own += bp_om_own_family(name);
+		}
+		CHECK_INT(families, 9);
+		CHECK_INT(own, families);
+		free(copy);
+	}
+	CHECK(!bp_om_own_family("boardperf_server_transactions"));
 	for (int r = 1; r < SRV_REFUSAL_COUNT; r++)
 		CHECK(srv_refusal_name((enum srv_refusal)r)[0] != '\0');
 	CHECK_STR(srv_refusal_name(SRV_REFUSAL_COUNT), "");
