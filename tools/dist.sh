@@ -40,7 +40,9 @@ need=
 for a in $arches; do
 	[ -n "${triplet[$a]:-}" ] || { echo "dist.sh: unknown architecture '$a' (expected amd64, arm64, armhf or armel)" >&2; exit 2; }
 	[ "$a" = "$native" ] && continue
-	need="$need gcc-${triplet[$a]//_/-} qemu-user-static"
+	# The cross C library is only a Recommends of the cross gcc, which --no-install-recommends
+	# leaves out: without it the first link of a fresh machine fails (cannot find -lc).
+	need="$need gcc-${triplet[$a]//_/-} libc6-dev-$a-cross qemu-user-static"
 done
 need=$(echo $need | tr ' ' '\n' | sort -u)
 missing=$(for p in $need; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |

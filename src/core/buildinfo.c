@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <time.h>
 #include <openssl/crypto.h>
+#include <sqlite3.h>
 
 #include "bp_config.h"
 
@@ -82,9 +83,9 @@ void bp_buildinfo_print(FILE *f)
 		BP_LDFLAGS[0] ? ", link " : "", BP_LDFLAGS);
 	if (strcmp(BP_SANITIZE, "none"))
 		fprintf(f, ", sanitizers %s", BP_SANITIZE);
-	fprintf(f, "\nlibraries: %s, jansson %s, liburing %s, http-parser %s, glibc %s\n",
+	fprintf(f, "\nlibraries: %s, jansson %s, liburing %s, http-parser %s, sqlite %s, glibc %s\n",
 		OpenSSL_version(OPENSSL_VERSION), jansson_version_str(), BP_LIBURING_VERSION, hp,
-		gnu_get_libc_version());
+		sqlite3_libversion(), gnu_get_libc_version());
 }
 
 json_t *bp_buildinfo_json(void)
@@ -95,7 +96,8 @@ json_t *bp_buildinfo_json(void)
 	http_parser_version_str(hp, sizeof(hp));
 	/* Library versions come from the libraries at run time where they can say (liburing
 	 * cannot): a dynamically linked binary may meet other versions than it was built with. */
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s, "
+			 "s:s}}",
 			 "version", BP_VERSION,
 			 "compiler", BP_COMPILER,
 			 "buildtype", BP_BUILDTYPE,
@@ -110,5 +112,6 @@ json_t *bp_buildinfo_json(void)
 			 "jansson", jansson_version_str(),
 			 "liburing", BP_LIBURING_VERSION,
 			 "http_parser", hp,
+			 "sqlite", sqlite3_libversion(),
 			 "libc", libc);
 }

@@ -6,11 +6,46 @@
 #include <time.h>
 
 #include "result/render.h"
+#include "result/text_summary.h"
 
 struct gather {
 	struct bp_history_entry *e;
 	bool any_direction;  /* pass 1 found a figure with a direction: take only those */
+	const char *const *headline;  /* the test's own (result/text_summary.c), or NULL */
+	bool found[BP_HISTORY_FIGURES];
 };
+
+static void set_figure(struct bp_history_entry *e, int i, const struct bp_store_metric *m)
+{
+	snprintf(e->figures[i].name, sizeof(e->figures[0].name), "%s", m->name);
+	snprintf(e->figures[i].unit, sizeof(e->figures[0].unit), "%s", m->unit ? m->unit : "");
+	e->figures[i].value = m->value;
+}
+
+/* The headline metrics into their slots, in the headline's order. */
+static int take_headline(const struct bp_store_metric *m, void *arg)
+{
+	struct gather *g = arg;
+
+	for (int i = 0; i < BP_HISTORY_FIGURES && g->headline[i]; i++) {
+		if (!g->found[i] && !strcmp(g->headline[i], m->name)) {
+			set_figure(g->e, i, m);
+			g->found[i] = true;
+		}
+	}
+	return 0;
+}
+
+/* Slots the result did not have close up. */
+static void compact_headline(struct gather *g)
+{
+	struct bp_history_entry *e = g->e;
+
+	e->nfigures = 0;
+	for (int i = 0; i < BP_HISTORY_FIGURES; i++)
+		if (g->found[i])
+			e->figures[e->nfigures++] = e->figures[i];
+}
 
 static int take_figure(const struct bp_store_metric *m, void *arg)
 {
@@ -22,10 +57,7 @@ static int take_figure(const struct bp_store_metric *m, void *arg)
 		return 0;
 	if (e->nfigures >= BP_HISTORY_FIGURES)
 		return 1;
-	snprintf(e->figures[e->nfigures].name, sizeof(e->figures[0].name), "%s", m->name);
-	snprintf(e->figures[e->nfigures].unit, sizeof(e->figures[0].unit), "%s",
-		 m->unit ? m->unit : "");
-	e->figures[e->nfigures++].value = m->value;
+	set_figure(e, e->nfigures++, m);
 	return 0;
 }
 
@@ -59,18 +91,29 @@ static void take_error(struct bp_store *s, struct bp_history_entry *e)
 int bp_history_gather(struct bp_store *s, const struct bp_store_row *row,
 		      struct bp_history_entry *e)
 {
-	struct gather g = { e, false };
+	struct gather g = { .e = e };
 	int rc;
 
 	memset(e, 0, sizeof(*e));
 	e->row = *row;
-	rc = bp_store_metrics(s, row->id, find_direction, NULL);
-	if (rc < 0)
-		return rc;
-	g.any_direction = rc == 1;
-	rc = bp_store_metrics(s, row->id, take_figure, &g);
-	if (rc < 0)
-		return rc;
+	g.headline = bp_text_headline_metrics(row->test);
+	if (g.headline) {
+		rc = bp_store_metrics(s, row->id, take_headline, &g);
+		if (rc < 0)
+			return rc;
+		compact_headline(&g);
+	}
+	if (!e->nfigures) {
+		/* No headline of its own (or none of it): the first figures with a
+		 * direction, else the first at all. */
+		rc = bp_store_metrics(s, row->id, find_direction, NULL);
+		if (rc < 0)
+			return rc;
+		g.any_direction = rc == 1;
+		rc = bp_store_metrics(s, row->id, take_figure, &g);
+		if (rc < 0)
+			return rc;
+	}
 	rc = bp_store_children(s, row->id, take_test, e);
 	if (rc < 0)
 		return rc;

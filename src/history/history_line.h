@@ -1,6 +1,7 @@
 /*
  * One stored result as `boardperf history` lists it: id, time, label, test and its headline
- * figures (those with a direction, at most three; a suite: its tests). Gathered from the
+ * figures (those `run`'s summary leads with, else the first with a direction; at most
+ * three; a suite: its tests). Gathered from the
  * metrics table, printed apart, so the line's text has one place.
  */
 #ifndef BP_HISTORY_HISTORY_LINE_H

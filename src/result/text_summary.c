@@ -37,6 +37,13 @@ static const struct headline *headline_of(const char *test)
 	return NULL;
 }
 
+const char *const *bp_text_headline_metrics(const char *test)
+{
+	const struct headline *h = headline_of(test);
+
+	return h ? h->metrics : NULL;
+}
+
 /* Appends "name value unit" to cell, ", "-separated. */
 static void add_figure(char *cell, const char *name, double value, const char *unit)
 {

@@ -73,7 +73,7 @@ static int set_up(struct bp_store *s, int version, char *err, size_t errlen)
 		rc = sqlite3_exec(s->db, pragmas[i], NULL, NULL, NULL);
 		/* A read-only database keeps the journal mode it has; it can still be read. */
 		if (rc != SQLITE_OK && !(i == 0 && (rc & 0xff) == SQLITE_READONLY)) {
-			snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+			bp_store_errmsg(s->db, err, errlen);
 			return bp_store_errno(rc);
 		}
 	}
@@ -118,13 +118,16 @@ struct bp_store *bp_store_open_at(const char *path, bool create, int version, ch
 	}
 	rc = sqlite3_open_v2(s->path, &s->db, flags, NULL);
 	if (rc != SQLITE_OK) {
-		snprintf(why, sizeof(why), "%s", s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		bp_store_errmsg(s->db, why, sizeof(why));
 		goto fail;
 	}
 	if (set_up(s, version, why, sizeof(why)))
 		goto fail;
 	return s;
 fail:
+	/* SQLite says "unable to open" with its -shm file's errno; the cause is the mount. */
+	if (access(s->path, W_OK) && errno == EROFS)
+		snprintf(why, sizeof(why), "on a read-only file system");
 	snprintf(err, errlen, "results database %s: %s", s->path, why);
 	bp_store_close(s);
 	return NULL;
@@ -179,8 +182,10 @@ static const char *doc_version(const json_t *doc)
 
 static int fail_sql(struct bp_store *s, int rc, const char *what, char *err, size_t errlen)
 {
+	char msg[256];
+
 	snprintf(err, errlen, "results database %s: %s: %s", s->path, what,
-		 sqlite3_errmsg(s->db));
+		 bp_store_errmsg(s->db, msg, sizeof(msg)));
 	return bp_store_errno(rc);
 }
 

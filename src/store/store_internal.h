@@ -30,6 +30,10 @@ int bp_store_schema_version(sqlite3 *db);
 struct bp_store *bp_store_open_at(const char *path, bool create, int version, char *err,
 				  size_t errlen);
 
+/* SQLite's message for the last error on db, with the system's reason when there was one
+ * ("disk I/O error (No space left on device)"), in buf. */
+const char *bp_store_errmsg(sqlite3 *db, char *buf, size_t len);
+
 /* -errno for an SQLite result code: -EBUSY locked, -EROFS read-only, -ENOSPC full, ... */
 int bp_store_errno(int sqlite_rc);
 

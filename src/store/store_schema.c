@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "store/store_internal.h"
@@ -57,6 +58,19 @@ static const struct step steps[] = {
 };
 
 const int bp_store_schema_latest = (int)(sizeof(steps) / sizeof(steps[0]));
+
+const char *bp_store_errmsg(sqlite3 *db, char *buf, size_t len)
+{
+	int sys = db ? sqlite3_system_errno(db) : 0;
+
+	if (!db)
+		snprintf(buf, len, "out of memory");
+	else if (sys)
+		snprintf(buf, len, "%s (%s)", sqlite3_errmsg(db), strerror(sys));
+	else
+		snprintf(buf, len, "%s", sqlite3_errmsg(db));
+	return buf;
+}
 
 int bp_store_errno(int rc)
 {
@@ -125,10 +139,11 @@ int bp_store_schema_version(sqlite3 *db)
 
 static int exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
 {
+	char msg[256];
 	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 
 	if (rc != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+		snprintf(err, errlen, "%s: %s", what, bp_store_errmsg(db, msg, sizeof(msg)));
 		return bp_store_errno(rc);
 	}
 	return 0;
@@ -138,7 +153,7 @@ static int exec(sqlite3 *db, const char *sql, const char *what, char *err, size_
  * once wait for each other (busy timeout) rather than both creating the tables. */
 static int apply_step(sqlite3 *db, const struct step *s, char *err, size_t errlen)
 {
-	char what[96], sql[160];
+	char what[96], sql[160], msg[256];
 	int rc = exec(db, "BEGIN IMMEDIATE", "starting a migration", err, errlen), v;
 
 	if (rc)
@@ -147,7 +162,8 @@ static int apply_step(sqlite3 *db, const struct step *s, char *err, size_t errle
 	v = bp_store_schema_version(db);
 	if (v < 0) {
 		rc = v;
-		snprintf(err, errlen, "reading the schema version: %s", sqlite3_errmsg(db));
+		snprintf(err, errlen, "reading the schema version: %s",
+			 bp_store_errmsg(db, msg, sizeof(msg)));
 		goto out;
 	}
 	if (v >= s->version)
@@ -172,9 +188,11 @@ out:
 int bp_store_migrate(sqlite3 *db, int target, char *err, size_t errlen)
 {
 	int v = bp_store_schema_version(db), rc;
+	char msg[256];
 
 	if (v < 0) {
-		snprintf(err, errlen, "reading the schema version: %s", sqlite3_errmsg(db));
+		snprintf(err, errlen, "reading the schema version: %s",
+			 bp_store_errmsg(db, msg, sizeof(msg)));
 		return v;
 	}
 	if (v == 0 && any_table(db) > 0) {

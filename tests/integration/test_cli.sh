@@ -11,7 +11,7 @@ v1=$(sed -n 1p <<<"$out") v2=$(sed -n 2p <<<"$out") v3=$(sed -n 3p <<<"$out")
 [[ "$v1" =~ ^boardperf\ [0-9]+\.[0-9]+\.[0-9]+\ (amd64|arm64|armhf|armel|[a-z0-9_]+)\ \(.+\),\ (statically|dynamically)\ linked$ ]]
 ok $? "version line: $v1"
 [[ "$v2" =~ ^build:\ [a-z]+,\ (gcc|clang)\ .*-D_TIME_BITS=64 ]]; ok $? "build line: $v2"
-[[ "$v3" =~ ^libraries:\ OpenSSL\ [0-9].*,\ jansson\ [0-9].*,\ liburing\ [0-9].*,\ http-parser\ [0-9].*,\ glibc\ [0-9] ]]
+[[ "$v3" =~ ^libraries:\ OpenSSL\ [0-9].*,\ jansson\ [0-9].*,\ liburing\ [0-9].*,\ http-parser\ [0-9].*,\ sqlite\ [0-9].*,\ glibc\ [0-9] ]]
 ok $? "libraries line: $v3"
 
 expect_exit 0 "--help" "$bp" --help

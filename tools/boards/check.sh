@@ -117,6 +117,21 @@ gpio_tests() {
 	[ -n "$v" ] && [ "$c" = "$v" ]; ok $? "gpio SIGINT: direction and value restored ('$c', was '$v')"
 }
 
+# The results database on the board (init.sh: history after the checks, a run without a
+# home), in the board's TAP subshell.
+store_tests() {
+	local json v
+	json=$(section history "$con" 2>/dev/null)
+	[ "$(endrc history "$con")" = 0 ] && jq -e '[.[].test] as $t | all("info", "cpu", "mem",
+		"disk", "tcp", "udp", "rr"; . as $w | $t | index($w))' <<<"$json" >/dev/null 2>&1
+	ok $? "history lists the checks the board saved ($(jq -r '[.[].test] | join(" ")' <<<"$json" 2>/dev/null))"
+	json=$(section nohome "$con" 2>/dev/null)
+	v=$(tr -d '\r' <"$con" | sed -n 's/^@@NOHOME //p')
+	[ "$(endrc nohome "$con")" = 0 ] && [ "$(figure sha256.16 <<<"$json")" != "" ] &&
+		[ "$(grep -c . <<<"$v")" = 1 ] && grep -q "warning: not saved: .*HOME" <<<"$v"
+	ok $? "without a home: the result printed, exit 0, one line on stderr ('$v')"
+}
+
 # The disk and rr checks of a board that ran them (in the board's TAP subshell).
 disk_tests() {
 	local disk
@@ -163,6 +178,7 @@ for b in "$@"; do
 		got=$(inv board.soc); [ "$got" = "${soc[$b]}" ]; ok $? "info: SoC '$got' (expected '${soc[$b]}')"
 		got=$(inv cpu.summary); [ "$got" = "${cores[$b]}" ]; ok $? "info: cores '$got' (expected '${cores[$b]}')"
 		[ -n "${brief[$b]:-}" ] || disk_tests
+		[ -n "${brief[$b]:-}" ] || store_tests
 		gpio_tests
 		echo "1..$n"
 		exit $bad

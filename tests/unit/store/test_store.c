@@ -298,6 +298,88 @@ static void test_forms(struct bp_store *s)
 	CHECK_INT(bp_store_get_form(s, 1, NULL, &body, &len, fmt, sizeof(fmt)), -ENOENT);
 }
 
+static void test_parse_since(void)
+{
+	static const struct { const char *in; long long want; } ok_cases[] = {
+		{ "2026-11-30", 1795996800 },  /* 00:00 UTC */
+		{ "2026-11-30T12:00:00Z", 1796040000 },
+		{ "90m", 1796040000 - 5400 }, { "36h", 1796040000 - 129600 },
+		{ "7d", 1796040000 - 604800 }, { "2w", 1796040000 - 1209600 }, { "0s", 1796040000 },
+	};
+	static const char *const bad[] = { "", "yesterday", "7", "7y", "-3d", "2026-13-01",
+					   "2026-11-30T12:00:00", "7dd", "99999999999999999999d" };
+	char err[256];
+	int64_t t;
+
+	for (size_t i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
+		t = 0;
+		CHECK_INT(bp_store_parse_since(ok_cases[i].in, 1796040000, &t, err, sizeof(err)), 0);
+		CHECK_INT(t, ok_cases[i].want);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_INT(bp_store_parse_since(bad[i], 1796040000, &t, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "expected a UTC date") != NULL);
+	}
+}
+
+struct names {
+	int n;
+	char text[256];
+};
+
+static int take_metric(const struct bp_store_metric *m, void *arg)
+{
+	struct names *nm = arg;
+	size_t len = strlen(nm->text);
+
+	snprintf(nm->text + len, sizeof(nm->text) - len, "%s%s=%g", len ? "," : "", m->name,
+		 m->value);
+	nm->n++;
+	return 0;
+}
+
+static int take_child(const struct bp_store_row *row, void *arg)
+{
+	struct names *nm = arg;
+	size_t len = strlen(nm->text);
+
+	snprintf(nm->text + len, sizeof(nm->text) - len, "%s%lld:%s", len ? "," : "",
+		 (long long)row->id, row->test);
+	nm->n++;
+	return 0;
+}
+
+/* The metrics and children history reads; a document found again whichever way it was
+ * printed (15 significant digits in a file, every digit in the database). */
+static void test_metrics_children_find(struct bp_store *s)
+{
+	struct names nm = { 0 };
+	json_t *doc, *printed;
+	char *text;
+
+	CHECK_INT(bp_store_metrics(s, 2, take_metric, &nm), 0);
+	CHECK_STR(nm.text, "lost=nan");
+	memset(&nm, 0, sizeof(nm));
+	CHECK_INT(bp_store_children(s, 3, take_child, &nm), 0);
+	CHECK_STR(nm.text, "4:cpu,5:mem");
+	memset(&nm, 0, sizeof(nm));
+	CHECK_INT(bp_store_children(s, 1, take_child, &nm), 0);
+	CHECK_INT(nm.n, 0);
+	doc = bp_store_get(s, 1);
+	CHECK_INT(bp_store_find_doc(s, doc), 1);
+	/* Through a file as --json writes it: 15 digits. */
+	json_object_set_new(json_array_get(json_object_get(doc, "metrics"), 0), "value",
+			    json_real(94100000.00000001));
+	text = json_dumps(doc, JSON_REAL_PRECISION(15));
+	printed = json_loads(text, 0, NULL);
+	CHECK_INT(bp_store_find_doc(s, printed), 1);
+	json_object_set_new(json_object_get(printed, "params"), "label", json_string("else"));
+	CHECK_INT(bp_store_find_doc(s, printed), 0);
+	free(text);
+	json_decref(printed);
+	json_decref(doc);
+}
+
 static void test_resolve(struct bp_store *s)
 {
 	char err[512] = "", file[400];
@@ -439,6 +521,7 @@ int main(void)
 	}
 	test_default_path();
 	test_open_default();
+	test_parse_since();
 	path_in_fixture(db_path, sizeof(db_path), "deep/er/results.db");
 	s = bp_store_open(db_path, true, err, sizeof(err));
 	CHECK(s != NULL);
@@ -454,6 +537,7 @@ int main(void)
 	test_latest_by_label(s);
 	test_latest_metrics(s);
 	test_resolve(s);
+	test_metrics_children_find(s);
 	test_forms(s);
 	bp_store_close(s);
 	CHECK(fixture_integrity_ok(db_path));
