@@ -3,10 +3,13 @@
 
 # Debian packages the build and the tests need (lintian, man-db and systemd: test_deb checks
 # the package, renders its man page and verifies its unit; libsqlite3-dev the results
-# database, sqlite3 its tests' queries, zlib1g-dev the static link sqlite3.pc asks for).
+# database, sqlite3 its tests' queries, zlib1g-dev the static link sqlite3.pc asks for;
+# prometheus, which ships promtool, and curl: test_prom scrapes serve --metrics and checks
+# the export; chromium: test_report renders the HTML report headless).
 DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev liburing-dev jq \
 	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf sysbench fio libhttp-parser-dev nginx \
-	clang libclang-rt-14-dev lintian man-db systemd libsqlite3-dev sqlite3 zlib1g-dev chromium
+	clang libclang-rt-14-dev lintian man-db systemd libsqlite3-dev sqlite3 zlib1g-dev chromium \
+	prometheus curl
 
 BUILD := build
 ASAN_BUILD := build-asan

@@ -24,6 +24,7 @@ extern const struct bp_test bp_cmd_show;
 extern const struct bp_test bp_cmd_import;
 extern const struct bp_test bp_cmd_compare;
 extern const struct bp_test bp_cmd_report;
+extern const struct bp_test bp_cmd_export;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -44,6 +45,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_import,
 	&bp_cmd_compare,
 	&bp_cmd_report,
+	&bp_cmd_export,
 	NULL,
 };
 

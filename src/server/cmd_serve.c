@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/test.h"
+#include "export/om_store.h"
 #include "http/http_serve_limit.h"
 #include "http/http_server.h"
 #include "proto/auth_psk.h"
@@ -44,6 +45,9 @@ struct serve_params {
 	uint64_t http_max_bytes;
 	const char *psk_file;
 	struct bp_psk psk;  /* read from psk_file by serve_check */
+	const char *metrics;              /* --metrics ADDR:PORT as given */
+	char metrics_host[256];           /* its parts (serve_check); "" every address */
+	unsigned metrics_port;
 };
 
 /* In the order of enum bp_iperf3_padding. */
@@ -110,10 +114,49 @@ static const struct bp_opt serve_opts[] = {
 	{ 0, "http-max-bytes", BP_OPT_SIZE, offsetof(struct serve_params, http_max_bytes),
 	  "SIZE", BP_HTTP_MAX_BYTES_DEFAULT_TEXT, 0, 1125899906842624.0, NULL,
 	  "bytes one HTTP connection may be sent, then it closes (0: no limit)" },
+	{ 0, "metrics", BP_OPT_STRING, offsetof(struct serve_params, metrics), "ADDR:PORT", NULL,
+	  0, 0, NULL, "also answer GET /metrics for Prometheus on ADDR:PORT (:PORT: every "
+	  "address): the server's counters, and the stored figures with --db" },
 	{ 0, "psk", BP_OPT_STRING, offsetof(struct serve_params, psk_file), "FILE", NULL, 0, 0,
 	  NULL, "only clients proving the pre-shared key in FILE may test (mode 600, >= 16 bytes)" },
 	BP_OPT_END,
 };
+
+/* "127.0.0.1:9201", "[::1]:9201", "localhost:9201", ":9201" into host and port. */
+static int parse_metrics_addr(struct serve_params *p, char *err, size_t errlen)
+{
+	const char *s = p->metrics, *colon = strrchr(s, ':'), *host = s;
+	size_t hlen = colon ? (size_t)(colon - s) : 0;
+	char *end;
+	long port;
+
+	if (!colon)
+		goto bad;
+	if (hlen >= 2 && s[0] == '[' && s[hlen - 1] == ']') {
+		host++;
+		hlen -= 2;
+	} else if (memchr(s, ':', hlen)) {
+		goto bad;  /* an IPv6 address needs its brackets before the port */
+	}
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port < 0 || port > 65535 ||
+	    hlen >= sizeof(p->metrics_host))
+		goto bad;
+	memcpy(p->metrics_host, host, hlen);
+	p->metrics_host[hlen] = '\0';
+	p->metrics_port = (unsigned)port;
+	if (p->metrics_port && (p->metrics_port == p->port || p->metrics_port == p->http_port)) {
+		snprintf(err, errlen, "--metrics '%s': port %u is taken by %s; expected another one",
+			 s, p->metrics_port, p->metrics_port == p->port ? "-p" : "--http");
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "--metrics '%s': expected ADDR:PORT with a port of 0 to 65535 "
+		 "(127.0.0.1:9201, [::1]:9201, :9201 for every address)", s);
+	return -EINVAL;
+}
 
 static int serve_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
@@ -136,6 +179,8 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 			 "rsa-private-key-path");
 		return -EINVAL;
 	}
+	if (p->metrics && parse_metrics_addr(p, err, errlen))
+		return -EINVAL;
 	if (p->pidfile && !p->daemon) {
 		snprintf(err, errlen, "--pidfile '%s' needs -D: only a daemon writes one",
 			 p->pidfile);
@@ -145,6 +190,27 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 	if (p->psk_file && bp_psk_load(p->psk_file, &p->psk, err, errlen))
 		return -EINVAL;
 	return 0;
+}
+
+/* serve --metrics --db FILE: each scrape reads the stored figures afresh (README). */
+struct metrics_store {
+	const char *db;
+	struct bp_ratelimit rl;
+};
+
+static void add_stored(void *arg, FILE *out, enum bp_om_format f)
+{
+	struct metrics_store *m = arg;
+	char err[320];
+	int rc = bp_om_store_write(m->db, 0, out, f, NULL, err, sizeof(err));
+
+	if (rc)
+		bp_warn_ratelimited(&m->rl, "metrics: stored figures left out of the scrape: %s",
+				    err);
+	bp_om_family(out, f, "boardperf_store_readable", BP_OM_GAUGE, "",
+		     "1 when this scrape read the stored figures of --db, 0 when it could not "
+		     "(the server's log says why)");
+	bp_om_sample(out, BP_OM_GAUGE, "boardperf_store_readable", NULL, 0, rc ? 0 : 1);
 }
 
 /* The daemon tells its parent through this pipe whether it is listening. */
@@ -263,6 +329,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 	const struct serve_params *p = params;
 	struct ready_pipe rp = { .fd = -1, .pidfile = p->pidfile };
 	struct bp_http_server *http = NULL;
+	struct metrics_store stored = { .db = ctx->common->db };
 	struct bp_server_opts o = {
 		.bind = p->bind, .port = (unsigned)p->port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
@@ -273,10 +340,14 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.max_pending_per_addr = (int)p->max_pending_per_addr,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
 		.psk = p->psk_file ? &p->psk : NULL,
+		.metrics = p->metrics != NULL,
+		.metrics_bind = p->metrics_host[0] ? p->metrics_host : NULL,
+		.metrics_port = p->metrics_port,
+		.metrics_extra = p->metrics && ctx->common->db ? add_stored : NULL,
+		.metrics_arg = &stored,
 	};
 	int rc = 0;
 
-	(void)ctx;
 	(void)r;
 	/* Keys and users are read before a daemon forks, so a broken file is reported here. */
 	if (p->rsa_private_key) {
@@ -320,7 +391,7 @@ const struct bp_test bp_cmd_serve = {
 	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-per-client N] "
 		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] "
-		    "[--http-max-bytes SIZE] [--psk FILE] "
+		    "[--http-max-bytes SIZE] [--metrics ADDR:PORT] [--psk FILE] "
 		    "[--rsa-private-key-path FILE --authorized-users-path FILE] [-D]",
 	.opts = serve_opts,
 	.params_size = sizeof(struct serve_params),

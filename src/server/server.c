@@ -76,11 +76,14 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 			o->ready(o->ready_arg, rc, err, 0, NULL);
 		goto out;
 	}
+	s.stats.start_ns = bp_now_ns();
 	rc = srv_door_init(&s);
 	if (rc)
 		snprintf(err, errlen, "cannot open /dev/null: %s", strerror(-rc));
 	else
 		rc = open_listener(&s, &port, err, errlen);
+	if (!rc)
+		rc = srv_metrics_open(&s, err, errlen);
 	if (o->ready)
 		o->ready(o->ready_arg, rc, err, port, s.loop);
 	/* Runs until a signal, bp_loop_stop from another thread, or max_tests. */
@@ -89,6 +92,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 	if (rc == -EINTR)
 		rc = 0;
 	close_all(&s);
+	srv_metrics_close(&s);
 	srv_door_free(&s);
 	if (s.listener.fd > 0) {
 		bp_loop_del(&s.listener);

@@ -11,7 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "export/om_text.h"
 #include "io/loop.h"
 #include "io/sock.h"
 
@@ -43,6 +45,15 @@ struct bp_server_opts {
 	/* iperf3's username/password (proto/iperf3_auth.h); NULL: not locked by it */
 	struct bp_iperf3_auth *iperf3_auth;
 	const struct bp_psk *psk;  /* only clients proving this key may test; NULL: anyone */
+	/*
+	 * --metrics: GET /metrics on metrics_bind:metrics_port (server_metrics.h) when metrics;
+	 * metrics_extra (may be NULL) adds families after the server's own: the stored figures.
+	 */
+	bool metrics;
+	const char *metrics_bind;  /* NULL: every address */
+	unsigned metrics_port;     /* 0: the kernel picks one (the log line says which) */
+	void (*metrics_extra)(void *arg, FILE *out, enum bp_om_format f);
+	void *metrics_arg;
 	/*
 	 * Called once: listening (rc 0; port is the one bound, useful with port 0) or not (rc
 	 * < 0, err says why). loop may be stopped from another thread with bp_loop_stop and

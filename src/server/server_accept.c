@@ -132,6 +132,7 @@ void srv_door_listener_readable(struct bp_flow *f, uint32_t events)
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd >= 0) {
+			s->stats.accepted++;
 			srv_pending_accept(s, fd, &peer);
 			continue;
 		}

@@ -36,7 +36,8 @@ struct srv_door {
 	int reserve_fd;                      /* given up at the fd limit; -1 when not held */
 	bool paused;                         /* the listener is out of the loop for a moment */
 	struct bp_timer resume;
-	uint64_t shed, refused;              /* totals, for the log */
+	uint64_t shed, refused;              /* totals, for the log and --metrics */
+	uint64_t junk, no_cookie;            /* not a client; no cookie in time (--metrics) */
 	/* out of fds, shedding, bad cookies, other accept errors, tests that never began */
 	struct bp_ratelimit rl_fds, rl_shed, rl_junk, rl_accept, rl_setup;
 };

@@ -162,7 +162,7 @@ static void refuse(struct srv_session *ss, const char *why)
 	size_t n = 0;
 
 	if (why[0]) {
-		srv_session_refuse(ss, BP_IE_AUTHTEST, "%s", why);
+		srv_session_refuse(ss, SRV_REFUSAL_AUTHENTICATION, BP_IE_AUTHTEST, "%s", why);
 		return;
 	}
 	for (size_t i = 0; i < NMETHODS && n < sizeof(needs); i++)
@@ -170,7 +170,7 @@ static void refuse(struct srv_session *ss, const char *why)
 			n += (size_t)snprintf(needs + n, sizeof(needs) - n, "%s%s",
 					      n ? " or " : "", methods[i].needs);
 	/* A stock iperf3 prints iperf3's own text for the code; the line is for the log. */
-	srv_session_refuse(ss, BP_IE_AUTHTEST, "%sthe server needs %s",
+	srv_session_refuse(ss, SRV_REFUSAL_AUTHENTICATION, BP_IE_AUTHTEST, "%sthe server needs %s",
 			   ss->np.bp_version ? "" : "iperf3 client refused: ", needs);
 }
 
@@ -205,7 +205,7 @@ bool srv_auth_answer(struct srv_session *ss, const json_t *msg)
 
 	ss->auth.pending = -1;
 	if (i < 0 || (size_t)i >= NMETHODS || !methods[i].answer) {
-		srv_session_refuse(ss, BP_IE_MESSAGE, "an answer to no key challenge");
+		srv_session_refuse(ss, SRV_REFUSAL_PROTOCOL, BP_IE_MESSAGE, "an answer to no key challenge");
 		return false;
 	}
 	if (methods[i].answer(ss, msg, why, sizeof(why)) == V_PASS)

@@ -153,6 +153,17 @@ static void finish(struct srv_session *ss)
 			      (double)(ss->side.stop_ns - ss->side.start_ns);
 }
 
+/* Requests read and answers written, of ended connections and open ones. */
+static void moved(const struct srv_session *ss, uint64_t *received, uint64_t *sent)
+{
+	uint64_t bytes = ss->crr_bytes;
+
+	for (const struct crr_conn *c = ss->crr_open; c; c = c->next)
+		bytes += bp_rr_responder_bytes(c->r);
+	*received = bytes;
+	*sent = served(ss) * (uint64_t)ss->np.rr_response;
+}
+
 /* No streams: the connections come while the test runs, each with the cookie. */
 const struct srv_kind srv_kind_crr = {
 	.kind = BP_NET_KIND_CRR,
@@ -160,6 +171,7 @@ const struct srv_kind srv_kind_crr = {
 	.start = start,
 	.progress = progress,
 	.finish = finish,
+	.moved = moved,
 	.log = srv_rr_log,
 	.close = close_all,
 };

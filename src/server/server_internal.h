@@ -16,6 +16,8 @@
 #include "server/server_auth.h"
 #include "server/server_kind.h"
 #include "server/server_limits.h"
+#include "server/server_metrics.h"
+#include "server/server_stats.h"
 #include "server/server_udp.h"
 #include "stream/stream_side.h"
 
@@ -34,6 +36,8 @@ struct srv {
 	struct srv_session *sessions;  /* linked list */
 	int nsessions;                 /* tests admitted and not yet finished */
 	int finished;                  /* tests completed (for max_tests) */
+	struct srv_stats stats;        /* for --metrics (server_stats.h) */
+	struct srv_metrics metrics;    /* the /metrics listener (server_metrics.h) */
 };
 
 enum srv_state {
@@ -54,6 +58,9 @@ struct srv_session {
 	char cookie[BP_COOKIE_LEN];
 	enum srv_state state;
 	bool admitted;                 /* counted in srv->nsessions */
+	bool params_read;              /* a test was asked for: counted when it ends */
+	bool completed;                /* ran to IPERF_DONE (or the client's close after it) */
+	enum srv_refusal refusal;      /* why it was refused; SRV_REFUSAL_NONE: it was not */
 	struct bp_client_key client;   /* the address --max-per-client counts it under */
 	struct bp_proto_decoder dec;
 	unsigned char inbuf[4096];     /* bytes read but not yet decoded */
@@ -113,10 +120,10 @@ struct srv_session *srv_session_find(struct srv *s, const char *cookie);
 void srv_session_close(struct srv_session *ss, const char *why);
 /*
  * Refuse or abort the test with a reason the client prints (code: iperf3's error number,
- * for a stock iperf3). Only marks the session: the entry point that ran the handler closes
+ * for a stock iperf3; why: what --metrics counts it under). Only marks the session: the entry point that ran the handler closes
  * it on the way out, so a kind's hook may refuse and still touch ss until it returns.
  */
-void srv_session_refuse(struct srv_session *ss, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void srv_session_refuse(struct srv_session *ss, enum srv_refusal why, int code,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -38,6 +38,12 @@ struct srv_kind {
 	uint64_t (*progress)(const struct srv_session *ss);
 	/* TEST_END: complete ss->side.res, while the streams are still there. */
 	void (*finish)(struct srv_session *ss);
+	/*
+	 * Required. What the test's data moved (for --metrics): the results' counts once it
+	 * ended (TEST_END), what moved so far when it ends before that. Called as the session
+	 * closes, before close.
+	 */
+	void (*moved)(const struct srv_session *ss, uint64_t *received, uint64_t *sent);
 	/* Required. The test's line in the log, once it completed. */
 	void (*log)(const struct srv_session *ss);
 	/* The session closes, in any state after admission: free what the kind holds. */

@@ -77,6 +77,7 @@ static void pending_timeout(struct bp_timer *t, uint64_t now_ns)
 	struct srv_pending *p = t->data;
 
 	(void)now_ns;
+	p->srv->door.no_cookie++;
 	bp_debug("%s: no cookie within the idle timeout, dropped", p->peer);
 	pending_free(p, true);
 }
@@ -99,6 +100,7 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 
 	if (!bp_cookie_valid(cookie)) {
 		/* A scanner or a flood can send these at any rate. */
+		s->door.junk++;
 		bp_info_ratelimited(&s->door.rl_junk,
 				    "%s: not a boardperf or iperf3 client (bad cookie), dropped", peer);
 		close(fd);

@@ -62,6 +62,27 @@ static void finish(struct srv_session *ss)
 	}
 }
 
+/* Requests read and answers written (each of the asked response size). */
+static void moved(const struct srv_session *ss, uint64_t *received, uint64_t *sent)
+{
+	const struct bp_net_results *r = ss->side.res;
+	uint64_t answered = 0;
+
+	*received = 0;
+	if (ss->state >= SS_RESULTS) {
+		for (int i = 0; i < r->nstreams; i++) {
+			*received += r->streams[i].bytes;
+			answered += r->streams[i].packets;
+		}
+	} else {
+		for (int i = 0; i < ss->got_streams; i++) {
+			*received += bp_rr_responder_bytes(ss->responders[i]);
+			answered += bp_rr_responder_served(ss->responders[i]);
+		}
+	}
+	*sent = answered * (uint64_t)ss->np.rr_response;
+}
+
 /*
  * The span the test really ran, counted part only (after any -O omit): a client stopped
  * by Ctrl-C ends it early, and the log must not say the requested -t.
@@ -93,5 +114,6 @@ const struct srv_kind srv_kind_rr = {
 	.add_udp = add_responder,
 	.progress = progress,
 	.finish = finish,
+	.moved = moved,
 	.log = srv_rr_log,
 };

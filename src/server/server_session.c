@@ -51,9 +51,25 @@ static void unlink_session(struct srv_session *ss)
 		}
 }
 
+/* --metrics: the test's outcome and what its data moved, once, as it closes. */
+static void count_test(struct srv_session *ss)
+{
+	enum bp_net_kind k = srv_kind_find(ss->np.kind) ? ss->np.kind : BP_NET_KIND_UNKNOWN;
+	enum srv_outcome o = ss->refusal ? SRV_OUTCOME_REFUSED :
+			     ss->completed ? SRV_OUTCOME_OK : SRV_OUTCOME_FAILED;
+	uint64_t received = 0, sent = 0;
+
+	if (ss->admitted && ss->kind && ss->side_ready)
+		ss->kind->moved(ss, &received, &sent);
+	srv_stats_test(&ss->srv->stats, k, o, ss->refusal, received, sent);
+}
+
 void srv_session_close(struct srv_session *ss, const char *why)
 {
 	struct srv *s = ss->srv;
+
+	if (ss->params_read)
+		count_test(ss);
 
 	/* A connection that never became a test is a line anyone can make at any rate. */
 	if (why && !ss->admitted)
@@ -106,11 +122,14 @@ static bool reap(struct srv_session *ss)
  * SERVER_ERROR, then the reason in the client's dialect (a stock iperf3 cannot read our
  * line and gets code; the log keeps the line).
  */
-void srv_session_refuse(struct srv_session *ss, int code, const char *fmt, ...)
+void srv_session_refuse(struct srv_session *ss, enum srv_refusal reason, int code,
+			const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
 
+	if (!ss->refusal)
+		ss->refusal = reason;
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
@@ -141,6 +160,18 @@ static void touch(struct srv_session *ss)
 			     ss->last_activity_ns + ss->srv->o->idle_timeout_ns);
 }
 
+static enum srv_refusal limit_refusal(enum bp_limit l)
+{
+	switch (l) {
+	case BP_LIMIT_CLIENTS: return SRV_REFUSAL_MAX_CLIENTS;
+	case BP_LIMIT_PER_CLIENT: return SRV_REFUSAL_MAX_PER_CLIENT;
+	case BP_LIMIT_DURATION: return SRV_REFUSAL_MAX_DURATION;
+	case BP_LIMIT_STREAMS: return SRV_REFUSAL_MAX_STREAMS;
+	case BP_LIMIT_RATE: return SRV_REFUSAL_MAX_RATE;
+	default: return SRV_REFUSAL_NONE;
+	}
+}
+
 /* Limits (server_limits.h) are checked before anything is allocated for the test. */
 static bool admit(struct srv_session *ss)
 {
@@ -149,11 +180,14 @@ static bool admit(struct srv_session *ss)
 
 	if (!ss->kind) {
 		srv_kind_list(kinds, sizeof(kinds));
-		srv_session_refuse(ss, BP_IE_PROTOCOL, "test '%s' is not served here (%s are)",
+		srv_session_refuse(ss, SRV_REFUSAL_NOT_SERVED, BP_IE_PROTOCOL,
+				   "test '%s' is not served here (%s are)",
 				   ss->np.test, kinds);
 		return false;
 	}
 	l = srv_limits_check(ss, why, sizeof(why));
+	if (l != BP_LIMIT_NONE)
+		ss->refusal = limit_refusal(l);
 	if (l != BP_LIMIT_NONE && ss->np.bp_version == 0 && bp_limit_busy(l)) {
 		/* A stock iperf3 knows "busy" as ACCESS_DENIED and prints its own line. */
 		bp_proto_send_state(ss->flow.fd, BP_ACCESS_DENIED, send_deadline());
@@ -161,7 +195,7 @@ static bool admit(struct srv_session *ss)
 		return false;
 	}
 	if (l != BP_LIMIT_NONE) {
-		srv_session_refuse(ss, bp_limit_iperf3_code(l), "%s", why);
+		srv_session_refuse(ss, ss->refusal, bp_limit_iperf3_code(l), "%s", why);
 		return false;
 	}
 	ss->admitted = true;
@@ -178,7 +212,8 @@ static void begin_test(struct srv_session *ss)
 	if (!admit(ss))
 		return;
 	if (bp_stream_side_init(&ss->side, ss->srv->pool, ss->np.omit_ns)) {
-		srv_session_refuse(ss, BP_IE_INITTEST, "server out of memory");
+		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, BP_IE_INITTEST,
+				   "server out of memory");
 		return;
 	}
 	ss->side_ready = true;
@@ -197,8 +232,9 @@ static void on_params(struct srv_session *ss, json_t *msg)
 	char err[256];
 	int ie;
 
+	ss->params_read = true;
 	if (bp_net_params_from_json(msg, &ss->np, &ie, err, sizeof(err))) {
-		srv_session_refuse(ss, ie, "bad parameters: %s", err);
+		srv_session_refuse(ss, SRV_REFUSAL_BAD_PARAMETERS, ie, "bad parameters: %s", err);
 		return;
 	}
 	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
@@ -283,7 +319,7 @@ static void stream_opened(struct srv_session *ss, int ie, const char *what, int 
 			  const char *err)
 {
 	if (ie) {
-		srv_session_refuse(ss, ie, "%s %d: %s", what, id, err);
+		srv_session_refuse(ss, SRV_REFUSAL_STREAM_SETUP, ie, "%s %d: %s", what, id, err);
 		return;
 	}
 	ss->got_streams++;
@@ -441,8 +477,10 @@ static void on_item(struct srv_session *ss)
 			kill_session(ss, "client ended the test early");
 		break;
 	case SS_DONE:
-		if (st == BP_IPERF_DONE)
+		if (st == BP_IPERF_DONE) {
+			ss->completed = true;
 			ss->kind->log(ss);
+		}
 		kill_session(ss, st == BP_IPERF_DONE ? NULL : "client ended after the results");
 		break;
 	case SS_STREAMS:
@@ -483,6 +521,7 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 
 	(void)events;
 	if (n == 0 && ss->state == SS_DONE) {
+		ss->completed = true;
 		ss->kind->log(ss); /* the results went out; a client may close without IPERF_DONE */
 		kill_session(ss, NULL);
 	} else if (n == 0) {
@@ -559,6 +598,7 @@ bool srv_session_shed_setup(struct srv *s, const struct bp_addr *host, const cha
 			    "address; --max-pending %d, --max-pending-per-addr %d): shed (%s)",
 			    oldest->peer, all - 1, here, max, per_addr, why);
 	s->door.shed++;
+	oldest->refusal = SRV_REFUSAL_SHED;
 	srv_session_close(oldest, NULL);
 	return true;
 }

@@ -120,7 +120,7 @@ static void check_rate(struct srv_session *ss, uint64_t now)
 	ss->rate_mark_ns = now;
 	ss->rate_mark_bytes = bytes;
 	if (rate > limit * 1.1)
-		srv_session_refuse(ss, BP_IE_TOTALRATE,
+		srv_session_refuse(ss, SRV_REFUSAL_MAX_RATE, BP_IE_TOTALRATE,
 				   "test ran at %s, above the server's --max-rate %s: stopped",
 				   bp_format_rate(a, sizeof(a), rate),
 				   bp_format_rate(b, sizeof(b), limit));
@@ -129,6 +129,17 @@ static void check_rate(struct srv_session *ss, uint64_t now)
 static uint64_t progress(const struct srv_session *ss)
 {
 	return bp_stream_side_total_bytes(&ss->side, false);
+}
+
+static void moved(const struct srv_session *ss, uint64_t *received, uint64_t *sent)
+{
+	if (ss->state >= SS_RESULTS) {
+		*received = bp_net_results_bytes(ss->side.res, false);
+		*sent = bp_net_results_bytes(ss->side.res, true);
+	} else {
+		*received = bp_stream_side_total_bytes(&ss->side, true);
+		*sent = bp_stream_side_total_bytes(&ss->side, false) - *received;
+	}
 }
 
 /*
@@ -178,6 +189,7 @@ const struct srv_kind srv_kind_tcp = {
 	.start = start,
 	.tick = check_rate,
 	.progress = progress,
+	.moved = moved,
 	.log = log_test,
 };
 
@@ -187,5 +199,6 @@ const struct srv_kind srv_kind_udp = {
 	.start = start,
 	.tick = check_rate,
 	.progress = progress,
+	.moved = moved,
 	.log = log_test,
 };
