@@ -68,14 +68,20 @@ static const struct bp_gpio_method fake_method = {
 	.close = fake_close, .describe = fake_describe,
 };
 
-static uint64_t interval_pairs;
+static uint64_t interval_pairs, interval_start, last_end, short_full;
 static int intervals;
 
+/* Counts the intervals; short_full counts those but the last that spanned less than the
+ * test's 10 ms interval (a mark is only ever set once a whole interval has passed). */
 static void count_interval(void *arg, uint64_t start, uint64_t end, uint64_t pairs)
 {
 	(void)arg;
 	if (end > start)
 		intervals++;
+	if (last_end && last_end - interval_start < 10000000)
+		short_full++;
+	interval_start = start;
+	last_end = end;
 	interval_pairs += pairs;
 }
 
@@ -91,7 +97,7 @@ static void test_plain(void)
 	struct bp_gpio_loop_result res = { .histo = bp_histo_new() };
 
 	reset(0, 0);
-	interval_pairs = 0;
+	interval_pairs = interval_start = last_end = short_full = 0;
 	intervals = 0;
 	CHECK_INT(bp_gpio_loop_run(&fake_method, &fake, &cfg, &res), 0);
 	CHECK(res.pairs > 0);
@@ -103,8 +109,16 @@ static void test_plain(void)
 	/* one timed pair per 1024 */
 	CHECK_INT(bp_histo_count(res.histo), res.pairs / BP_GPIO_SAMPLE_EVERY);
 	CHECK(res.elapsed_ns >= cfg.time_ns);
-	CHECK_INT(interval_pairs, res.pairs);
-	CHECK(intervals >= 2);
+	/*
+	 * Every pair is in an interval, unless the part after the last mark was under a tenth
+	 * of one (dropped, as iperf3 drops it). A loop descheduled for the whole 30 ms (a busy
+	 * machine) reports a single interval, so the count is only at least one.
+	 */
+	CHECK(interval_pairs == res.pairs ||
+	      (interval_pairs < res.pairs &&
+	       res.start_ns + res.elapsed_ns - last_end <= cfg.interval_ns / 10));
+	CHECK(intervals >= 1);
+	CHECK_INT(short_full, 0);
 	CHECK_NEAR(bp_gpio_loop_period_rate(&res),
 		   (double)res.pairs * 1e9 / (double)res.elapsed_ns, 1e-6);
 	CHECK_NEAR(bp_gpio_loop_write_ns(&res), (double)res.elapsed_ns / (double)res.writes,
