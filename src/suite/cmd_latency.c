@@ -78,11 +78,6 @@ static int latency_check(void *params, const struct bp_parsed *parsed, char *err
 		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");
 		return -EINVAL;
 	}
-	if (p->congestion && !p->congestion[0]) {
-		snprintf(err, errlen, "-C '': expected a congestion control name such as cubic "
-			 "or bbr");
-		return -EINVAL;
-	}
 	/* Both flags or neither: both protocols probe. */
 	if (!p->tcp && !p->udp)
 		p->tcp = p->udp = true;
