@@ -178,6 +178,18 @@ int bp_latency_report(struct bp_result *r)
 	int rc = 0;
 
 	find_probes(r, pairs);
+	/*
+	 * A load that failed (a congestion control the kernel lacks, a refused test) left the
+	 * "loaded" probes on an idle path: no added delay and no RPM rather than figures that
+	 * would read as a path without bufferbloat. Their own results stay among the children.
+	 */
+	if (load && load->error.code) {
+		pairs[0].loaded = pairs[1].loaded = NULL;
+		rc = bp_result_add_warning(r, "load-failed", "the load failed (%s): the loaded "
+					   "phase's probes ran without it, so no added delay or RPM "
+					   "is reported", load->error.message ? load->error.message :
+					   load->error.code);
+	}
 	for (int i = 0; i < 2 && !rc; i++)
 		rc = report_probe(r, &pairs[i]);
 	/* The headline: TCP's, as the draft's probes are; UDP's when only UDP probed. */

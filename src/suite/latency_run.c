@@ -33,12 +33,15 @@ int bp_latency_probe_flows(double rate)
 	return n < 1 ? 1 : n > MAX_PROBE_FLOWS ? MAX_PROBE_FLOWS : (int)n;
 }
 
-/* A child's command line: words kept here, argv pointing at them. */
+/* A child's command line: words kept here, argv pointing at them. A word is at most a
+ * path (--psk) or a host name; one that does not fit is refused, never cut. */
 #define MAX_WORDS 40
+#define MAX_WORD 4096
 struct cmdline {
-	char words[MAX_WORDS][160];
+	char words[MAX_WORDS][MAX_WORD];
 	const char *argv[MAX_WORDS + 1];
 	int n;
+	bool too_long;
 };
 
 static void word(struct cmdline *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -49,7 +52,8 @@ static void word(struct cmdline *c, const char *fmt, ...)
 	if (c->n == MAX_WORDS)  /* the lines below have at most 30 words */
 		return;
 	va_start(ap, fmt);
-	vsnprintf(c->words[c->n], sizeof(c->words[c->n]), fmt, ap);
+	if (vsnprintf(c->words[c->n], sizeof(c->words[c->n]), fmt, ap) >= MAX_WORD)
+		c->too_long = true;
 	va_end(ap);
 	c->argv[c->n] = c->words[c->n];
 	c->argv[++c->n] = NULL;
@@ -135,6 +139,10 @@ static int child_prepare(struct child *k, const struct cmdline *c, const char *p
 			 const char *role, const struct bp_test_ctx *ctx)
 {
 	memset(k, 0, sizeof(*k));
+	if (c->too_long) {
+		snprintf(k->err, sizeof(k->err), "an argument is longer than %d bytes", MAX_WORD - 1);
+		return -EINVAL;
+	}
 	k->t = ctx->find ? ctx->find(c->argv[0]) : NULL;
 	if (!k->t) {
 		snprintf(k->err, sizeof(k->err), "latency needs the %s command", c->argv[0]);

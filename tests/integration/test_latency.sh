@@ -145,6 +145,9 @@ jq -e '.error.message | test("nosuchcc")' <<<"$out" >/dev/null &&
 	jq -e '[.results[] | select(.params.phase == "idle") | .latency.transaction.count > 0] |
 		length == 2 and all' <<<"$out" >/dev/null
 ok $? "-C nosuchcc: the error names it, the idle phase's probes are kept"
+jq -e '([.metrics[].name | select(test("added|rpm"))] | length == 0) and
+	([.warnings[].code] | index("load-failed") != null)' <<<"$out" >/dev/null
+ok $? "-C nosuchcc: no added delay or RPM from probes that ran without a load (load-failed)"
 grep -q "nosuchcc" <<<"$err"; ok $? "-C nosuchcc: stderr names it: $(head -1 <<<"$err")"
 
 # ---- a peer behind a link that is down: one line, exit 1, within the connect timeout ----

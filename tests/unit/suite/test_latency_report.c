@@ -149,8 +149,26 @@ static void test_idle_only(void)
 	bp_result_free(r);
 }
 
+/* A load that failed: the loaded probes ran on an idle path, so no added delay or RPM. */
+static void test_load_failed(void)
+{
+	struct bp_result *r = parent(), *l = load(false, "cubic", NULL);
+
+	bp_result_set_error(l, "failed", "-C 'nosuchcc': congestion control not available");
+	bp_result_add_child(r, probe("idle", false, 0.2, 0.3, 1.0, 0.25, 0));
+	bp_result_add_child(r, probe("loaded", false, 0.2, 0.3, 1.0, 0.25, 0));
+	bp_result_add_child(r, l);
+	CHECK(bp_latency_report(r) == 0);
+	CHECK(lat(r, "idle.tcp") && !lat(r, "loaded.tcp"));
+	CHECK(!m(r, "tcp.added.p50") && !m(r, "tcp.rpm") && !m(r, "rpm"));
+	CHECK(bp_result_has_warning(r, "load-failed"));
+	CHECK(strstr(r->warnings[0].message, "nosuchcc") != NULL);
+	bp_result_free(r);
+}
+
 int main(void)
 {
+	test_load_failed();
 	test_full();
 	test_udp_bidir();
 	test_idle_only();
