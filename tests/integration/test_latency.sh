@@ -64,8 +64,10 @@ load=$(jq -c '.results[4]' <<<"$j")
 	[ "$(metric load.retransmits "$j")" = "$(metric sender.retransmits "$load")" ]
 ok $? "load.bitrate and load.retransmits are the load's receiver.bitrate and sender.retransmits"
 check_rates "$load" "the load"
-near "$(metric receiver.bytes "$load")" "$(metric sender.bytes "$load")" 0.01
-ok $? "the server received what the client's TCP had acknowledged (within 1 %)"
+# the server's count over its own span, the client's over its own (tcp's sides-disagree bound)
+rb=$(metric receiver.bytes "$load") sb=$(metric sender.bytes "$load")
+near "$rb" "$sb" 0.05
+ok $? "the server received what the client's TCP had acknowledged ($rb vs $sb B, within 5 %)"
 def=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 [ "$(jq -r .params.congestion_used <<<"$j")" = "$def" ] &&
 	[ "$(jq -r .params.congestion_used <<<"$load")" = "$def" ] &&
