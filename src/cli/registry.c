@@ -18,6 +18,7 @@ extern const struct bp_test bp_cmd_udp;
 extern const struct bp_test bp_cmd_rfc2544;
 extern const struct bp_test bp_cmd_rr;
 extern const struct bp_test bp_cmd_crr;
+extern const struct bp_test bp_cmd_latency;
 extern const struct bp_test bp_cmd_http;
 extern const struct bp_test bp_cmd_history;
 extern const struct bp_test bp_cmd_show;
@@ -39,6 +40,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_rfc2544,
 	&bp_cmd_rr,
 	&bp_cmd_crr,
+	&bp_cmd_latency,
 	&bp_cmd_http,
 	&bp_cmd_history,
 	&bp_cmd_show,
