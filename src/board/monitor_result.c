@@ -253,8 +253,8 @@ static void warn_busy(struct bp_result *r, const struct bp_monitor *m,
 			      "was %.1f %% busy in all)%s: the figures may read low",
 			      s->shares.other_percent, m->ncpus, m->ncpus == 1 ? "" : "s",
 			      busy_warn, s->shares.busy_percent, peer_on_this_machine(r) ?
-			      " (the peer runs on this machine: unless it is a boardperf, its CPU "
-			      "is part of that)" : "");
+			      " (the peer runs on this machine: its CPU is part of that unless it is "
+			      "the boardperf serve listening on the test's port)" : "");
 }
 
 int bp_monitor_to_result(const struct bp_monitor *m, struct bp_result *r, double busy_warn)
