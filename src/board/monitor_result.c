@@ -254,7 +254,7 @@ static void warn_busy(struct bp_result *r, const struct bp_monitor *m,
 			      s->shares.other_percent, m->ncpus, m->ncpus == 1 ? "" : "s",
 			      busy_warn, s->shares.busy_percent, peer_on_this_machine(r) ?
 			      " (the peer runs on this machine: its CPU is part of that unless it is "
-			      "the boardperf serve listening on the test's port)" : "");
+			      "the boardperf serve the test talks to)" : "");
 }
 
 int bp_monitor_to_result(const struct bp_monitor *m, struct bp_result *r, double busy_warn)
