@@ -58,4 +58,5 @@ const struct bp_test bp_cmd_info = {
 	.params_size = sizeof(struct info_params),
 	.check = info_check,
 	.run = info_run,
+	.no_monitor = true,
 };

@@ -7,6 +7,7 @@
 
 #include "board/env.h"
 #include "cli/capture.h"
+#include "board/monitor_result.h"
 #include "cli/registry.h"
 #include "cli/save.h"
 #include "core/buildinfo.h"
@@ -181,6 +182,7 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	struct bp_test_ctx ctx = *cctx;
 	struct bp_starve_snap s0;
 	struct bp_starve_figures starved;
+	struct bp_monitor *mon = NULL;
 	char err[512] = "";
 	const char *why;
 	int rc, status = BP_EXIT_OK;
@@ -200,12 +202,16 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
 	bp_live_start(ctx.live, r);
+	/* What the board did meanwhile, for every measuring command (README, "The monitor"). */
+	if (!t->no_result && !t->no_monitor)
+		mon = bp_monitor_begin(r, c);
 	bp_starve_snap_take(&s0);
 	rc = t->run(params, &ctx, r, err, sizeof(err));
 	if (!t->no_result) {
 		/* The CPU the test did not get, for every command in one place (README). */
 		bp_starve_since(&s0, &starved);
 		bp_result_add_starvation(r, &starved);
+		bp_monitor_end(mon, r, c);
 		rc = apply_stop_rule(r, rc, err, sizeof(err));
 	}
 	why = err[0] ? err : strerror(-rc);

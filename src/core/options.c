@@ -27,6 +27,10 @@ const struct bp_opt bp_common_opt_table[] = {
 	  NULL, "more detail on stderr (twice for trace)" },
 	{ 'h', "help", BP_OPT_FLAG, offsetof(struct bp_common_opts, help), NULL, NULL, 0, 0, NULL,
 	  "show this help" },
+	{ 0, "no-monitor", BP_OPT_FLAG, offsetof(struct bp_common_opts, no_monitor), NULL, NULL, 0,
+	  0, NULL, "do not sample clocks, temperatures and other load during the test" },
+	{ 0, "busy-warn", BP_OPT_NUMBER, offsetof(struct bp_common_opts, busy_warn), "PCT", "20",
+	  0, 100, NULL, "warn busy-machine when other processes took more than PCT % of the CPUs" },
 	BP_OPT_END,
 };
 
@@ -360,6 +364,8 @@ int bp_opts_parse(const struct bp_opt *table, void *params,
 	memset(common, 0, sizeof(*common));
 	memset(parsed, 0, sizeof(*parsed));
 	rc = bp_opts_defaults(table, params, err, errlen);
+	if (!rc)
+		rc = bp_opts_defaults(bp_common_opt_table, common, err, errlen);
 	if (rc)
 		return rc;
 	for (ps.i = 0; ps.i < argc; ps.i++) {

@@ -66,6 +66,8 @@ struct bp_common_opts {
 	bool help;
 	bool quiet;
 	int verbose;
+	bool no_monitor;     /* no monitor thread (README, "The monitor") */
+	double busy_warn;    /* busy-machine above this percent of the CPUs (default 20) */
 };
 extern const struct bp_opt bp_common_opt_table[];
 

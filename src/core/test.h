@@ -47,6 +47,11 @@ struct bp_test {
 	const struct bp_opt *opts;
 	size_t params_size;    /* bytes of the parameter struct the option table fills */
 	bool no_result;        /* a service (serve): nothing to render when it ends */
+	/*
+	 * No monitor around the whole run (board/monitor_result.h): a suite monitors each of
+	 * its tests instead (run), an inventory measures nothing over time (info).
+	 */
+	bool no_monitor;
 
 	/*
 	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL

@@ -18,6 +18,7 @@
 #include "result/render_chips.h"
 #include "result/render_streams.h"
 #include "result/text_methods.h"
+#include "result/text_monitor.h"
 #include "result/text_speed.h"
 #include "result/text_summary.h"
 #include "result/text_table.h"
@@ -477,6 +478,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
 		{ bp_streams_text_has, bp_streams_text },
 		{ has_cpu, print_cpu },
+		{ bp_text_monitor_has, bp_text_monitor_print },
 		{ has_warnings, print_warnings },
 	};
 	int err;

@@ -82,6 +82,8 @@ void bp_interval_clear(struct bp_interval *iv)
 	free(iv->metrics);
 	iv->metrics = NULL;
 	iv->nmetrics = 0;
+	json_decref(iv->monitor);
+	iv->monitor = NULL;
 }
 
 void bp_result_free(struct bp_result *r)
@@ -112,6 +114,7 @@ void bp_result_free(struct bp_result *r)
 	json_decref(r->env);
 	json_decref(r->streams);
 	json_decref(r->chips);
+	json_decref(r->monitor);
 	json_decref(r->cpu);
 	free(r->error.code);
 	free(r->error.message);
@@ -141,6 +144,16 @@ void bp_result_set_env(struct bp_result *r, json_t *env)
 void bp_result_set_cpu(struct bp_result *r, json_t *cpu)
 {
 	set_json(&r->cpu, cpu);
+}
+
+void bp_result_set_monitor(struct bp_result *r, json_t *monitor)
+{
+	set_json(&r->monitor, monitor);
+}
+
+void bp_interval_set_monitor(struct bp_interval *iv, json_t *monitor)
+{
+	set_json(&iv->monitor, monitor);
 }
 
 /* Fill *m with copies; on failure nothing is left allocated. */

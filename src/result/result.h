@@ -44,6 +44,9 @@ struct bp_interval {
 	double start, end;  /* seconds since the test's start */
 	size_t nmetrics;
 	struct bp_metric *metrics;
+	/* What the board did meanwhile (board/monitor_result.c; README, "The monitor"), NULL
+	 * for none: clocks, temperatures, throttle bits, other processes' share. Owned. */
+	json_t *monitor;
 };
 
 struct bp_warning {
@@ -100,6 +103,13 @@ struct bp_result {
 	 * (result/render_chips.c). Set with bp_result_set_chips.
 	 */
 	json_t *chips;
+
+	/*
+	 * The monitor's summary of the whole test (board/monitor_result.c; README, "The
+	 * monitor"), NULL when no monitor ran (info, run's own result, --no-monitor). Set with
+	 * bp_result_set_monitor; each interval's own figures are in its `monitor`.
+	 */
+	json_t *monitor;
 };
 
 struct bp_result *bp_result_new(const char *test);
@@ -113,6 +123,10 @@ void bp_result_set_cpu(struct bp_result *r, json_t *cpu);
 void bp_result_set_streams(struct bp_result *r, json_t *streams);
 /* Takes ownership of chips (NULL clears); see the field. */
 void bp_result_set_chips(struct bp_result *r, json_t *chips);
+/* Takes ownership of monitor (NULL clears); see the field. */
+void bp_result_set_monitor(struct bp_result *r, json_t *monitor);
+/* Takes ownership of monitor (NULL clears): the interval's `monitor`. */
+void bp_interval_set_monitor(struct bp_interval *iv, json_t *monitor);
 
 /* Each returns 0 or -ENOMEM. Names and units are copied. */
 int bp_result_add_metric(struct bp_result *r, const char *name, double value,

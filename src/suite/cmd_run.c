@@ -288,4 +288,5 @@ const struct bp_test bp_cmd_run = {
 	.params_size = sizeof(struct run_params),
 	.check = run_check,
 	.run = run_run,
+	.no_monitor = true,  /* each test it runs has a monitor of its own */
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board/monitor_result.h"
 #include "core/log.h"
 #include "core/signals.h"
 #include "core/starve.h"
@@ -40,6 +41,7 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	struct bp_result *r = NULL;
 	struct bp_starve_snap s0;
 	struct bp_starve_figures starved;
+	struct bp_monitor *mon;
 	void *params = NULL;
 	int rc;
 
@@ -61,10 +63,13 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	cctx.parsed = &parsed;
 	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
 	bp_info("running %s", t->name);
+	/* the suite's own --no-monitor and --busy-warn, as the command line gave them */
+	mon = t->no_monitor ? NULL : bp_monitor_begin(r, ctx->common);
 	bp_starve_snap_take(&s0);
 	rc = t->run(params, &cctx, r, err, errlen);
 	bp_starve_since(&s0, &starved);
 	bp_result_add_starvation(r, &starved);
+	bp_monitor_end(mon, r, ctx->common);
 	if (rc) {
 		/* the child's own document says why, as a command run alone would */
 		if (!r->error.code)  /* unless it named its own code */
