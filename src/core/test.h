@@ -49,6 +49,14 @@ struct bp_test {
 	int (*check)(void *params, const struct bp_parsed *parsed, char *err, size_t errlen);
 
 	/*
+	 * Checks that need the other commands (optional, after check): a suite's inner command
+	 * lines (together), parsed by their own tables through ctx->find before anything
+	 * runs. A failure is a usage error, as check's.
+	 */
+	int (*check_inner)(const void *params, const struct bp_test_ctx *ctx, char *err,
+			   size_t errlen);
+
+	/*
 	 * Measure and fill r. Returns 0, or a negative errno with a one-line message when it
 	 * could not measure (exit status 1). Whatever was measured before a failure stays in r
 	 * and is still rendered.
