@@ -7,7 +7,7 @@
 
 #include "core/unconst.h"
 
-/* The start of the next word at *p, unquoted into *out; NULL at the end of the line. */
+/* The next word at *p, unquoted into *out with its NUL; *got false at the line's end. */
 static int next_word(const char **p, char **out, bool *got, char *err, size_t errlen)
 {
 	const char *s = *p;
@@ -16,6 +16,8 @@ static int next_word(const char **p, char **out, bool *got, char *err, size_t er
 	while (*s == ' ' || *s == '\t' || *s == '\n')
 		s++;
 	*got = *s != '\0';
+	if (!*got)
+		return 0;
 	for (; *s && (quote || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
 		if (quote && *s == quote) {
 			quote = 0;
