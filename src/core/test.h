@@ -32,7 +32,22 @@ struct bp_test_ctx {
 	 * which fill results of their own, print nothing live through it.
 	 */
 	struct bp_live *live;
+	/*
+	 * Set by a suite that starts several tests at one moment (together), NULL otherwise.
+	 * A test whose set-up takes long (disk writes its files first) and says so in its
+	 * bp_test (ready_after_setup) calls bp_test_ready(ctx) once set up, just before its
+	 * clock starts; the call returns at the common start. Others are held before run.
+	 */
+	void (*ready)(void *arg);
+	void *ready_arg;
 };
+
+/* The test is set up and its clock about to start (see bp_test_ctx.ready). */
+static inline void bp_test_ready(const struct bp_test_ctx *ctx)
+{
+	if (ctx->ready)
+		ctx->ready(ctx->ready_arg);
+}
 
 struct bp_test {
 	const char *name;      /* the command word */
@@ -41,6 +56,7 @@ struct bp_test {
 	const struct bp_opt *opts;
 	size_t params_size;    /* bytes of the parameter struct the option table fills */
 	bool no_result;        /* a service (serve): nothing to render when it ends */
+	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
 
 	/*
 	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL

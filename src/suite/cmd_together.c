@@ -47,13 +47,13 @@ static const struct bp_opt together_opts[] = {
 
 static const char *const labels[BP_TOGETHER_MAX] = { "A", "B", "C", "D", "E", "F", "G", "H" };
 
-/* A child that is not ready this long after its fork will not be. */
-#define READY_NS (30 * BP_NS_PER_SEC)
 /*
- * Beyond its -t a test may set itself up (disk writes its files first, at the medium's
- * speed: 1 GiB at 4 MiB/s is over 4 minutes) and wind down; past this it is stopped.
+ * How long the tests of a phase may take to set up before the common start (disk writes
+ * its files first, at the medium's speed: 1 GiB at 4 MiB/s is over 4 minutes), and after
+ * their -t to wind down; past either they are stopped.
  */
-#define SETUP_ALLOWANCE_NS (600 * BP_NS_PER_SEC)
+#define SETUP_NS (600 * BP_NS_PER_SEC)
+#define WIND_DOWN_NS (60 * BP_NS_PER_SEC)
 
 static int together_check(void *params, const struct bp_parsed *parsed, char *err,
 			  size_t errlen)
@@ -214,9 +214,10 @@ static int run_phase(struct rounds *rs, struct bp_result *r, const struct bp_tes
 			break;
 		others[started] = cs[started].out_fd;
 	}
-	if (!rc && !bp_together_await_ready(cs, n, &g, bp_now_ns() + READY_NS)) {
-		snprintf(err, errlen, "together: a test's process ended or hung before the "
-			 "common start (round %d)", round);
+	if (!rc && !bp_together_await_ready(cs, n, &g, bp_now_ns() + SETUP_NS)) {
+		snprintf(err, errlen, "together: a test's process ended, or was not set up "
+			 "within %d s, before the common start (round %d)",
+			 (int)(SETUP_NS / BP_NS_PER_SEC), round);
 		rc = -EIO;
 	}
 	if (rc) {
@@ -227,7 +228,7 @@ static int run_phase(struct rounds *rs, struct bp_result *r, const struct bp_tes
 	}
 	bp_debug("round %d: %zu test(s) ready, starting", round, n);
 	t0 = bp_together_gate_release(&g);
-	bp_together_collect(cs, n, t0, t0 + longest(rs, tests, n) + SETUP_ALLOWANCE_NS);
+	bp_together_collect(cs, n, t0, t0 + longest(rs, tests, n) + WIND_DOWN_NS);
 	rc = keep_phase(rs, r, cs, tests, n, round);
 	for (size_t k = 0; k < n; k++)
 		bp_together_child_release(&cs[k]);
