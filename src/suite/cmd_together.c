@@ -304,7 +304,8 @@ static int together_run(const void *params, const struct bp_test_ctx *ctx,
 	if (!rc && rs->failures) {
 		snprintf(err, errlen, "%zu run(s) could not measure, the first: %.400s",
 			 rs->failures, rs->first_failure);
-		rc = -EIO;
+		/* after Ctrl-C the runs it cut short are no failure: the CLI's stop rule applies */
+		rc = bp_stop_requested() ? -EINTR : -EIO;
 	}
 	for (size_t i = 0; i < rs->ntests; i++)
 		bp_inner_free(&in[i]);

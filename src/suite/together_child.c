@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/signals.h"
 #include "core/starve.h"
 #include "result/live.h"
 #include "result/result.h"
@@ -293,7 +294,12 @@ void bp_together_collect(struct bp_together_child *cs, size_t n, uint64_t t0_ns,
 			}
 		if (!np)
 			break;
-		if (now >= deadline_ns && !termed) {
+		/* Ctrl-C or SIGTERM to this process alone: each test stops and prints what it has */
+		if (bp_stop_requested() && !termed) {
+			signal_running(cs, n, SIGTERM);
+			termed = true;
+			deadline_ns = now + TERM_GRACE_NS;
+		} else if (now >= deadline_ns && !termed) {
 			signal_running(cs, n, SIGTERM);
 			termed = true;
 			deadline_ns = now + TERM_GRACE_NS;
