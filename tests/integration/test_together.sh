@@ -93,9 +93,12 @@ for l in A B; do
 	echo "# $l.receiver.pps.degradation = $d %; per run: $(jq -c --arg l "$l" '[.results[]
 		| select(.params.together.label == $l) | {(.params.together.phase + (.params.together.round
 		| tostring)): (.metrics[] | select(.name == "receiver.pps") | .value)}] | add' <<<"$json")"
+	# the median within 5 % of 0, and no round worse together than 5 %; a round whose alone
+	# run other load on this machine held back (it happens under a sanitizer at load 9) may
+	# read below zero, which is not interference
 	jq -e --arg l "$l" '[.metrics[] | select(.name | test("^\($l)\\.receiver\\.pps\\.degradation")) | .value]
-		| length == 3 and all(fabs < 5)' <<<"$json" >/dev/null
-	ok $? "$l: paced tests that share nothing lose ~0 % (|degradation| < 5 %, min and max too)"
+		| length == 3 and (.[0] | fabs) < 5 and .[2] < 5' <<<"$json" >/dev/null
+	ok $? "$l: paced tests that share nothing lose ~0 % (median |degradation| < 5 %, worst round < 5 %)"
 done
 jq -e '.metrics[] | select(.name == "A.receiver.pps.degradation") | .unit == "percent" and .better == "lower"' \
 	<<<"$json" >/dev/null
