@@ -40,8 +40,10 @@ static void apply_log_level(const struct bp_common_opts *c)
 		bp_log_set_level(BP_LOG_DEBUG);
 }
 
+/* ctx: its common and parsed are c and parsed, for check_inner once they are filled. */
 static int parse_command_line(const struct bp_test *t, void *params, struct bp_common_opts *c,
-			      struct bp_parsed *parsed, int argc, char **argv)
+			      struct bp_parsed *parsed, const struct bp_test_ctx *ctx, int argc,
+			      char **argv)
 {
 	char err[512] = "";
 	int rc = bp_opts_parse(t->opts, params, c, parsed, argc, argv, err, sizeof(err));
@@ -58,6 +60,8 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 		rc = bp_cli_check_store_opts(c, err, sizeof(err));
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
+	if (!rc && !c->help && t->check_inner)
+		rc = t->check_inner(params, ctx, err, sizeof(err));
 	if (rc) {
 		bp_error("%s (see 'boardperf %s --help')", err, t->name);
 		return BP_EXIT_USAGE;
@@ -253,7 +257,7 @@ int bp_cli_run_command(const struct bp_test *t, int argc, char **argv, const cha
 	}
 	snprintf(prefix, sizeof(prefix), "boardperf %s", t->name);
 	bp_log_set_prefix(prefix);
-	status = parse_command_line(t, params, &common, &parsed, argc, argv);
+	status = parse_command_line(t, params, &common, &parsed, &ctx, argc, argv);
 	if (status == BP_EXIT_OK && common.help) {
 		bp_opts_help(stdout, t->name, t->synopsis, t->summary, t->opts);
 	} else if (status == BP_EXIT_OK) {

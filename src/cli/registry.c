@@ -7,6 +7,7 @@
 #include "cli/registry.h"
 
 extern const struct bp_test bp_cmd_run;
+extern const struct bp_test bp_cmd_together;
 extern const struct bp_test bp_cmd_info;
 extern const struct bp_test bp_cmd_cpu;
 extern const struct bp_test bp_cmd_mem;
@@ -29,6 +30,7 @@ extern const struct bp_test bp_cmd_export;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
+	&bp_cmd_together,
 	&bp_cmd_info,
 	&bp_cmd_cpu,
 	&bp_cmd_mem,

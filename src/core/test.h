@@ -38,7 +38,21 @@ struct bp_test_ctx {
 	 * import) prints what it reports: stdout. A test never prints; it has a result.
 	 */
 	FILE *out;
+	 * Set by a suite that starts several tests at one moment (together), NULL otherwise.
+	 * A test whose set-up takes long (disk writes its files first) and says so in its
+	 * bp_test (ready_after_setup) calls bp_test_ready(ctx) once set up, just before its
+	 * clock starts; the call returns at the common start. Others are held before run.
+	 */
+	void (*ready)(void *arg);
+	void *ready_arg;
 };
+
+/* The test is set up and its clock about to start (see bp_test_ctx.ready). */
+static inline void bp_test_ready(const struct bp_test_ctx *ctx)
+{
+	if (ctx->ready)
+		ctx->ready(ctx->ready_arg);
+}
 
 struct bp_test {
 	const char *name;      /* the command word */
@@ -52,12 +66,21 @@ struct bp_test {
 	 * its tests instead (run), an inventory measures nothing over time (info).
 	 */
 	bool no_monitor;
+	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
 
 	/*
 	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL
 	 * with a one-line message: a usage error, exit status 2.
 	 */
 	int (*check)(void *params, const struct bp_parsed *parsed, char *err, size_t errlen);
+
+	/*
+	 * Checks that need the other commands (optional, after check): a suite's inner command
+	 * lines (together), parsed by their own tables through ctx->find before anything
+	 * runs. A failure is a usage error, as check's.
+	 */
+	int (*check_inner)(const void *params, const struct bp_test_ctx *ctx, char *err,
+			   size_t errlen);
 
 	/*
 	 * Measure and fill r. Returns 0, or a negative errno with a one-line message when it

@@ -270,7 +270,8 @@ static int warn(struct bp_result *r, const struct disk_session *s)
 }
 
 /* Measure and report; the files are the caller's to remove. */
-static int run_session(struct disk_session *s, struct bp_result *r, char *err, size_t errlen)
+static int run_session(struct disk_session *s, struct bp_result *r,
+		       const struct bp_test_ctx *ctx, char *err, size_t errlen)
 {
 	struct bp_cpu_times c0;
 	struct bp_sys_cpu s0;
@@ -282,6 +283,8 @@ static int run_session(struct disk_session *s, struct bp_result *r, char *err, s
 	record_plan(r, s);
 	if (rc)
 		return rc;
+	/* the files are written: beside other tests (together), start with them from here */
+	bp_test_ready(ctx);
 	have_sys = !bp_sys_cpu_read("/proc/stat", &s0);
 	have_cpu = !bp_cpu_process_times(&c0);
 	rc = measure(s, err, errlen);
@@ -318,7 +321,7 @@ static int disk_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	rc = run_session(&s, r, err, errlen);
+	rc = run_session(&s, r, ctx, err, errlen);
 	rm = bp_disk_files_remove(&s.files, rm_err, sizeof(rm_err));
 	if (rm && !rc) {
 		snprintf(err, errlen, "%s", rm_err);
@@ -339,6 +342,7 @@ const struct bp_test bp_cmd_disk = {
 		    "[--direct] [-t S] [--requests N] [--threads N]",
 	.opts = disk_opts,
 	.params_size = sizeof(struct bp_disk_params),
+	.ready_after_setup = true,
 	.check = disk_check,
 	.run = disk_run,
 };

@@ -6,12 +6,12 @@
 #include <time.h>
 
 #include "result/render.h"
-#include "result/text_summary.h"
+#include "result/headline.h"
 
 struct gather {
 	struct bp_history_entry *e;
 	bool any_direction;  /* pass 1 found a figure with a direction: take only those */
-	const char *const *headline;  /* the test's own (result/text_summary.c), or NULL */
+	const char *const *headline;  /* the test's own (result/headline.c), or NULL */
 	bool found[BP_HISTORY_FIGURES];
 };
 
@@ -96,7 +96,9 @@ int bp_history_gather(struct bp_store *s, const struct bp_store_row *row,
 
 	memset(e, 0, sizeof(*e));
 	e->row = *row;
-	g.headline = bp_text_headline_metrics(row->test);
+	const struct bp_headline *h = bp_headline_of(row->test);
+
+	g.headline = h ? h->metrics : NULL;
 	if (g.headline) {
 		rc = bp_store_metrics(s, row->id, take_headline, &g);
 		if (rc < 0)

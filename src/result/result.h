@@ -86,6 +86,11 @@ struct bp_result {
 
 	/* The text renderer prints the whole environment tree (for `boardperf info`). */
 	bool text_show_env;
+	/*
+	 * The text leaves the children out (`together`: its own figures compare them; each
+	 * run's document is in the JSON, the CSV and the store).
+	 */
+	bool text_hide_children;
 
 	/*
 	 * Per-stream figures of a test with streams (tcp, udp), NULL otherwise:

@@ -6,43 +6,10 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "result/headline.h"
 #include "result/text_table.h"
 
 #define CELL_LEN 512
-
-/*
- * A test's headline: metrics by name (those it has are shown, in this order) and one latency
- * percentile. A test not listed shows its first two metrics.
- */
-static const struct headline {
-	const char *test;
-	const char *metrics[4];
-	const char *latency;  /* the latency summary's name, shown as its p50 */
-} headlines[] = {
-	{ "cpu", { "rsa2048.sign", "sha256.8192", "aes-128-gcm.8192", NULL }, NULL },
-	{ "mem", { "memcpy.bandwidth", "memcpy.bandwidth.all", "latency.64MiB", NULL }, NULL },
-	{ "disk", { "reads.rate", "writes.rate", "fsyncs.rate", NULL }, NULL },
-	{ "tcp", { "receiver.bitrate", "sender.retransmits", NULL }, NULL },
-	{ "udp", { "receiver.pps", "loss.percent", NULL }, NULL },
-	{ "rr", { "transactions.rate", NULL }, "transaction" },
-	{ "crr", { "connections.rate", "failures", NULL }, NULL },
-	{ "http", { "requests.rate", "errors", NULL }, "request" },
-};
-
-static const struct headline *headline_of(const char *test)
-{
-	for (size_t i = 0; test && i < sizeof(headlines) / sizeof(headlines[0]); i++)
-		if (!strcmp(headlines[i].test, test))
-			return &headlines[i];
-	return NULL;
-}
-
-const char *const *bp_text_headline_metrics(const char *test)
-{
-	const struct headline *h = headline_of(test);
-
-	return h ? h->metrics : NULL;
-}
 
 /* Appends "name value unit" to cell, ", "-separated. */
 static void add_figure(char *cell, const char *name, double value, const char *unit)
@@ -60,11 +27,11 @@ static void add_figure(char *cell, const char *name, double value, const char *u
 
 static void figures(char *cell, const struct bp_result *c)
 {
-	const struct headline *h = headline_of(c->test);
+	const struct bp_headline *h = bp_headline_of(c->test);
 	size_t shown = 0;
 
 	cell[0] = '\0';
-	for (size_t i = 0; h && i < 4 && h->metrics[i]; i++) {
+	for (size_t i = 0; h && i < BP_HEADLINE_METRICS && h->metrics[i]; i++) {
 		const struct bp_metric *m = bp_result_find_metric(c, h->metrics[i]);
 
 		if (m) {
@@ -82,7 +49,7 @@ static void figures(char *cell, const struct bp_result *c)
 		shown++;
 	}
 	/* a test without a headline entry (or whose headline figures are missing) */
-	for (size_t i = 0; !shown && i < c->nmetrics && i < 2; i++)
+	for (size_t i = 0; !shown && i < c->nmetrics && i < BP_HEADLINE_FALLBACK; i++)
 		add_figure(cell, c->metrics[i].name, c->metrics[i].value, c->metrics[i].unit);
 }
 

@@ -11,10 +11,6 @@
 
 #include "result/result.h"
 
-/* The metric names that lead test's figures (NULL-terminated, at most 4), NULL for a test
- * without a headline of its own; `boardperf history` leads with the same ones. */
-const char *const *bp_text_headline_metrics(const char *test);
-
 /* The summary of r's children; nothing when it has none. 0, -ENOMEM or -EIO. */
 int bp_text_summary_print(FILE *out, const struct bp_result *r);
 
