@@ -38,6 +38,7 @@ struct bp_test_ctx {
 	 * import) prints what it reports: stdout. A test never prints; it has a result.
 	 */
 	FILE *out;
+	/*
 	 * Set by a suite that starts several tests at one moment (together), NULL otherwise.
 	 * A test whose set-up takes long (disk writes its files first) and says so in its
 	 * bp_test (ready_after_setup) calls bp_test_ready(ctx) once set up, just before its
