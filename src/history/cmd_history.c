@@ -95,6 +95,11 @@ static int history_run(const void *params, const struct bp_test_ctx *ctx, struct
 	int rc = 0;
 
 	(void)r;
+	if (c->csv || c->json_stream) {
+		snprintf(err, errlen, "--%s: history prints text or --json",
+			 c->csv ? "csv" : "json-stream");
+		return -EINVAL;
+	}
 	if (p->since)
 		bp_store_parse_since(p->since, time(NULL), &f.since_unix, err, errlen);
 	if (no_database_yet(c->db)) {
