@@ -19,6 +19,7 @@ extern const struct bp_test bp_cmd_udp;
 extern const struct bp_test bp_cmd_rfc2544;
 extern const struct bp_test bp_cmd_rr;
 extern const struct bp_test bp_cmd_crr;
+extern const struct bp_test bp_cmd_latency;
 extern const struct bp_test bp_cmd_http;
 
 const struct bp_test *const bp_tests[] = {
@@ -35,6 +36,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_rfc2544,
 	&bp_cmd_rr,
 	&bp_cmd_crr,
+	&bp_cmd_latency,
 	&bp_cmd_http,
 	NULL,
 };

@@ -417,6 +417,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		rc = run_timed(&c);
 		bp_histo_summarize(c.total_h.latency, &out->latency);
 		bp_histo_summarize(c.total_h.connect, &out->connect);
+		out->latency_tm95 = bp_histo_trimmed_mean(c.total_h.latency, 95);
 		out->time_wait = time_wait_sockets();
 		out->workers = c.nworkers;
 		if (!rc && !o->connect_only)

@@ -45,6 +45,8 @@ struct bp_rr_interval {
 struct bp_rr_outcome {
 	struct bp_rr_counts total;       /* the counted span */
 	struct bp_histo_summary latency, connect;
+	/* the mean of the best 95 % of the transactions' latencies (the responsiveness draft's TM) */
+	double latency_tm95;
 	struct bp_rr_interval *iv;
 	int niv;
 	double counted_s;                /* the counted span's length */

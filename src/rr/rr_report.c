@@ -238,6 +238,10 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	if (!o->connect_only)  /* there the transaction is the connect */
 		bp_result_add_latency_summary(r, is_crr(o) ? "connect_request_response_close" :
 					      "transaction", &out->latency);
+	/* The responsiveness draft's aggregate (suite/latency_report.c turns it into RPM). */
+	if (!is_crr(o) && out->latency.count)
+		bp_result_add_metric(r, "transaction.trimmed_mean_95", out->latency_tm95, "ns",
+				     BP_BETTER_LOWER);
 	bp_result_add_latency_summary(r, "connect", &out->connect);
 	add_intervals(r, o, out);
 	if (o->connect_only)

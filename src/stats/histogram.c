@@ -223,6 +223,38 @@ uint64_t bp_histo_percentile(const struct bp_histo *h, double pct)
 	return mid > h->max ? h->max : mid;
 }
 
+/*
+ * Each bucket's values stand at its midpoint clamped to [min, max] (as for a percentile),
+ * so the mean of the kept values is within BP_HISTO_MAX_REL_ERROR of the exact one; the
+ * bucket holding the last kept rank counts only the ranks up to it.
+ */
+double bp_histo_trimmed_mean(const struct bp_histo *h, double pct)
+{
+	uint64_t keep, seen = 0;
+	long double sum = 0;
+	unsigned i;
+
+	if (h->count == 0)
+		return 0.0;
+	if (!(pct > 0.0))
+		return (double)h->min;
+	if (pct >= 100.0)
+		return bp_histo_mean(h);
+	keep = rank_of(pct, h->count);
+	for (i = bucket_of(h->min); i < NBUCKETS && seen < keep; i++) {
+		uint64_t n = h->buckets[i], mid = bucket_mid(i);
+
+		if (!n)
+			continue;
+		if (n > keep - seen)
+			n = keep - seen;
+		mid = mid < h->min ? h->min : mid > h->max ? h->max : mid;
+		sum += (long double)mid * (long double)n;
+		seen += n;
+	}
+	return (double)(sum / (long double)seen);
+}
+
 uint64_t bp_histo_next_bucket(const struct bp_histo *h, unsigned *iter,
 			      uint64_t *low, uint64_t *high)
 {

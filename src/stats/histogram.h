@@ -40,6 +40,14 @@ double bp_histo_mean(const struct bp_histo *h);  /* exact: kept as a running sum
  */
 uint64_t bp_histo_percentile(const struct bp_histo *h, double pct);
 
+/*
+ * The single-sided trimmed mean: the mean of the smallest pct % of the values (the ranks up
+ * to the one bp_histo_percentile(h, pct) reads), within BP_HISTO_MAX_REL_ERROR; pct 100
+ * is the exact mean. The IETF responsiveness draft aggregates round trips this way at
+ * 95 % (its TM). 0 when empty.
+ */
+double bp_histo_trimmed_mean(const struct bp_histo *h, double pct);
+
 /* The figures a latency report shows, read off a histogram (values as recorded). */
 struct bp_histo_summary {
 	uint64_t count;

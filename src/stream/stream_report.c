@@ -427,6 +427,20 @@ static void set_sent_counts(struct bp_result *r, const struct direction *d)
 	json_object_set_new(r->params, key, json_string(c[0] ? c : "none"));
 }
 
+/*
+ * params.congestion_used: the TCP congestion control the side that sent ran (its own
+ * results say; "unknown" from a stock iperf3 or an older boardperf); "up."/"down." with
+ * --bidir.
+ */
+static void set_congestion(struct bp_result *r, const struct direction *d)
+{
+	char key[40];
+
+	snprintf(key, sizeof(key), "%scongestion_used", d->prefix);
+	json_object_set_new(r->params, key, json_string(d->sender->congestion[0] ?
+							d->sender->congestion : "unknown"));
+}
+
 int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		  const struct bp_stream_outcome *out)
 {
@@ -475,8 +489,10 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	for (int i = 0; i < n; i++) {
 		set_modes(r, &dirs[i]);
-		if (!bp_net_params_udp(np))
+		if (!bp_net_params_udp(np)) {
 			set_sent_counts(r, &dirs[i]);
+			set_congestion(r, &dirs[i]);
+		}
 	}
 	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
 	return 0;

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -75,6 +78,23 @@ static bool kernel_bytes(const struct bp_stream_side *s, int i, uint64_t *bytes)
 	return true;
 }
 
+/*
+ * The congestion control a TCP sender runs (iperf3's congestion_used): -C's choice or the
+ * kernel's default, which differs between hosts (and namespaces), and which decides how
+ * full a bottleneck's queue gets (cubic fills a tail-drop queue, bbr keeps it short). The
+ * first sender's is the side's: every stream of a test takes the same -C.
+ */
+static void note_congestion(struct bp_stream_side *s, int fd)
+{
+	char name[sizeof(s->res->congestion)] = "";
+	socklen_t len = sizeof(name) - 1;
+
+	if (s->res->congestion[0] || getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &len))
+		return;
+	name[len < sizeof(name) ? len : sizeof(name) - 1] = '\0';
+	snprintf(s->res->congestion, sizeof(s->res->congestion), "%s", name);
+}
+
 int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 		    const struct bp_stream_opts *o, char *err, size_t errlen)
 {
@@ -87,6 +107,8 @@ int bp_stream_side_add(struct bp_stream_side *s, int fd, bool sender, int id,
 		return -EIO;
 	append(s, st, sender, id);
 	s->tcp[s->n - 1] = true;
+	if (sender)
+		note_congestion(s, fd);
 	/*
 	 * A receiver counts from here, before the test (the cookie it read is outside): with -R
 	 * the server sends from its own start, a control message before this side's, and what

@@ -77,3 +77,10 @@ out:
 	free(params);
 	return rc;
 }
+
+int bp_suite_parse_child(const struct bp_test *t, const char *const *argv, void **params,
+			 struct bp_common_opts *common, struct bp_parsed *parsed,
+			 char *err, size_t errlen)
+{
+	return child_params(t, argv, params, common, parsed, err, errlen);
+}

@@ -19,4 +19,14 @@
 int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 		       const struct bp_test_ctx *ctx, char *err, size_t errlen);
 
+/*
+ * Parse and check `boardperf ARGV...` for command t (argv[0] its name) as
+ * bp_suite_run_child does, for a suite that runs its children itself (at the same moment,
+ * on threads of its own). *params is the caller's to free (also after a failure). 0 or
+ * -EINVAL with the child's own usage message.
+ */
+int bp_suite_parse_child(const struct bp_test *t, const char *const *argv, void **params,
+			 struct bp_common_opts *common, struct bp_parsed *parsed,
+			 char *err, size_t errlen);
+
 #endif

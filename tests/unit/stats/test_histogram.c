@@ -487,8 +487,41 @@ static void test_summary(void)
 	bp_histo_free(h);
 }
 
+/*
+ * The trimmed mean against the exact one over sorted values: the smallest 95 % of 1..1000
+ * scaled by 1000 (values up to 1e6, where buckets are wide) and a distribution with a far
+ * tail that the trim must leave out; empty, 0 % and 100 % at the edges.
+ */
+static void test_trimmed_mean(void)
+{
+	struct bp_histo *h = bp_histo_new();
+	double exact = 0;
+
+	CHECK_NEAR(bp_histo_trimmed_mean(h, 95), 0.0, 0.0);
+	for (uint64_t v = 1; v <= 1000; v++)
+		bp_histo_record(h, v * 1000);
+	for (uint64_t v = 1; v <= 950; v++)
+		exact += (double)(v * 1000);
+	exact /= 950;
+	CHECK_NEAR(bp_histo_trimmed_mean(h, 95), exact, exact * BP_HISTO_MAX_REL_ERROR);
+	CHECK_NEAR(bp_histo_trimmed_mean(h, 100), bp_histo_mean(h), 0.0);
+	CHECK_NEAR(bp_histo_trimmed_mean(h, 0), 1000.0, 0.0);
+	bp_histo_reset(h);
+	/* 96 round trips of 10 ms and 4 of 10 s: the best 95 % are all 10 ms. */
+	bp_histo_record_n(h, 10000000, 96);
+	bp_histo_record_n(h, 10000000000ull, 4);
+	CHECK_NEAR(bp_histo_trimmed_mean(h, 95), 10e6, 10e6 * BP_HISTO_MAX_REL_ERROR);
+	/* 91 % of 100 keeps the 90 fast values and one of the 10 slow ones. */
+	bp_histo_reset(h);
+	bp_histo_record_n(h, 1000, 90);
+	bp_histo_record_n(h, 2000, 10);
+	CHECK_NEAR(bp_histo_trimmed_mean(h, 91), (90 * 1000.0 + 2000) / 91, 2000 * BP_HISTO_MAX_REL_ERROR);
+	bp_histo_free(h);
+}
+
 int main(void)
 {
+	test_trimmed_mean();
 	test_summary();
 	/* The bound the tests use in integers is the one the header states. */
 	CHECK(BP_HISTO_MAX_REL_ERROR == 1.0 / (double)((uint64_t)1 << (BP_HISTO_SUB_BITS + 1)));
