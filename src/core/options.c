@@ -17,6 +17,12 @@ const struct bp_opt bp_common_opt_table[] = {
 	  "print the result as CSV" },
 	{ 0, "no-save", BP_OPT_FLAG, offsetof(struct bp_common_opts, no_save), NULL, NULL, 0, 0,
 	  NULL, "store nothing (accepted for scripts; this version keeps no history of results)" },
+	{ 0, "repeat", BP_OPT_INT, offsetof(struct bp_common_opts, repeat), "N", NULL, 1,
+	  BP_REPEAT_MAX, NULL, "run the test N times: median, min, max and CoV of its headline "
+	  "figures, each run kept under results (with --until-stable: at most N) [default: once]" },
+	{ 0, "until-stable", BP_OPT_NUMBER, offsetof(struct bp_common_opts, until_stable), "COV",
+	  NULL, 0.01, 100, NULL, "repeat until the headline's coefficient of variation is at most "
+	  "COV percent (at least 3 runs, at most --repeat, default 10); warns not-stable if not" },
 	{ 'q', "quiet", BP_OPT_FLAG, offsetof(struct bp_common_opts, quiet), NULL, NULL, 0, 0, NULL,
 	  "only errors on stderr" },
 	{ 'v', "verbose", BP_OPT_COUNT, offsetof(struct bp_common_opts, verbose), NULL, NULL, 0, 0,
@@ -407,6 +413,18 @@ static void help_line(FILE *out, const struct bp_opt *o)
 	fputc('\n', out);
 }
 
+/*
+ * A command's own option of a common option's name replaces it (the parser looks in the
+ * command's table first): compare's --json is its table's JSON, not a result document.
+ */
+static bool shadowed(const struct bp_opt *table, const struct bp_opt *common)
+{
+	for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
+		if (o->long_name && common->long_name && !strcmp(o->long_name, common->long_name))
+			return true;
+	return false;
+}
+
 void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
 		  const struct bp_opt *table)
 {
@@ -421,7 +439,8 @@ void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *
 	}
 	fprintf(out, "\nCommon options:\n");
 	for (const struct bp_opt *o = bp_common_opt_table; !opt_is_end(o); o++)
-		help_line(out, o);
+		if (!shadowed(table, o))
+			help_line(out, o);
 }
 
 static json_t *opt_value_json(const struct bp_opt *o, const void *params)
