@@ -11,8 +11,11 @@
 #include "result/repeat_figures.h"
 #include "result/result_starve.h"
 
-/* Results that are not one measurement: an inventory, a suite of steps of its own. */
-static const char *const not_repeatable[] = { "info", "run", NULL };
+/*
+ * Results that are not one measurement: an inventory, suites of steps of their own
+ * (together repeats its rounds with its own --repeat).
+ */
+static const char *const not_repeatable[] = { "info", "run", "together", NULL };
 
 bool bp_cli_repeat_wanted(const struct bp_common_opts *c)
 {
