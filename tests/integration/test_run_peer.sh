@@ -3,7 +3,7 @@
 # namespace of a rig (tests/rig/rig.sh), the suite run from the client namespace (~60 s):
 # every network step's JSON names the peer; the tcp step's bytes against an nftables counter
 # on the server namespace's input (ground truth: what reached the peer while that step ran,
-# read when the suite announces the tcp step and the next one); the http step skipped in one
+# read when the suite announces the step before it and the one after); the http step skipped in one
 # line when the peer serves no HTTP; an unreachable peer (its link down) fails fast in one
 # line naming it with the local steps kept. Needs root, nft and jq.
 # Usage: test_run_peer.sh BOARDPERF
@@ -30,12 +30,14 @@ NFT
 nft_bytes() { ip netns exec "$RIG_SERVER_NS" nft list counter inet bpcount tcpin | awk '/bytes/ { for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }'; }
 
 # The suite says "running STEP" on stderr as each step begins: the counter is read when the
-# (first) tcp step begins and when the udp step after it begins (udp is not counted).
+# disk step before tcp begins (no traffic to the peer until the tcp step: the read cannot be
+# late, as one when tcp begins would be by the bytes it sent meanwhile) and when the udp
+# step after it begins (udp is not counted; its control connection's few bytes are).
 : >"$tap_tmp/c0"; : >"$tap_tmp/c1"
 rig_exec client "$bp" run --peer "$RIG_SERVER_IP" --http-port 8080 --dir "$tap_tmp" -J \
 	>"$tap_tmp/run.json" 2> >(while IFS= read -r line; do
 		case $line in
-		*"running tcp") [ -s "$tap_tmp/c0" ] || nft_bytes >"$tap_tmp/c0" ;;
+		*"running disk") [ -s "$tap_tmp/c0" ] || nft_bytes >"$tap_tmp/c0" ;;
 		*"running udp") [ -s "$tap_tmp/c1" ] || nft_bytes >"$tap_tmp/c1" ;;
 		esac
 		printf '%s\n' "$line" >>"$tap_tmp/run.err"
