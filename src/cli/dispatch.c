@@ -10,6 +10,7 @@
 #include "board/monitor_result.h"
 #include "cli/registry.h"
 #include "cli/save.h"
+#include "cli/repeat.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -58,6 +59,8 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 		rc = bp_check_exclusive(c->json, "--json", c->csv, "--csv", err, sizeof(err));
 	if (!rc)
 		rc = bp_cli_check_store_opts(c, err, sizeof(err));
+	if (!rc)
+		rc = bp_cli_repeat_check(t, c, err, sizeof(err));
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
 	if (!rc && !c->help && t->check_inner)
@@ -210,7 +213,10 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (!t->no_result && !t->no_monitor)
 		mon = bp_monitor_begin(r, c);
 	bp_starve_snap_take(&s0);
-	rc = t->run(params, &ctx, r, err, sizeof(err));
+	if (bp_cli_repeat_wanted(c))
+		rc = bp_cli_run_repeated(t, params, &ctx, r, err, sizeof(err));
+	else
+		rc = t->run(params, &ctx, r, err, sizeof(err));
 	if (!t->no_result) {
 		/* The CPU the test did not get, for every command in one place (README). */
 		bp_starve_since(&s0, &starved);

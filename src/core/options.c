@@ -21,6 +21,12 @@ const struct bp_opt bp_common_opt_table[] = {
 	  "the results database [default: $XDG_DATA_HOME/boardperf/results.db]" },
 	{ 0, "label", BP_OPT_STRING, offsetof(struct bp_common_opts, label), "NAME", NULL, 0, 0,
 	  NULL, "a name for this run (the board, a setup), kept in params.label" },
+	{ 0, "repeat", BP_OPT_INT, offsetof(struct bp_common_opts, repeat), "N", NULL, 1,
+	  BP_REPEAT_MAX, NULL, "run the test N times: median, min, max and CoV of its headline "
+	  "figures, each run kept under results (with --until-stable: at most N) [default: once]" },
+	{ 0, "until-stable", BP_OPT_NUMBER, offsetof(struct bp_common_opts, until_stable), "COV",
+	  NULL, 0.01, 100, NULL, "repeat until the headline's coefficient of variation is at most "
+	  "COV percent (at least 3 runs, at most --repeat, default 10); warns not-stable if not" },
 	{ 'q', "quiet", BP_OPT_FLAG, offsetof(struct bp_common_opts, quiet), NULL, NULL, 0, 0, NULL,
 	  "only errors on stderr" },
 	{ 'v', "verbose", BP_OPT_COUNT, offsetof(struct bp_common_opts, verbose), NULL, NULL, 0, 0,

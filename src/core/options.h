@@ -55,6 +55,9 @@ struct bp_opt {
 /* End of a table. */
 #define BP_OPT_END { 0, NULL, BP_OPT_FLAG, 0, NULL, NULL, 0, 0, NULL, NULL }
 
+/* The most runs --repeat takes: a bound on time and on the runs a result holds. */
+#define BP_REPEAT_MAX 1000
+
 /* Flags every command has; they fill struct bp_common_opts. */
 struct bp_common_opts {
 	bool json;
@@ -63,6 +66,13 @@ struct bp_common_opts {
 	bool no_save;
 	const char *db;    /* --db FILE: the results database (NULL: the default) */
 	const char *label; /* --label NAME: params.label of the result, for history and compare */
+	/*
+	 * --repeat N: run the test N times, each run kept, the parent holding the median and
+	 * spread of the headline figures (cli/repeat.h); 0: once, as usual. --until-stable COV:
+	 * stop earlier once the headline's CoV is at most COV percent; 0: not asked.
+	 */
+	int64_t repeat;
+	double until_stable;
 	bool help;
 	bool quiet;
 	int verbose;

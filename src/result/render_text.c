@@ -503,7 +503,7 @@ static int render_tree(FILE *out, const struct bp_result *r, bool child)
 
 	if (r->text_hide_children)
 		return err;
-	for (size_t i = 0; !err && i < r->nchildren; i++) {
+	for (size_t i = 0; !err && !r->text_children_as_rows && i < r->nchildren; i++) {
 		fputc('\n', out);
 		err = render_tree(out, r->children[i], true);
 	}
@@ -529,9 +529,14 @@ int bp_render_text_after_live(FILE *out, const struct bp_result *r)
 	int err = render_one(out, r, false, true);
 
 	/* A suite's children never print live (they get no sink of their own). */
-	for (size_t i = 0; !err && !r->text_hide_children && i < r->nchildren; i++) {
+	for (size_t i = 0; !err && !r->text_hide_children && !r->text_children_as_rows &&
+	     i < r->nchildren; i++) {
 		fputc('\n', out);
 		err = render_tree(out, r->children[i], true);
+	}
+	if (!err && r->text_children_as_rows && r->nchildren) {
+		fputc('\n', out);
+		err = bp_text_summary_print(out, r);
 	}
 	if (!err && ferror(out))
 		err = -EIO;

@@ -91,6 +91,11 @@ struct bp_result {
 	 * run's document is in the JSON, the CSV and the store).
 	 */
 	bool text_hide_children;
+	/*
+	 * The text shows the children only as the summary's rows, one line each (`--repeat`:
+	 * the runs; each run's whole document is in the JSON, the CSV and the store).
+	 */
+	bool text_children_as_rows;
 
 	/*
 	 * Per-stream figures of a test with streams (tcp, udp), NULL otherwise:

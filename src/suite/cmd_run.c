@@ -19,12 +19,16 @@
 #include "http/http_server.h"
 #include "result/result.h"
 #include "suite/local_server.h"
+#include "suite/run_peer.h"
 #include "suite/suite.h"
 
 struct run_params {
 	int suite;
 	const char *dir;
 	const char *gpio;
+	const char *peer;   /* --peer HOST: the network steps against its serve; NULL: loopback */
+	int64_t port;       /* its serve's port */
+	int64_t http_port;  /* its serve --http port; 0: it serves none (the http step skipped) */
 };
 
 static const char *const suite_names[] = { "quick", "full", NULL };
@@ -36,6 +40,12 @@ static const struct bp_opt run_opts[] = {
 	  "describe and test the storage behind PATH [default for the test: /var/tmp]" },
 	{ 0, "gpio", BP_OPT_STRING, offsetof(struct run_params, gpio), "CHIP:LINE", NULL, 0, 0,
 	  NULL, "add a gpio step: toggle that line (chardev, 1 s, read back), e.g. gpiochip0:17" },
+	{ 0, "peer", BP_OPT_STRING, offsetof(struct run_params, peer), "HOST", NULL, 0, 0, NULL,
+	  "the network steps against `boardperf serve` on HOST (default: this machine, loopback)" },
+	{ 'p', "port", BP_OPT_INT, offsetof(struct run_params, port), "PORT", "5201", 1, 65535,
+	  NULL, "the peer's serve port" },
+	{ 0, "http-port", BP_OPT_INT, offsetof(struct run_params, http_port), "PORT", "0", 0,
+	  65535, NULL, "the peer's serve --http port (0: none, the http step is skipped)" },
 	BP_OPT_END,
 };
 
@@ -80,6 +90,11 @@ static int run_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (!rc)
 		rc = bp_check_dir("--dir", p->dir, err, errlen);
+	if (!rc && !p->peer && (p->port != 5201 || p->http_port)) {
+		snprintf(err, errlen, "%s: the peer's ports need --peer HOST",
+			 p->http_port ? "--http-port" : "--port");
+		rc = -EINVAL;
+	}
 	if (!rc && p->gpio && split_gpio(p->gpio, NULL, 0, NULL)) {
 		snprintf(err, errlen, "--gpio '%s': expected CHIP:LINE (gpiochip0:17)", p->gpio);
 		rc = -EINVAL;
@@ -150,6 +165,33 @@ static const char *const quick_disk[] = {
 };
 static const char *const full_disk[] = { "disk", "--dir", "DIR", NULL };
 
+/*
+ * With --peer only: the other direction (the peer sends), latency under load and the
+ * interference step (the network while the disk works), whose command lines the suite
+ * writes with the peer's address (peer_steps).
+ */
+static const char *const quick_tcp_down[] = {
+	"tcp", "-c", "127.0.0.1", "-p", "PORT", "-t", "2", "-P", "2", "-R", NULL,
+};
+static const char *const full_tcp_down[] = {
+	"tcp", "-c", "127.0.0.1", "-p", "PORT", "-t", "10", "-P", "4", "-R", NULL,
+};
+static const char *const quick_latency[] = {
+	"latency", "-c", "127.0.0.1", "-p", "PORT", "-t", "3", "--idle-time", "1", "-O", "1",
+	"-P", "2", NULL,
+};
+static const char *const full_latency[] = { "latency", "-c", "127.0.0.1", "-p", "PORT", NULL };
+/* "TOGETHER": `together "tcp -c PEER -p PORT -t S" "disk --dir DIR ... -t S" --repeat 1` */
+static const char *const quick_together[] = { "together", "TOGETHER", "2", NULL };
+static const char *const full_together[] = { "together", "TOGETHER", "10", NULL };
+
+static const char *const *const quick_peer_suite[] = {
+	quick_tcp_down, quick_latency, quick_together, NULL,
+};
+static const char *const *const full_peer_suite[] = {
+	full_tcp_down, full_latency, full_together, NULL,
+};
+
 static const char *const *const quick_suite[] = {
 	quick_cpu, quick_mem, quick_disk, quick_tcp, quick_udp, quick_rr, quick_crr, quick_http,
 	NULL,
@@ -196,6 +238,101 @@ static struct bp_http_server *start_http_responder(const struct bp_http_server_o
 	return hs;
 }
 
+/* Where a suite's steps go: this machine (loopback) or --peer's serve, and the disk's folder. */
+struct step_target {
+	const struct run_params *p;
+	const char *dir;
+	char port[16];        /* the peer's port as text */
+	char inner[2][512];   /* the interference step's two command lines */
+	bool probed;          /* the peer answered the probe */
+	bool peer_down;       /* it did not: the network steps are left out */
+	char peer_err[512];   /* the probe's one line */
+};
+
+static bool is_network_step(const char *const *argv)
+{
+	for (int i = 0; argv[i]; i++)
+		if (!strcmp(argv[i], "PORT") || !strncmp(argv[i], "HTTP:", 5) ||
+		    !strcmp(argv[i], "TOGETHER"))
+			return true;
+	return false;
+}
+
+/*
+ * A network step on loopback measured this machine's own stack, client and server on its
+ * CPUs: said in its result, so that the summary and the JSON never pass it off as a network.
+ */
+static void mark_loopback(struct bp_result *r)
+{
+	struct bp_result *c = r->nchildren ? r->children[r->nchildren - 1] : NULL;
+
+	if (c)
+		bp_result_add_warning(c, "loopback", "measured this machine over loopback (client "
+				      "and server in this process), not a network: give --peer HOST");
+}
+
+/*
+ * A step against --peer: "127.0.0.1" becomes the peer, "PORT" its port, "HTTP:/path" its
+ * serve --http URL, "TOGETHER" the interference step's two lines (tcp to the peer while the
+ * disk works, both S seconds, one round). 1 when the step is to be skipped (no HTTP port).
+ */
+static int peer_args(struct step_target *tg, const char *const *argv, const char **args,
+		     char *url, size_t urllen)
+{
+	const struct run_params *p = tg->p;
+	int i;
+
+	for (i = 0; argv[i] && i < MAX_ARGS - 3; i++) {
+		args[i] = argv[i];
+		if (!strcmp(argv[i], "127.0.0.1"))
+			args[i] = p->peer;
+		else if (!strcmp(argv[i], "PORT"))
+			args[i] = tg->port;
+		else if (!strcmp(argv[i], "DIR"))
+			args[i] = tg->dir;
+		else if (!strncmp(argv[i], "HTTP:", 5) && !p->http_port)
+			return 1;
+		else if (!strncmp(argv[i], "HTTP:", 5)) {
+			bool v6 = strchr(p->peer, ':');
+
+			snprintf(url, urllen, "http://%s%s%s:%u%s", v6 ? "[" : "", p->peer,
+				 v6 ? "]" : "", (unsigned)p->http_port, argv[i] + 5);
+			args[i] = url;
+		} else if (!strcmp(argv[i], "TOGETHER")) {
+			const char *t = argv[++i];
+
+			snprintf(tg->inner[0], sizeof(tg->inner[0]), "tcp -c %s -p %s -t %s",
+				 p->peer, tg->port, t);
+			snprintf(tg->inner[1], sizeof(tg->inner[1]), "disk --dir %s --size 32M -t %s "
+				 "-i 0", tg->dir, t);
+			args[i - 1] = tg->inner[0];
+			args[i] = tg->inner[1];
+			args[++i] = "--repeat";
+			args[++i] = "1";
+			args[i + 1] = NULL;
+			return 0;
+		}
+	}
+	args[i] = NULL;
+	return 0;
+}
+
+static int run_peer_child(struct bp_result *r, const char *const *argv,
+			  struct step_target *tg, const struct bp_test_ctx *ctx, char *err,
+			  size_t errlen)
+{
+	const char *args[MAX_ARGS];
+	char url[600];
+
+	if (peer_args(tg, argv, args, url, sizeof(url))) {
+		bp_result_add_warning(r, "skipped", "%s: the peer serves no HTTP (start it with "
+				      "`boardperf serve --http PORT` and give run --http-port PORT)",
+				      argv[0]);
+		return 0;
+	}
+	return bp_suite_run_child(r, args, ctx, err, errlen);
+}
+
 /*
  * A child that talks to "PORT" gets a server in this process and its port in the argv;
  * "HTTP:/path" an HTTP responder in this process and its URL; "DIR" becomes the directory
@@ -240,18 +377,46 @@ static int run_child(struct bp_result *r, const char *const *argv, const char *d
 	rc = bp_suite_run_child(r, args, ctx, err, errlen);
 	if ((ls || hs) && r->nchildren)
 		add_process_cpu(r->children[r->nchildren - 1], &c0);
+	if (ls || hs)
+		mark_loopback(r);
 	/* the server's log says why a test failed; otherwise it is not the suite's output */
 	bp_local_server_stop(ls, rc != 0);
 	bp_http_server_stop(hs);
 	return rc;
 }
 
+/*
+ * One step. With --peer, the first network step probes the peer first: unreachable, every
+ * network step is left out (one line naming the peer), the local steps' results kept.
+ */
+static int run_step(struct bp_result *r, const char *const *argv, struct step_target *tg,
+		    const struct bp_test_ctx *ctx, char *err, size_t errlen)
+{
+	if (!tg->p->peer || !is_network_step(argv))
+		return run_child(r, argv, tg->dir, ctx, err, errlen);
+	if (tg->peer_down)
+		return 0;
+	if (!tg->probed) {
+		int rc = bp_run_peer_probe(tg->p->peer, (unsigned)tg->p->port, tg->peer_err,
+					   sizeof(tg->peer_err));
+
+		if (rc) {
+			tg->peer_down = true;
+			return rc;
+		}
+		tg->probed = true;
+	}
+	return run_peer_child(r, argv, tg, ctx, err, errlen);
+}
+
 static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
 	const struct run_params *p = params;
-	const char *const *const *suite = p->suite ? full_suite : quick_suite;
+	const char *const *const *steps[2] = { p->suite ? full_suite : quick_suite,
+					       p->suite ? full_peer_suite : quick_peer_suite };
 	json_t *env = bp_env_snapshot("/", p->dir);
+	struct step_target tg = { .p = p, .dir = p->dir ? p->dir : "/var/tmp" };
 	int failed = 0, total = 0;
 	char child_err[512];
 
@@ -259,18 +424,25 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 		snprintf(err, errlen, "could not build the inventory: out of memory");
 		return -ENOMEM;
 	}
+	snprintf(tg.port, sizeof(tg.port), "%u", (unsigned)p->port);
 	bp_result_set_env(r, env);
-	for (; *suite && !bp_stop_requested(); suite++, total++) {
-		child_err[0] = '\0';
-		if (run_child(r, *suite, p->dir ? p->dir : "/var/tmp", ctx, child_err,
-			      sizeof(child_err)))
-			failed++;
-	}
+	for (int pass = 0; pass < (p->peer ? 2 : 1); pass++)
+		for (const char *const *const *s = steps[pass]; *s && !bp_stop_requested(); s++) {
+			child_err[0] = '\0';
+			total++;
+			if (run_step(r, *s, &tg, ctx, child_err, sizeof(child_err)))
+				failed++;
+		}
 	if (p->gpio && !bp_stop_requested()) {
 		total++;
 		child_err[0] = '\0';
 		if (run_gpio_step(r, p->gpio, ctx, child_err, sizeof(child_err)))
 			failed++;
+	}
+	if (tg.peer_down) {
+		bp_result_add_warning(r, "peer-unreachable", "%s", tg.peer_err);
+		snprintf(err, errlen, "%s; the network steps were not run", tg.peer_err);
+		return -EHOSTUNREACH;
 	}
 	if (failed) {
 		snprintf(err, errlen, "%d of %d tests could not measure (see the warnings)",
@@ -283,7 +455,8 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_run = {
 	.name = "run",
 	.summary = "the quick suite on this machine (the default command)",
-	.synopsis = "[--suite quick|full] [--dir PATH] [--gpio CHIP:LINE]",
+	.synopsis = "[--suite quick|full] [--dir PATH] [--gpio CHIP:LINE] "
+		    "[--peer HOST [-p PORT] [--http-port PORT]]",
 	.opts = run_opts,
 	.params_size = sizeof(struct run_params),
 	.check = run_check,
