@@ -18,6 +18,7 @@
 #include "compare/compare_model.h"
 #include "compare/compare_render.h"
 #include "tap.h"
+#include "golden_check.h"
 
 static const char *fixtures, *golden;
 
@@ -53,65 +54,14 @@ static char *render(const struct bp_compare *c, enum bp_compare_format f)
 	return buf;
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb"), *m;
-	char *buf = NULL;
-	size_t len = 0;
-	int ch;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	while (m && (ch = fgetc(f)) != EOF)
-		fputc(ch, m);
-	if (m)
-		fclose(m);
-	fclose(f);
-	return buf;
-}
-
-static void first_difference(const char *got, const char *want)
-{
-	const char *g = got, *w = want;
-	int line = 1;
-
-	for (; *g && *g == *w; g++, w++)
-		if (*g == '\n') {
-			line++;
-			got = g + 1;
-			want = w + 1;
-		}
-	printf("#   first difference on line %d\n", line);
-	printf("#   got:  '%.*s'\n", (int)strcspn(got, "\n"), got);
-	printf("#   want: '%.*s'\n", (int)strcspn(want, "\n"), want);
-}
-
+/* A rendering against the golden file of that name (golden_check.h). */
 static void golden_compare(const struct bp_compare *c, enum bp_compare_format f,
 			   const char *name)
 {
-	const char *update = getenv("BP_UPDATE_GOLDEN");
-	char path[4096], what[256];
-	char *got = render(c, f), *want;
-	FILE *out;
+	char *got = render(c, f);
 
-	snprintf(path, sizeof(path), "%s/%s", golden, name);
-	snprintf(what, sizeof(what), "golden %s", name);
-	if (got && update && !strcmp(update, "1")) {
-		out = fopen(path, "wb");
-		tap_result(out && fputs(got, out) >= 0 && !fclose(out), __FILE__, __LINE__, what);
-		printf("# rewrote %s\n", path);
-		free(got);
-		return;
-	}
-	want = read_file(path);
-	tap_result(got && want && !strcmp(got, want), __FILE__, __LINE__, what);
-	if (!want)
-		printf("#   cannot read %s (BP_UPDATE_GOLDEN=1 creates it)\n", path);
-	else if (got && strcmp(got, want))
-		first_difference(got, want);
+	golden_check_text(golden, got, name);
 	free(got);
-	free(want);
 }
 
 /* The three fixtures as one comparison: opi, rpi3, pc. */
