@@ -16,46 +16,22 @@
 #include <string.h>
 
 #include "compare/compare_render.h"
+#include "result/csv_field.h"
 #include "result/text_tree.h"
-
-static void csv_field(FILE *out, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static void csv_number(FILE *out, double v)
-{
-	char buf[32];
-
-	if (isfinite(v))
-		fputs(bp_format_double_exact(buf, sizeof(buf), v), out);
-}
 
 /* The fixed head of a row: test,kind,name,unit,better */
 static void csv_head(FILE *out, const char *test, const char *kind, const char *name,
 		     const char *unit, const char *better)
 {
-	csv_field(out, test);
+	bp_csv_field(out, test);
 	fputc(',', out);
-	csv_field(out, kind);
+	bp_csv_field(out, kind);
 	fputc(',', out);
-	csv_field(out, name);
+	bp_csv_field(out, name);
 	fputc(',', out);
-	csv_field(out, unit);
+	bp_csv_field(out, unit);
 	fputc(',', out);
-	csv_field(out, better);
+	bp_csv_field(out, better);
 }
 
 /* One block of nruns cells: column k of the group goes under its run; others empty. */
@@ -70,9 +46,9 @@ static void csv_block(FILE *out, const struct bp_compare *c, const struct cells 
 	for (size_t i = 0; i < c->nruns; i++) {
 		fputc(',', out);
 		if (b->is_num)
-			csv_number(out, b->num[i]);
+			bp_csv_number(out, b->num[i]);
 		else
-			csv_field(out, b->text[i]);
+			bp_csv_field(out, b->text[i]);
 	}
 }
 
@@ -101,7 +77,7 @@ static void csv_header(FILE *out, const struct bp_compare *c)
 
 			fputc(',', out);
 			if (asprintf(&s, "%s%s", prefix[p], c->runs[i].name) >= 0) {
-				csv_field(out, s);
+				bp_csv_field(out, s);
 				free(s);
 			}
 		}

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/unconst.h"
+#include "result/csv_field.h"
 #include "result/render.h"
 #include "result/render_streams.h"
 #include "result/text_tree.h"
@@ -38,7 +39,7 @@ struct csv_row {
 	const char *value_text;    /* instead of value, for env and cpu leaves */
 };
 
-static void put_field(FILE *out, const char *s)
+void bp_csv_field(FILE *out, const char *s)
 {
 	if (!s)
 		return;
@@ -55,7 +56,7 @@ static void put_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void put_number(FILE *out, double v)
+void bp_csv_number(FILE *out, double v)
 {
 	char buf[32];
 
@@ -65,26 +66,26 @@ static void put_number(FILE *out, double v)
 
 static void put_row(FILE *out, const struct csv_row *row)
 {
-	put_field(out, row->test);
+	bp_csv_field(out, row->test);
 	fputc(',', out);
-	put_field(out, row->scope);
+	bp_csv_field(out, row->scope);
 	fputc(',', out);
-	put_number(out, row->start);
+	bp_csv_number(out, row->start);
 	fputc(',', out);
-	put_number(out, row->end);
+	bp_csv_number(out, row->end);
 	fputc(',', out);
-	put_field(out, row->name);
+	bp_csv_field(out, row->name);
 	fputc(',', out);
 	if (row->value_text)
-		put_field(out, row->value_text);
+		bp_csv_field(out, row->value_text);
 	else
-		put_number(out, row->value);
+		bp_csv_number(out, row->value);
 	fputc(',', out);
-	put_field(out, row->unit);
+	bp_csv_field(out, row->unit);
 	fputc(',', out);
-	put_field(out, row->better);
+	bp_csv_field(out, row->better);
 	fputc(',', out);
-	put_field(out, row->message);
+	bp_csv_field(out, row->message);
 	fputc('\n', out);
 }
 
