@@ -30,21 +30,7 @@ arches=$(for b in $boards; do echo "${arch[$b]}"; done | sort -u)
 tools/dist.sh $arches >"$out/dist.log" 2>&1 || { cat "$out/dist.log" >&2; exit 1; }
 for a in $arches; do tools/boards/fetch.sh "$a" "$cache"; done
 
-# The modules a .ko needs, from its own modinfo "depends=" (no depmod on this machine),
-# printed dependencies first.
-modpath() { find "$1" -name "$2.ko" -print -quit; }
-declare -A seen
-modclose() {
-	local mods=$1 name=$2 f deps d
-	[ -z "${seen[$name]:-}" ] || return 0
-	seen[$name]=1
-	f=$(modpath "$mods" "$name")
-	[ -n "$f" ] || f=$(modpath "$mods" "${name//_/-}")
-	[ -n "$f" ] || { echo "run.sh: no module $name in $mods" >&2; return 1; }
-	deps=$(strings "$f" | sed -n 's/^depends=//p' | head -1)
-	for d in ${deps//,/ }; do modclose "$mods" "$d"; done
-	echo "${f#"$mods"/}"
-}
+. tools/boards/modules.sh   # (from the repo root, where it runs) modclose: a module and what it needs
 
 # Waits for the guest's QEMU (PID $1) to exit, for at most 300 s. A machine whose poweroff
 # never reaches QEMU is stopped 5 s after the console ($2) shows @@DONE: by then init.sh

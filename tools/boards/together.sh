@@ -52,21 +52,7 @@ sbuild=${STATIC_BUILD:-build-static}
 ninja -C "$sbuild" boardperf >/dev/null
 bin=$sbuild/boardperf
 
-# The modules a .ko needs, from its own modinfo "depends=", dependencies first (as run.sh).
-modpath() { find "$1" -name "$2.ko" -print -quit; }
-declare -A seen
-modclose() {
-	local mods=$1 name=$2 f deps d
-	[ -z "${seen[$name]:-}" ] || return 0
-	seen[$name]=1
-	f=$(modpath "$mods" "$name")
-	[ -n "$f" ] || f=$(modpath "$mods" "${name//_/-}")
-	[ -n "$f" ] || f=$(modpath "$mods" "${name//-/_}")
-	[ -n "$f" ] || { echo "together.sh: no module $name in $mods" >&2; return 1; }
-	deps=$(strings "$f" | sed -n 's/^depends=//p' | head -1)
-	for d in ${deps//,/ }; do modclose "$mods" "$d"; done
-	echo "${f#"$mods"/}"
-}
+. tools/boards/modules.sh   # (from the repo root, where it runs) modclose: a module and what it needs
 
 port=$((15600 + RANDOM % 300))
 "$bin" serve -B 127.0.0.1 -p "$port" --idle-timeout 10 2>"$out/serve.log" &
