@@ -29,28 +29,6 @@ int bp_schedstat_parse(const char *text, struct bp_schedstat *s)
 	return *text ? -EINVAL : 0;
 }
 
-int bp_proc_stat_parse(const char *text, struct bp_cpu_jiffies *j)
-{
-	uint64_t v[8] = { 0 };
-	const char *line = text;
-	int n;
-
-	/* The aggregate line is "cpu" and two spaces; "cpu0" lines are per CPU. */
-	while (line && strncmp(line, "cpu ", 4)) {
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-	}
-	if (!line)
-		return -EINVAL;
-	n = sscanf(line + 4, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-		   " %" SCNu64 " %" SCNu64 " %" SCNu64,
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	if (n < 4)
-		return -EINVAL;
-	*j = (struct bp_cpu_jiffies){ v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7] };
-	return 0;
-}
-
 /* A small text file whole into buf (NUL-terminated); 0 or -errno. */
 static int read_small(const char *path, char *buf, size_t len)
 {
@@ -179,12 +157,12 @@ void bp_starve_snap_take(struct bp_starve_snap *s)
 	s->sched_ok = process_sched(&s->sched);
 	/* The aggregate line comes first, well inside 4 KiB. */
 	s->sys_ok = !read_small("/proc/stat", text, sizeof(text)) &&
-		    !bp_proc_stat_parse(text, &s->sys);
+		    !bp_proc_stat_cpus_parse(text, NULL, &s->sys);
 	s->nivcsw_ok = !getrusage(RUSAGE_SELF, &ru);
 	s->nivcsw = s->nivcsw_ok ? ru.ru_nivcsw : 0;
 }
 
-static uint64_t jiffies_total(const struct bp_cpu_jiffies *j)
+static uint64_t jiffies_total(const struct bp_cpu_ticks *j)
 {
 	return j->user + j->nice + j->system + j->idle + j->iowait + j->irq + j->softirq +
 	       j->steal;

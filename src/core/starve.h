@@ -24,6 +24,8 @@
 
 #include <jansson.h>
 
+#include "core/proc_stat.h"
+
 /*
  * Every time a thread is put on a CPU it may have waited a little without anyone taking
  * its CPU: the wake-up itself (an IPI, leaving idle), or a hand-over from a thread of its
@@ -55,14 +57,6 @@ struct bp_schedstat {
 /* "RUN WAIT SLICES\n". Returns 0 or -EINVAL for anything else. */
 int bp_schedstat_parse(const char *text, struct bp_schedstat *s);
 
-/* The first "cpu " line of /proc/stat, in jiffies (user .. steal; guest is inside user). */
-struct bp_cpu_jiffies {
-	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
-};
-
-/* Returns 0 or -EINVAL when text has no "cpu " line with at least user..idle. */
-int bp_proc_stat_parse(const char *text, struct bp_cpu_jiffies *j);
-
 /*
  * Sum the schedstat of every task under taskdir (normally "/proc/self/task"; a fixture
  * tree in tests) into *sum; *ntasks counts them. skip (n entries, may be NULL) lists
@@ -84,7 +78,7 @@ struct bp_starve_snap {
 	uint64_t wall_ns;
 	struct bp_schedstat sched;  /* every thread, live and exited */
 	bool sched_ok;
-	struct bp_cpu_jiffies sys;
+	struct bp_cpu_ticks sys;
 	bool sys_ok;
 	long nivcsw;
 	bool nivcsw_ok;

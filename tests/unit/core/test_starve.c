@@ -59,27 +59,28 @@ static void test_schedstat_parse(void)
 
 static void test_proc_stat_parse(void)
 {
-	struct bp_cpu_jiffies j;
+	struct bp_cpu_ticks j;
 	const char *text = slurp("stat.before");
 
 	CHECK(text != NULL);
-	CHECK_INT(bp_proc_stat_parse(text, &j), 0);
+	CHECK_INT(bp_proc_stat_cpus_parse(text, NULL, &j), 0);
 	CHECK_INT(j.user, 494472);
 	CHECK_INT(j.idle, 890516);
 	CHECK_INT(j.iowait, 25573);
 	CHECK_INT(j.softirq, 187478);
 	CHECK_INT(j.steal, 981);
 	/* Per-CPU lines are not the aggregate, wherever the aggregate stands. */
-	CHECK_INT(bp_proc_stat_parse("cpu0 1 2 3 4 5 6 7 8\ncpu  10 20 30 40 50 60 70 80\n", &j), 0);
+	CHECK_INT(bp_proc_stat_cpus_parse("cpu0 1 2 3 4 5 6 7 8\ncpu  10 20 30 40 50 60 70 80\n",
+					  NULL, &j), 0);
 	CHECK_INT(j.user, 10);
 	CHECK_INT(j.steal, 80);
 	/* Linux 2.4 had user nice system idle only: the rest read as zero. */
-	CHECK_INT(bp_proc_stat_parse("cpu  1 2 3 4\n", &j), 0);
+	CHECK_INT(bp_proc_stat_cpus_parse("cpu  1 2 3 4\n", NULL, &j), 0);
 	CHECK_INT(j.idle, 4);
 	CHECK_INT(j.steal, 0);
-	CHECK_INT(bp_proc_stat_parse("cpu0 1 2 3 4\nintr 5\n", &j), -EINVAL);
-	CHECK_INT(bp_proc_stat_parse("cpu  1 2\n", &j), -EINVAL);
-	CHECK_INT(bp_proc_stat_parse("", &j), -EINVAL);
+	CHECK_INT(bp_proc_stat_cpus_parse("cpu0 1 2 3 4\nintr 5\n", NULL, &j), -EINVAL);
+	CHECK_INT(bp_proc_stat_cpus_parse("cpu  1 2\n", NULL, &j), -EINVAL);
+	CHECK_INT(bp_proc_stat_cpus_parse("", NULL, &j), -EINVAL);
 }
 
 static void test_sum_tasks(void)
@@ -115,7 +116,7 @@ static struct bp_starve_snap snap(uint64_t wall_ms, uint64_t wait_ms, uint64_t s
 
 	s.sched.wait_ns = wait_ms * BP_NS_PER_MS;
 	s.sched.slices = slices;
-	s.sys_ok = statfile && !bp_proc_stat_parse(slurp(statfile), &s.sys);
+	s.sys_ok = statfile && !bp_proc_stat_cpus_parse(slurp(statfile), NULL, &s.sys);
 	return s;
 }
 
