@@ -2,8 +2,8 @@
  * The monitor's parsers of /proc text and its CPU-share arithmetic, kept apart from the
  * sampling so that unit tests and the fuzz target feed them bytes directly:
  *
- * - /proc/stat's per-CPU lines ("cpu0 user nice system idle iowait irq softirq steal ..."),
- *   summed over a set of CPUs (those this process may run on);
+ * - /proc/stat's per-CPU lines summed over a set of CPUs (those this process may run on),
+ *   through core/proc_stat.h's parser;
  * - /proc/PID/stat's user and system time (fields 14 and 15, in clock ticks) of a peer,
  *   and /proc/net/tcp's listening sockets, which say which process is the peer;
  * - `vcgencmd get_throttled`'s output ("throttled=0x50005").
