@@ -151,7 +151,13 @@ else
 	browse() { # browse OUT ERR ARGS... URL: headless Chromium, bounded in time
 		local out=$1 errf=$2
 		shift 2
+		# Nothing off this machine: Chromium's own background traffic (component updates,
+		# variations, safe browsing) off, every host name unresolvable, and any address
+		# literal sent to a closed loopback port; the page is a file:// one and needs none.
 		timeout 90 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--disable-domain-reliability --no-pings --host-resolver-rules='MAP * ~NOTFOUND' \
+			--proxy-server=http://127.0.0.1:9 \
 			--user-data-dir="$d/chrome" --enable-logging=stderr --v=0 "$@" \
 			>"$out" 2>"$errf"
 	}
