@@ -84,7 +84,9 @@ static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *er
 
 	/* GSO only where each datagram becomes a packet before anything counts it (udp_path.h). */
 	cfg.gso = sender && bp_udp_gso_safe(fd, "", why, sizeof(why));
-	if (sender)
+	if (sender && ss->np.packet_engine)
+		cfg.pkt = bp_udp_packet_engine(fd, cfg.payload_len, &ss->engine_warned);
+	if (sender && !cfg.pkt)
 		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
 
 	/* -b is per stream, as in iperf3; --max-rate caps what this server sends. */

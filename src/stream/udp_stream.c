@@ -9,10 +9,12 @@
 #include <sys/epoll.h>
 
 #include "core/clock.h"
+#include "core/log.h"
 #include "io/loop.h"
 #include "proto/udp_header.h"
 #include "io/udp_io.h"
 #include "io/pacer.h"
+#include "io/pkt_tx.h"
 #include "stream/udp_seq.h"
 
 /* Datagrams per system call: the pacer's cap, so no burst is larger than one batch. */
@@ -21,6 +23,8 @@
 #define MAX_PAYLOAD 65507
 /* How long a stopping receiver may go on reading what is still queued in its socket. */
 #define DRAIN_NS (20 * BP_NS_PER_MS)
+/* How long a stopping packet engine may wait for its ring's last frames to leave. */
+#define FLUSH_NS (50 * BP_NS_PER_MS)
 
 struct bp_udp_stream {
 	struct bp_udp_stream_cfg cfg;
@@ -65,8 +69,35 @@ struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg)
 	if (u) {
 		u->cfg = *cfg;
 		u->next_seq = 1;
+	} else if (cfg->pkt) {
+		bp_pkt_tx_close(cfg->pkt);
+		free(cfg->pkt);
 	}
 	return u;
+}
+
+static bool client_warned;
+
+struct bp_pkt_tx *bp_udp_packet_engine(int fd, size_t payload_len, bool *warned)
+{
+	struct bp_pkt_tx *t = calloc(1, sizeof(*t));
+	char err[200] = "packet engine: out of memory";
+	int rc = t ? bp_pkt_tx_open(t, fd, payload_len, err, sizeof(err)) : -ENOMEM;
+
+	if (!rc)
+		return t;
+	free(t);
+	/* A client says it once per process: rfc2544 runs many trials, each a new client. */
+	if (!__atomic_exchange_n(warned ? warned : &client_warned, true, __ATOMIC_RELAXED))
+		bp_log(BP_LOG_WARN, "%s: using the socket engine", err);
+	return NULL;
+}
+
+const char *const bp_udp_engine_names[] = { "socket", "packet", NULL };
+
+const char *bp_udp_engine_of_mode(const char *mode)
+{
+	return strcmp(mode, "tx_ring") == 0 ? "packet" : "socket";
 }
 
 static void fill_header(void *arg, uint8_t *payload, size_t len, int index)
@@ -88,14 +119,20 @@ static bool send_due(struct bp_udp_stream *u)
 	if (n <= 0)
 		return true;
 	u->now_ns = now;
-	sent = bp_udp_send_batch(&u->tx, n, fill_header, u);
+	if (u->cfg.pkt) {
+		/* A full ring stalls like a full socket buffer: nothing is lost, it waits. */
+		sent = bp_pkt_tx_send(u->cfg.pkt, n, fill_header, u);
+		u->st.stalls = u->cfg.pkt->st.ring_full + u->cfg.pkt->st.kick_errors;
+	} else {
+		sent = bp_udp_send_batch(&u->tx, n, fill_header, u);
+		u->st.stalls = u->tx.st.eagain + u->tx.st.enobufs;
+		u->st.unsent = u->tx.st.unsent;
+	}
 	if (sent < 0)
 		sent = 0;
 	u->next_seq += (uint64_t)sent;
 	u->st.datagrams += (uint64_t)sent;
 	u->st.bytes += (uint64_t)sent * u->cfg.payload_len;
-	u->st.stalls = u->tx.st.eagain + u->tx.st.enobufs;
-	u->st.unsent = u->tx.st.unsent;
 	if (u->cfg.rate_bps > 0)
 		bp_pacer_sent(&u->pacer, (uint64_t)sent, now);
 	publish(u);
@@ -198,14 +235,16 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 		/* GSO only where the caller found that each datagram becomes a packet and the
 		 * qdiscs keep the loss count exact (io/udp_path.h); GRO buffers are counted by
 		 * their segments (udp_io.c deliver), so receivers may always ask for it. */
-		rc = u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
+		rc = u->cfg.pkt ? 0 :
+		     u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
 							u->cfg.gso) :
 				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH, true);
 		if (rc)
 			return rc;
 		u->io_ready = true;
 	}
-	mode = u->cfg.sender ? bp_udp_sender_mode(&u->tx) : bp_udp_receiver_mode(&u->rx);
+	mode = u->cfg.pkt ? "tx_ring" : u->cfg.sender ? bp_udp_sender_mode(&u->tx) :
+	       bp_udp_receiver_mode(&u->rx);
 	snprintf(u->pub.mode, sizeof(u->pub.mode), "%s", mode);
 	u->flow = (struct bp_flow){ .fd = fd, .data = u,
 				    .handler = u->cfg.sender ? sender_writable : receiver_readable,
@@ -234,6 +273,15 @@ static void udp_stop(void *state, struct bp_loop *loop)
 	 * until the socket is empty, for at most DRAIN_NS: with -R the server may still be
 	 * sending, and what comes after the end is not the test's.
 	 */
+	if (u->cfg.pkt) {
+		/* Frames still in the ring at the end never left: not sent, so not lost. */
+		uint64_t left = bp_pkt_tx_flush(u->cfg.pkt, bp_now_ns() + FLUSH_NS);
+
+		u->st.datagrams -= left;
+		u->st.bytes -= left * u->cfg.payload_len;
+		u->st.unsent += left;
+		publish(u);
+	}
 	if (!u->cfg.sender) {
 		uint64_t until = bp_now_ns() + DRAIN_NS;
 
@@ -247,7 +295,10 @@ static void udp_release(void *state)
 {
 	struct bp_udp_stream *u = state;
 
-	if (u->io_ready && u->cfg.sender)
+	if (u->cfg.pkt) {
+		bp_pkt_tx_close(u->cfg.pkt);
+		free(u->cfg.pkt);
+	} else if (u->io_ready && u->cfg.sender)
 		bp_udp_sender_free(&u->tx);
 	else if (u->io_ready)
 		bp_udp_receiver_free(&u->rx);
