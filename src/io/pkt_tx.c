@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <net/ethernet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -88,7 +89,9 @@ static void fill_ring(struct bp_pkt_tx *t, const uint8_t *tmpl)
 int bp_pkt_tx_open(struct bp_pkt_tx *t, int udp_fd, size_t payload_len, char *err,
 		   size_t errlen)
 {
-	uint8_t tmpl[65536 + BP_PKT_ETH_LEN];
+	/* The largest frame an IP datagram makes; on the heap, not a worker's stack. */
+	size_t tmpl_len = 65535 + BP_PKT_ETH_LEN;
+	uint8_t *tmpl;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -102,8 +105,13 @@ int bp_pkt_tx_open(struct bp_pkt_tx *t, int udp_fd, size_t payload_len, char *er
 		return rc;
 	}
 	rc = bp_pkt_path_resolve(udp_fd, &t->path, err, errlen);
+	tmpl = rc ? NULL : malloc(tmpl_len);
+	if (!rc && !tmpl) {
+		snprintf(err, errlen, "packet engine: out of memory");
+		rc = -ENOMEM;
+	}
 	if (!rc) {
-		rc = bp_pkt_frame_build(&t->path, payload_len, tmpl, sizeof(tmpl), &t->frame);
+		rc = bp_pkt_frame_build(&t->path, payload_len, tmpl, tmpl_len, &t->frame);
 		if (rc == -EMSGSIZE)
 			snprintf(err, errlen, "packet engine: a %zu-byte datagram does not fit "
 				 "%s's MTU of %d", payload_len, t->path.ifname, t->path.mtu);
@@ -111,12 +119,12 @@ int bp_pkt_tx_open(struct bp_pkt_tx *t, int udp_fd, size_t payload_len, char *er
 	t->data_off = data_offset();
 	if (!rc)
 		rc = ring_setup(t, err, errlen);
-	if (rc) {
+	if (!rc)
+		fill_ring(t, tmpl);
+	free(tmpl);
+	if (rc)
 		bp_pkt_tx_close(t);
-		return rc;
-	}
-	fill_ring(t, tmpl);
-	return 0;
+	return rc;
 }
 
 void bp_pkt_tx_close(struct bp_pkt_tx *t)
