@@ -22,6 +22,8 @@ struct bp_udp_stream_cfg {
 	bool gso;             /* sender: try UDP GSO (only where bp_udp_gso_safe says so) */
 	struct bp_pkt_tx *pkt;  /* sender: the packet engine (io/pkt_tx.h), owned by the
 				 * stream from bp_udp_stream_new on; NULL: the socket engine */
+	struct bp_pkt_rx *pkt_rx;  /* receiver: the packet engine's RX ring (io/pkt_rx.h),
+				    * owned likewise; NULL: the socket engine */
 };
 
 struct bp_udp_stats {
@@ -38,6 +40,7 @@ struct bp_udp_stats {
 
 struct bp_udp_stream;
 struct bp_pkt_tx;
+struct bp_pkt_rx;
 
 struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg);
 extern const struct bp_stream_ops bp_udp_stream_ops;
@@ -50,6 +53,9 @@ extern const struct bp_stream_ops bp_udp_stream_ops;
  */
 struct bp_pkt_tx *bp_udp_packet_engine(int fd, size_t payload_len, bool *warned);
 
+/* The same for a receiving stream: an RX ring on the stream's 4-tuple, or NULL (one line). */
+struct bp_pkt_rx *bp_udp_packet_receiver(int fd, bool *warned);
+
 /* --engine's names, in the order of enum bp_udp_engine; NULL-terminated. */
 enum bp_udp_engine { BP_UDP_ENGINE_SOCKET, BP_UDP_ENGINE_PACKET };
 extern const char *const bp_udp_engine_names[];
@@ -58,7 +64,7 @@ extern const char *const bp_udp_engine_names[];
 #define BP_UDP_ENGINE_HELP "socket (sendmmsg, through the qdisc and firewall) or packet " \
 	"(AF_PACKET TX ring, needs CAP_NET_RAW; bypasses this host's qdisc and firewall)"
 
-/* "packet" when the path named mode is the packet engine's, else "socket". */
+/* "packet" when the path named mode is the packet engine's (tx_ring, rx_ring), else "socket". */
 const char *bp_udp_engine_of_mode(const char *mode);
 
 /* A consistent-enough snapshot from any thread (each field is read atomically). */

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Ground truth for `boardperf udp --engine packet` (issue 22): frames through an AF_PACKET
-# TX ring must be counted exactly as the socket engine's datagrams are. An nftables counter
-# on the receiving namespace's input hook (a veth rig) counts the data packets that really
+# Ground truth for `boardperf udp --engine packet` (issue 22): frames sent through an
+# AF_PACKET TX ring and read from a TPACKET_V3 RX ring (BPF on the 4-tuple) must be
+# counted exactly as the socket engine's datagrams are. An nftables counter on the
+# receiving namespace's input hook (a veth rig) counts the data packets that really
 # arrived; boardperf's receiver.packets must be those packets, sender.packets at least
 # them, nothing out of order or duplicated (a ring slot rewritten while the peer still
-# read it would show here), params.engine "packet". Both directions (-R: the server's
-# sender uses the engine). Then the same client without CAP_NET_RAW (setpriv): one line
+# read it would show here), params.engine "packet", send_mode tx_ring, receive_mode
+# rx_ring. Both directions (-R: the server sends and the client reads the ring). Then the same client without CAP_NET_RAW (setpriv): one line
 # on stderr saying why, the socket engine, and still a result.
 # Usage: test_udp_packet.sh BOARDPERF
 set -u
@@ -46,7 +47,7 @@ nft_count() {
 
 # check WHAT NS COUNTER ARGS...: as test_udp_count.sh's check, with the packet engine.
 check() {
-	local what=$1 ns=$2 ctr=$3 c0 c1 data out sp rp kd lost ooo dup eng mode slack
+	local what=$1 ns=$2 ctr=$3 c0 c1 data out sp rp kd lost ooo dup eng mode rmode slack
 	shift 3
 	c0=$(nft_count "$ns" "$ctr")
 	out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -p "$port" -t 2 -w 1M --json \
@@ -57,6 +58,7 @@ check() {
 	kd=$(metric receiver.kernel_drops "$out"); lost=$(metric lost.packets "$out")
 	ooo=$(metric receiver.out_of_order "$out"); dup=$(metric receiver.duplicates "$out")
 	eng=$(jq -r .params.engine <<<"$out"); mode=$(jq -r .params.send_mode <<<"$out")
+	rmode=$(jq -r .params.receive_mode <<<"$out")
 	# What a stopping receiver could not drain in 20 ms; with -R also what the server sent
 	# after the end (see test_udp_count.sh). Never more received than arrived.
 	slack=$((data / 100 + 200))
@@ -64,8 +66,9 @@ check() {
 	[ -n "$sp" ] && [ -n "$rp" ] && [ "$rp" -gt 0 ] &&
 		[ $((rp + kd)) -le "$data" ] && [ "$data" -le "$sp" ] &&
 		[ $((data - rp - kd)) -le "$slack" ] && [ $((sp - data)) -le $((lost + slack)) ] &&
-		[ "$ooo" = 0 ] && [ "$dup" = 0 ] && [ "$eng" = packet ] && [ "$mode" = tx_ring ]
-	ok $? "$what: nft $data packets, received $rp + kernel drops $kd, sent $sp, lost $lost, out of order $ooo, duplicates $dup, engine $eng ($mode)"
+		[ "$ooo" = 0 ] && [ "$dup" = 0 ] && [ "$eng" = packet ] && [ "$mode" = tx_ring ] &&
+		[ "$rmode" = rx_ring ]
+	ok $? "$what: nft $data packets, received $rp + ring drops $kd, sent $sp, lost $lost, out of order $ooo, duplicates $dup, engine $eng ($mode, $rmode)"
 }
 
 trap 'rig_down; rm -rf "$tap_tmp"' EXIT
