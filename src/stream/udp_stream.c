@@ -25,8 +25,9 @@
 #define MAX_PAYLOAD 65507
 /* How long a stopping receiver may go on reading what is still queued in its socket. */
 #define DRAIN_NS (20 * BP_NS_PER_MS)
-/* A drained RX ring: no block came for longer than the kernel takes to hand one over. */
-#define RING_IDLE_NS (5 * BP_NS_PER_MS)
+/* A drained RX ring: no block came for longer than the kernel takes to hand a part-filled
+ * one over (BLOCK_TIMEOUT_MS, 4 ms, in io/pkt_rx.c). */
+#define RING_IDLE_NS (6 * BP_NS_PER_MS)
 #define RING_PAUSE_NS (500 * BP_NS_PER_US)
 /* How long a stopping packet engine may wait for its ring's last frames to leave. */
 #define FLUSH_NS (50 * BP_NS_PER_MS)
