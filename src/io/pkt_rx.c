@@ -17,14 +17,15 @@
 #include "io/pkt_frame.h"
 
 /*
- * 64 blocks of 256 KiB: ~1,300 captures each, 80,000 in all (80 ms at a million packets/s).
- * A block not yet full is handed over after BLOCK_TIMEOUT_MS, so at low rates each block
- * holds that long's packets and the ring 64 times that: many small blocks, not a few big
- * ones, or a reader held off the CPU for a few ms loses packets at a trickle (8 blocks of
- * 2 ms dropped 135 of 8,600 datagrams/s under ASan).
+ * 32 blocks of 256 KiB (8 MiB of locked memory per stream: -P 8 on a 512 MB board is
+ * already a seventh of it): ~1,300 captures each, 40,000 in all (40 ms at a million
+ * packets/s). A block not yet full is handed over after BLOCK_TIMEOUT_MS, so at low rates
+ * each block holds that long's packets and the ring 32 times that: many small blocks, not
+ * a few big ones, or a reader held off the CPU for a few ms loses packets at a trickle
+ * (8 blocks of 2 ms dropped 135 of 8,600 datagrams/s under ASan).
  */
 #define BLOCK_SIZE (1u << 18)
-#define NBLOCKS 64
+#define NBLOCKS 32
 #define FRAME_SIZE 2048
 #define BLOCK_TIMEOUT_MS 4
 /* Headers copied per datagram: Ethernet, IPv4 with options or IPv6, UDP, payload header. */
