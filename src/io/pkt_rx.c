@@ -196,15 +196,15 @@ void bp_pkt_rx_close(struct bp_pkt_rx *r)
 	r->fd = -1;
 }
 
-/* The datagram in a captured frame: its payload and real length; false if it is not one. */
-static bool parse(const struct bp_pkt_rx *r, const uint8_t *f, size_t snap,
-		  const uint8_t **payload, size_t *len)
+bool bp_pkt_rx_parse(int family, const uint8_t *f, size_t snap, const uint8_t **payload,
+		     size_t *len)
 {
-	size_t off = BP_PKT_ETH_LEN + (r->path.family == AF_INET ? (size_t)(f[14] & 0xf) * 4 :
-				       BP_PKT_IP6_LEN);
-	size_t udp_len, got;
+	size_t off, udp_len, got;
 
-	if (snap < BP_PKT_ETH_LEN + BP_PKT_IP4_LEN || snap < off + BP_PKT_UDP_LEN)
+	if (snap < BP_PKT_ETH_LEN + BP_PKT_IP4_LEN)
+		return false;
+	off = BP_PKT_ETH_LEN + (family == AF_INET ? (size_t)(f[14] & 0xf) * 4 : BP_PKT_IP6_LEN);
+	if (snap < off + BP_PKT_UDP_LEN)
 		return false;
 	udp_len = (size_t)f[off + 4] << 8 | f[off + 5];
 	if (udp_len < BP_PKT_UDP_LEN)
@@ -245,7 +245,8 @@ static int read_block(struct bp_pkt_rx *r, struct tpacket_block_desc *bd,
 
 		if (ll->sll_pkttype == PACKET_OUTGOING) {
 			/* ours going out: not received */
-		} else if (parse(r, (uint8_t *)h + h->tp_mac, h->tp_snaplen, &payload, &len)) {
+		} else if (bp_pkt_rx_parse(r->path.family, (uint8_t *)h + h->tp_mac, h->tp_snaplen,
+					   &payload, &len)) {
 			int64_t a = (int64_t)t - off;
 
 			handler(arg, payload, len, a > 0 && (uint64_t)a < now ? (uint64_t)a : now);

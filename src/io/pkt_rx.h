@@ -60,6 +60,16 @@ void bp_pkt_rx_close(struct bp_pkt_rx *r);
  */
 int bp_pkt_rx_read(struct bp_pkt_rx *r, bp_udp_handler_fn handler, void *arg);
 
+/*
+ * The datagram in a captured frame of snap bytes (Ethernet, then IPv4 or IPv6 as family
+ * says, then UDP; the filter checked the rest): its payload and the length its UDP header
+ * gives. False when the capture is too short for the headers, the UDP length is below 8,
+ * or the payload header (min(len, BP_PKT_RX_SNAP_PAYLOAD) bytes) was not captured: so a
+ * true answer's payload may be read that far. The bytes come from the peer (fuzz_pkt_rx).
+ */
+bool bp_pkt_rx_parse(int family, const uint8_t *f, size_t snap, const uint8_t **payload,
+		     size_t *len);
+
 /* Datagrams the ring had no room for, since it was opened (one system call). */
 uint64_t bp_pkt_rx_drops(struct bp_pkt_rx *r);
 
