@@ -288,8 +288,10 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 			return rc;
 		u->io_ready = true;
 	}
-	mode = u->cfg.pkt ? "tx_ring" : u->cfg.pkt_rx ? "rx_ring" : u->cfg.sender ? bp_udp_sender_mode(&u->tx) :
-	       bp_udp_receiver_mode(&u->rx);
+	if (u->cfg.pkt || u->cfg.pkt_rx)
+		mode = u->cfg.pkt ? "tx_ring" : "rx_ring";
+	else
+		mode = u->cfg.sender ? bp_udp_sender_mode(&u->tx) : bp_udp_receiver_mode(&u->rx);
 	snprintf(u->pub.mode, sizeof(u->pub.mode), "%s", mode);
 	/* The RX ring's socket tells when a block is ready; the UDP socket gets nothing. */
 	u->flow = (struct bp_flow){ .fd = u->cfg.pkt_rx ? u->cfg.pkt_rx->fd : fd, .data = u,
