@@ -18,7 +18,8 @@ here=$(dirname "$0")
 port=16201
 cases=("up -l 64 -b 0" "up -l 64 -b 50M" "up -l 1460 -b 0" "down -l 64 -b 0 -R"
 	"down -l 1460 -b 50M -R")
-checks=("${cases[@]}" "without CAP_NET_RAW: one line, socket engine, a result")
+checks=("${cases[@]}" "--bidir: both directions through the rings"
+	"without CAP_NET_RAW: one line, socket engine, a result")
 if ! rig_require nft jq setpriv; then
 	rig_tap_skip "${checks[@]}"
 	tap_done
@@ -86,6 +87,17 @@ for c in "${cases[@]}"; do
 		check "$c" "$RIG_CLIENT_NS" from_srv $args
 	fi
 done
+
+# --bidir: each side sends through its TX ring and reads the other's through its RX ring.
+out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -p "$port" -t 2 -l 64 -b 20M --bidir --json \
+	--no-save --engine packet)
+modes=$(jq -r '[.params["up.engine"], .params["down.engine"], .params["up.send_mode"],
+	.params["up.receive_mode"], .params["down.send_mode"], .params["down.receive_mode"]] |
+	join(" ")' <<<"$out")
+up=$(metric up.receiver.packets "$out"); down=$(metric down.receiver.packets "$out")
+[ "$modes" = "packet packet tx_ring rx_ring tx_ring rx_ring" ] && [ "${up:-0}" -gt 0 ] &&
+	[ "${down:-0}" -gt 0 ]
+ok $? "--bidir: both directions through the rings ($modes; received up $up, down $down)"
 
 # Without CAP_NET_RAW: root stripped of it (bounding set, so exec cannot regain it).
 out=$(rig_exec client setpriv --inh-caps=-all --bounding-set=-net_raw "$bp" udp \
