@@ -19,7 +19,8 @@ port=16201
 cases=("up -l 64 -b 0" "up -l 64 -b 50M" "up -l 1460 -b 0" "down -l 64 -b 0 -R"
 	"down -l 1460 -b 50M -R")
 checks=("${cases[@]}" "--bidir: both directions through the rings"
-	"without CAP_NET_RAW: one line, socket engine, a result")
+	"without CAP_NET_RAW: one line, socket engine, a result"
+	"a server without CAP_NET_RAW: one line in its log, socket engine for -R")
 if ! rig_require nft jq setpriv; then
 	rig_tap_skip "${checks[@]}"
 	tap_done
@@ -108,5 +109,18 @@ eng=$(jq -r .params.engine <<<"$out" 2>/dev/null); rp=$(metric receiver.packets 
 [ "$lines" = 1 ] && grep -q "CAP_NET_RAW.*using the socket engine" "$tap_tmp/nocap.err" &&
 	[ "$eng" = socket ] && [ "${rp:-0}" -gt 0 ]
 ok $? "without CAP_NET_RAW: $lines line(s) on stderr ($(head -c 160 "$tap_tmp/nocap.err")), engine $eng, received $rp"
+
+# A server without it: asked for the engine by a client (twice), it says why once per test
+# in its log and sends (-R) and receives through its sockets.
+rig_bg server setpriv --inh-caps=-all --bounding-set=-net_raw "$bp" serve -p $((port + 1)) \
+	--idle-timeout 5 --logfile "$tap_tmp/nocap.log"
+rig_wait_port server $((port + 1)) 5
+out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -p $((port + 1)) -t 1 -l 64 -b 10M -R -P 2 \
+	--json --no-save --engine packet)
+eng=$(jq -r .params.engine <<<"$out" 2>/dev/null); rp=$(metric receiver.packets "$out")
+rmode=$(jq -r .params.receive_mode <<<"$out" 2>/dev/null)
+lines=$(grep -c "CAP_NET_RAW.*using the socket engine" "$tap_tmp/nocap.log")
+[ "$lines" = 1 ] && [ "$eng" = socket ] && [ "$rmode" = rx_ring ] && [ "${rp:-0}" -gt 0 ]
+ok $? "a server without CAP_NET_RAW: $lines line(s) in its log, engine $eng (the client's receive_mode $rmode), received $rp"
 rig_down
 tap_done
