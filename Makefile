@@ -9,7 +9,7 @@
 DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev liburing-dev jq \
 	iperf3 iperf iproute2 ethtool iputils-ping nftables sockperf sysbench fio libhttp-parser-dev nginx \
 	clang libclang-rt-14-dev lintian man-db systemd libsqlite3-dev sqlite3 zlib1g-dev chromium \
-	prometheus curl
+	prometheus curl netsniff-ng
 
 BUILD := build
 ASAN_BUILD := build-asan

@@ -142,6 +142,8 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 	json_object_set_new(j, "bp_interval_ns", json_integer((json_int_t)p->interval_ns));
 	if (p->zerocopy)
 		json_object_set_new(j, "bp_zerocopy", json_true());
+	if (p->packet_engine)
+		json_object_set_new(j, "bp_packet_engine", json_true());
 	if (bp_net_params_rr(p)) {
 		json_object_set_new(j, "bp_rr_request", json_integer(p->rr_request));
 		json_object_set_new(j, "bp_rr_response", json_integer(p->rr_response));
@@ -258,6 +260,7 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	/* Both read, so both are checked: boardperf's key and iperf3's. */
 	p->zerocopy = bp_peer_flag(&rd, "bp_zerocopy", BP_IE_RECVPARAMS);
 	p->zerocopy = bp_peer_flag(&rd, "zerocopy", BP_IE_RECVPARAMS) || p->zerocopy;
+	p->packet_engine = bp_peer_flag(&rd, "bp_packet_engine", BP_IE_RECVPARAMS);
 	p->bandwidth = (double)bp_peer_int(&rd, "bandwidth", 0, 0, MAX_RATE, BP_IE_RECVPARAMS);
 	p->get_server_output = bp_peer_flag(&rd, "get_server_output", BP_IE_RECVPARAMS);
 	p->udp64 = bp_peer_flag(&rd, "udp_counters_64bit", BP_IE_RECVPARAMS);

@@ -48,6 +48,7 @@ struct bp_net_params {
 	int mss;                /* 0: kernel default */
 	bool nodelay;
 	bool zerocopy;
+	bool packet_engine;     /* UDP senders through an AF_PACKET TX ring ("bp_packet_engine") */
 	double bandwidth;       /* bit/s target, 0: as fast as possible */
 	char congestion[32];    /* "" for the default */
 	char client_version[32];

@@ -27,6 +27,7 @@
 #include "rfc2544/rfc2544_search.h"
 #include "io/sock.h"
 #include "stream/stream_client.h"
+#include "stream/udp_stream.h"
 #include "proto/udp_header.h"
 #include "result/result.h"
 
@@ -40,6 +41,7 @@ struct rfc_params {
 	double max;
 	double resolution;
 	int test;
+	int engine;           /* enum bp_udp_engine */
 	bool v4, v6;
 	const char *psk_file;
 	struct bp_psk psk;    /* read from psk_file by rfc_check */
@@ -69,6 +71,8 @@ static const struct bp_opt rfc_opts[] = {
 	  0.01, 50, NULL, "stop the search when the bracket is this % of the rate found" },
 	{ 0, "test", BP_OPT_CHOICE, offsetof(struct rfc_params, test), "KIND", "throughput", 0, 0,
 	  tests, "throughput (§26.1) or loss (§26.3: frame loss rate from 100 % down)" },
+	{ 0, "engine", BP_OPT_CHOICE, offsetof(struct rfc_params, engine), "ENGINE", "socket", 0,
+	  0, bp_udp_engine_names, "the trials' sender: " BP_UDP_ENGINE_HELP },
 	{ '4', "version4", BP_OPT_FLAG, offsetof(struct rfc_params, v4), NULL, NULL, 0, 0, NULL,
 	  "IPv4 only" },
 	{ '6', "version6", BP_OPT_FLAG, offsetof(struct rfc_params, v6), NULL, NULL, 0, 0, NULL,
@@ -137,6 +141,7 @@ struct trial {
 	struct bp_starve_figures starve;  /* the CPU the tester did not get in the trial */
 	bool starved;
 	double start_s, end_s;
+	const char *engine;   /* the engine that sent: "socket" when "packet" could not run */
 };
 
 /* Intervals per trial for the steady-state rate: the first holds the start and is left out. */
@@ -178,6 +183,7 @@ static void judge_trial(const struct rfc_params *p, const struct bp_stream_outco
 	double rsecs = bp_net_results_seconds(out->remote, false);
 	double steady = steady_fps(out->local, (double)p->trial / 1e9 / TRIAL_INTERVALS);
 
+	t->engine = bp_udp_engine_of_mode(out->local->send_mode);
 	t->sent = bp_net_results_packets(out->local, true);
 	t->offered_fps = secs > 0 ? (double)t->sent / secs : 0;
 	t->stalls = bp_net_results_stalls(out->local);
@@ -222,6 +228,7 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 	np->bandwidth = fps * (double)payload * 8;  /* -b counts payload bits */
 	np->window = 8 << 20;
 	np->udp64 = true;
+	np->packet_engine = p->engine == BP_UDP_ENGINE_PACKET;
 	snprintf(np->client_version, sizeof(np->client_version), "boardperf %s", bp_version());
 	*t = (struct trial){ .frame = frame, .target_fps = fps,
 			     .start_s = (double)(bp_now_ns() - t0) / 1e9 };
@@ -281,6 +288,7 @@ struct run {
 	int negress;          /* frame sizes whose answer is what the tester's egress carried */
 	unsigned egress_frame[16];
 	double egress_fps[16];
+	const char *engine;   /* the last trial's engine */
 };
 
 /*
@@ -334,6 +342,7 @@ static int throughput(struct run *run, unsigned frame, char *err, size_t errlen)
 		if (rc)
 			break;
 		record_trial(run->r, &t);
+		run->engine = t.engine;
 		rx_limited |= !t.passed && t.rx_limited;
 		egress_refused |= search_record(&s, &t);
 	}
@@ -363,6 +372,7 @@ static int frame_loss(struct run *run, unsigned frame, char *err, size_t errlen)
 		if (rc)
 			break;
 		record_trial(run->r, &t);
+		run->engine = t.engine;
 		clean = t.lost == 0 ? clean + 1 : 0;
 		run->tester_limited += t.tester_limited;
 		snprintf(what, sizeof(what), "loss_at_%d.percent", pct);
@@ -435,6 +445,8 @@ static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	for (int i = 0; i < p->nframes && !rc && !bp_stop_requested(); i++)
 		rc = p->test ? frame_loss(&run, p->frames[i], err, errlen) :
 			       throughput(&run, p->frames[i], err, errlen);
+	json_object_set_new(r->params, "engine", json_string(run.engine ? run.engine :
+							       bp_udp_engine_names[p->engine]));
 	if (run.tester_limited)
 		bp_result_add_warning(r, "tester-limited",
 				      "%d frame size%s met rates the tester itself could not "
@@ -456,7 +468,7 @@ const struct bp_test bp_cmd_rfc2544 = {
 	.name = "rfc2544",
 	.summary = "RFC 2544 throughput (zero-loss rate per frame size) and frame loss rate",
 	.synopsis = "-c HOST [--max RATE] [--sizes LIST] [--trial S | --rfc] [--loss PCT] "
-		    "[--test throughput|loss]",
+		    "[--test throughput|loss] [--engine socket|packet]",
 	.opts = rfc_opts,
 	.params_size = sizeof(struct rfc_params),
 	.check = rfc_check,

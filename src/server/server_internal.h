@@ -70,6 +70,7 @@ struct srv_session {
 	const struct srv_kind *kind;   /* from np.kind once the parameters came; then not NULL */
 	struct bp_stream_side side;
 	bool side_ready;
+	bool engine_warned;            /* the packet engine's fallback was logged once */
 	int expected_streams, got_streams;
 	struct bp_timer idle;          /* drops a silent client */
 	struct bp_timer tick;          /* interval marks and the end of the omit */

@@ -84,16 +84,22 @@ static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *er
 
 	/* GSO only where each datagram becomes a packet before anything counts it (udp_path.h). */
 	cfg.gso = sender && bp_udp_gso_safe(fd, "", why, sizeof(why));
-	if (sender)
-		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
 
 	/* -b is per stream, as in iperf3; --max-rate caps what this server sends. */
 	cfg.rate_bps = ss->np.bandwidth;
 	if (cfg.sender && ss->srv->o->max_rate > 0 &&
 	    (cfg.rate_bps <= 0 || cfg.rate_bps > ss->srv->o->max_rate))
 		cfg.rate_bps = ss->srv->o->max_rate;
-	if (!stream_options(ss, fd, cfg.sender, &ie, err, errlen) &&
-	    bp_stream_side_add_udp(&ss->side, fd, &cfg, id, err, errlen))
+	if (stream_options(ss, fd, cfg.sender, &ie, err, errlen))
+		return ie;
+	/* After the options: from here the stream owns the engines, even if it is refused. */
+	if (sender && ss->np.packet_engine)
+		cfg.pkt = bp_udp_packet_engine(fd, cfg.payload_len, &ss->engine_warned);
+	if (!sender && ss->np.packet_engine)
+		cfg.pkt_rx = bp_udp_packet_receiver(fd, &ss->engine_warned);
+	if (sender && !cfg.pkt)
+		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
+	if (bp_stream_side_add_udp(&ss->side, fd, &cfg, id, err, errlen))
 		ie = BP_IE_STREAMACCEPT;
 	return ie;
 }

@@ -12,6 +12,7 @@
 #include "io/frame.h"
 #include "stream/net_cli.h"
 #include "stream/stream_report.h"
+#include "stream/udp_stream.h"
 #include "proto/udp_header.h"
 
 struct udp_params {
@@ -20,6 +21,7 @@ struct udp_params {
 	uint64_t len;
 	int64_t frame;
 	uint64_t window;
+	int engine;       /* enum bp_udp_engine */
 	size_t payload;   /* resolved by udp_check */
 };
 
@@ -33,6 +35,8 @@ static const struct bp_opt udp_opts[] = {
 	  "Ethernet frame size with FCS (64..1518) instead of -l: the payload that fills it" },
 	{ 'w', "window", BP_OPT_SIZE, offsetof(struct udp_params, window), "SIZE", "4M", 0,
 	  1 << 30, NULL, "socket buffers (a receiver needs room for bursts)" },
+	{ 0, "engine", BP_OPT_CHOICE, offsetof(struct udp_params, engine), "ENGINE", "socket", 0,
+	  0, bp_udp_engine_names, "the sender's path: " BP_UDP_ENGINE_HELP },
 	BP_OPT_END,
 };
 
@@ -50,12 +54,31 @@ static int udp_check(void *params, const struct bp_parsed *parsed, char *err, si
 	return 0;
 }
 
+/*
+ * params.engine: the engine that sent, read off the path the sending side named (its
+ * send_mode; the server's with -R), since a packet engine that could not run (no
+ * CAP_NET_RAW) leaves the socket engine in its place. "up."/"down." with --bidir.
+ */
+static void set_engine(struct bp_result *r, const char *prefix)
+{
+	char key[32];
+	const char *mode;
+
+	snprintf(key, sizeof(key), "%ssend_mode", prefix);
+	mode = json_string_value(json_object_get(r->params, key));
+	if (!mode)
+		return;
+	snprintf(key, sizeof(key), "%sengine", prefix);
+	json_object_set_new(r->params, key, json_string(bp_udp_engine_of_mode(mode)));
+}
+
 static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
 	const struct udp_params *p = params;
 	struct bp_stream_client_opts o;
 	struct bp_net_params *np = &o.np;
+	int rc;
 
 	/* -v: per-stream lines per interval too, as iperf3 prints them with -P */
 	r->text_show_stream_intervals = ctx->common && ctx->common->verbose > 0;
@@ -67,15 +90,20 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	np->bandwidth = p->rate;
 	/* A stock iperf3 uses 32-bit counters unless asked; they wrap only after 2^32. */
 	np->udp64 = !p->net.iperf3;
+	np->packet_engine = p->engine == BP_UDP_ENGINE_PACKET;
 	json_object_set_new(r->params, "payload", json_integer((json_int_t)p->payload));
-	return bp_net_cli_run(&p->net, &o, r, err, errlen);
+	rc = bp_net_cli_run(&p->net, &o, r, err, errlen);
+	set_engine(r, "");
+	set_engine(r, "up.");
+	set_engine(r, "down.");
+	return rc;
 }
 
 const struct bp_test bp_cmd_udp = {
 	.name = "udp",
 	.summary = "UDP packet rate, loss and jitter to or from `boardperf serve`",
 	.synopsis = "-c HOST [-b RATE] [-l LEN | --frame SIZE] [-t S] [-P N] [-R | --bidir] "
-		    "[--iperf3]",
+		    "[--iperf3] [--engine socket|packet]",
 	.opts = udp_opts,
 	.params_size = sizeof(struct udp_params),
 	.check = udp_check,

@@ -70,7 +70,11 @@ static int open_udp_stream(struct client *c, bool sender, int id)
 		return rc;
 	/* GSO only where each datagram becomes a packet before anything counts it (udp_path.h). */
 	cfg.gso = sender && bp_udp_gso_safe(fd, "", why, sizeof(why));
-	if (sender)
+	if (sender && np->packet_engine)
+		cfg.pkt = bp_udp_packet_engine(fd, cfg.payload_len, NULL);
+	if (!sender && np->packet_engine)
+		cfg.pkt_rx = bp_udp_packet_receiver(fd, NULL);
+	if (sender && !cfg.pkt)
 		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
 	return bp_stream_side_add_udp(&c->side, fd, &cfg, id, c->err, c->errlen);
 }

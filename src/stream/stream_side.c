@@ -125,8 +125,13 @@ int bp_stream_side_add_udp(struct bp_stream_side *s, int fd, const struct bp_udp
 	struct bp_udp_stream *u;
 	struct bp_stream *st;
 
-	if (full(s, fd, err, errlen))
+	if (full(s, fd, err, errlen)) {
+		/* The stream owns what cfg hands it (a packet engine): release both. */
+		u = bp_udp_stream_new(cfg);
+		if (u)
+			bp_udp_stream_ops.release(u);
 		return -EINVAL;
+	}
 	u = bp_udp_stream_new(cfg);
 	if (!u) {
 		snprintf(err, errlen, "udp stream: out of memory");

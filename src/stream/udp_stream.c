@@ -7,12 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 
 #include "core/clock.h"
+#include "core/log.h"
 #include "io/loop.h"
 #include "proto/udp_header.h"
 #include "io/udp_io.h"
 #include "io/pacer.h"
+#include "io/pkt_rx.h"
+#include "io/pkt_tx.h"
 #include "stream/udp_seq.h"
 
 /* Datagrams per system call: the pacer's cap, so no burst is larger than one batch. */
@@ -21,6 +25,12 @@
 #define MAX_PAYLOAD 65507
 /* How long a stopping receiver may go on reading what is still queued in its socket. */
 #define DRAIN_NS (20 * BP_NS_PER_MS)
+/* A drained RX ring: no block came for longer than the kernel takes to hand a part-filled
+ * one over (BLOCK_TIMEOUT_MS, 4 ms, in io/pkt_rx.c). */
+#define RING_IDLE_NS (6 * BP_NS_PER_MS)
+#define RING_PAUSE_NS (500 * BP_NS_PER_US)
+/* How long a stopping packet engine may wait for its ring's last frames to leave. */
+#define FLUSH_NS (50 * BP_NS_PER_MS)
 
 struct bp_udp_stream {
 	struct bp_udp_stream_cfg cfg;
@@ -58,6 +68,18 @@ void bp_udp_stream_stats(const struct bp_udp_stream *u, struct bp_udp_stats *out
 	memcpy(out->mode, u->pub.mode, sizeof(out->mode));
 }
 
+static void free_engines(const struct bp_udp_stream_cfg *cfg)
+{
+	if (cfg->pkt) {
+		bp_pkt_tx_close(cfg->pkt);
+		free(cfg->pkt);
+	}
+	if (cfg->pkt_rx) {
+		bp_pkt_rx_close(cfg->pkt_rx);
+		free(cfg->pkt_rx);
+	}
+}
+
 struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg)
 {
 	struct bp_udp_stream *u = calloc(1, sizeof(*u));
@@ -65,8 +87,53 @@ struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg)
 	if (u) {
 		u->cfg = *cfg;
 		u->next_seq = 1;
+	} else {
+		free_engines(cfg);
 	}
 	return u;
+}
+
+static bool client_warned;
+
+static void fallback(const char *why, bool *warned)
+{
+	/* A client says it once per process: rfc2544 runs many trials, each a new client. */
+	if (!__atomic_exchange_n(warned ? warned : &client_warned, true, __ATOMIC_RELAXED))
+		bp_log(BP_LOG_WARN, "%s: using the socket engine", why);
+}
+
+struct bp_pkt_tx *bp_udp_packet_engine(int fd, size_t payload_len, bool *warned)
+{
+	struct bp_pkt_tx *t = calloc(1, sizeof(*t));
+	char err[200] = "packet engine: out of memory";
+	int rc = t ? bp_pkt_tx_open(t, fd, payload_len, err, sizeof(err)) : -ENOMEM;
+
+	if (!rc)
+		return t;
+	free(t);
+	fallback(err, warned);
+	return NULL;
+}
+
+struct bp_pkt_rx *bp_udp_packet_receiver(int fd, bool *warned)
+{
+	struct bp_pkt_rx *r = calloc(1, sizeof(*r));
+	char err[200] = "packet engine: out of memory";
+	int rc = r ? bp_pkt_rx_open(r, fd, err, sizeof(err)) : -ENOMEM;
+
+	if (!rc)
+		return r;
+	free(r);
+	fallback(err, warned);
+	return NULL;
+}
+
+const char *const bp_udp_engine_names[] = { "socket", "packet", NULL };
+
+const char *bp_udp_engine_of_mode(const char *mode)
+{
+	return strcmp(mode, "tx_ring") == 0 || strcmp(mode, "rx_ring") == 0 ? "packet" :
+	       "socket";
 }
 
 static void fill_header(void *arg, uint8_t *payload, size_t len, int index)
@@ -88,14 +155,20 @@ static bool send_due(struct bp_udp_stream *u)
 	if (n <= 0)
 		return true;
 	u->now_ns = now;
-	sent = bp_udp_send_batch(&u->tx, n, fill_header, u);
+	if (u->cfg.pkt) {
+		/* A full ring stalls like a full socket buffer: nothing is lost, it waits. */
+		sent = bp_pkt_tx_send(u->cfg.pkt, n, fill_header, u);
+		u->st.stalls = u->cfg.pkt->st.ring_full + u->cfg.pkt->st.kick_errors;
+	} else {
+		sent = bp_udp_send_batch(&u->tx, n, fill_header, u);
+		u->st.stalls = u->tx.st.eagain + u->tx.st.enobufs;
+		u->st.unsent = u->tx.st.unsent;
+	}
 	if (sent < 0)
 		sent = 0;
 	u->next_seq += (uint64_t)sent;
 	u->st.datagrams += (uint64_t)sent;
 	u->st.bytes += (uint64_t)sent * u->cfg.payload_len;
-	u->st.stalls = u->tx.st.eagain + u->tx.st.enobufs;
-	u->st.unsent = u->tx.st.unsent;
 	if (u->cfg.rate_bps > 0)
 		bp_pacer_sent(&u->pacer, (uint64_t)sent, now);
 	publish(u);
@@ -171,8 +244,17 @@ static void receiver_publish(struct bp_udp_stream *u, bool final)
 	u->st.out_of_order = c.out_of_order;
 	u->st.duplicates = c.duplicates;
 	u->st.jitter_ns = c.jitter_ns;
-	u->st.kernel_drops = final ? bp_udp_receiver_kernel_drops(&u->rx) : u->rx.drops;
+	if (u->cfg.pkt_rx)
+		u->st.kernel_drops = bp_pkt_rx_drops(u->cfg.pkt_rx);
+	else
+		u->st.kernel_drops = final ? bp_udp_receiver_kernel_drops(&u->rx) : u->rx.drops;
 	publish(u);
+}
+
+static int receive(struct bp_udp_stream *u)
+{
+	return u->cfg.pkt_rx ? bp_pkt_rx_read(u->cfg.pkt_rx, on_datagram, u) :
+			       bp_udp_recv_batch(&u->rx, on_datagram, u);
 }
 
 static void receiver_readable(struct bp_flow *f, uint32_t events)
@@ -182,7 +264,7 @@ static void receiver_readable(struct bp_flow *f, uint32_t events)
 	(void)events;
 	/* Read until the socket is empty, but give other flows a turn now and then. */
 	for (int i = 0; i < 16; i++)
-		if (bp_udp_recv_batch(&u->rx, on_datagram, u) <= 0)
+		if (receive(u) <= 0)
 			break;
 	receiver_publish(u, false);
 }
@@ -198,16 +280,21 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 		/* GSO only where the caller found that each datagram becomes a packet and the
 		 * qdiscs keep the loss count exact (io/udp_path.h); GRO buffers are counted by
 		 * their segments (udp_io.c deliver), so receivers may always ask for it. */
-		rc = u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
+		rc = u->cfg.pkt || u->cfg.pkt_rx ? 0 :
+		     u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
 							u->cfg.gso) :
 				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH, true);
 		if (rc)
 			return rc;
 		u->io_ready = true;
 	}
-	mode = u->cfg.sender ? bp_udp_sender_mode(&u->tx) : bp_udp_receiver_mode(&u->rx);
+	if (u->cfg.pkt || u->cfg.pkt_rx)
+		mode = u->cfg.pkt ? "tx_ring" : "rx_ring";
+	else
+		mode = u->cfg.sender ? bp_udp_sender_mode(&u->tx) : bp_udp_receiver_mode(&u->rx);
 	snprintf(u->pub.mode, sizeof(u->pub.mode), "%s", mode);
-	u->flow = (struct bp_flow){ .fd = fd, .data = u,
+	/* The RX ring's socket tells when a block is ready; the UDP socket gets nothing. */
+	u->flow = (struct bp_flow){ .fd = u->cfg.pkt_rx ? u->cfg.pkt_rx->fd : fd, .data = u,
 				    .handler = u->cfg.sender ? sender_writable : receiver_readable,
 				    .events = u->cfg.sender ? (u->cfg.rate_bps > 0 ? 0 : EPOLLOUT) :
 				    EPOLLIN };
@@ -219,6 +306,26 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 	u->timer = (struct bp_timer){ .fn = sender_tick, .data = u };
 	bp_timer_arm(loop, &u->timer, bp_now_ns());
 	return 0;
+}
+
+/* The ring's last blocks: the kernel hands over a part-filled one after its timeout. */
+static void drain_ring(struct bp_udp_stream *u, uint64_t until)
+{
+	uint64_t idle_since = 0, now;
+
+	while ((now = bp_now_ns()) < until) {
+		struct timespec ts = { .tv_nsec = RING_PAUSE_NS };
+
+		if (bp_pkt_rx_read(u->cfg.pkt_rx, on_datagram, u) > 0) {
+			idle_since = 0;
+			continue;
+		}
+		if (!idle_since)
+			idle_since = now;
+		else if (now - idle_since > RING_IDLE_NS)
+			break;
+		nanosleep(&ts, NULL);
+	}
 }
 
 static void udp_stop(void *state, struct bp_loop *loop)
@@ -234,11 +341,23 @@ static void udp_stop(void *state, struct bp_loop *loop)
 	 * until the socket is empty, for at most DRAIN_NS: with -R the server may still be
 	 * sending, and what comes after the end is not the test's.
 	 */
+	if (u->cfg.pkt) {
+		/* Frames still in the ring at the end never left: not sent, so not lost. */
+		uint64_t left = bp_pkt_tx_flush(u->cfg.pkt, bp_now_ns() + FLUSH_NS);
+
+		u->st.datagrams -= left;
+		u->st.bytes -= left * u->cfg.payload_len;
+		u->st.unsent += left;
+		publish(u);
+	}
 	if (!u->cfg.sender) {
 		uint64_t until = bp_now_ns() + DRAIN_NS;
 
-		while (bp_udp_recv_batch(&u->rx, on_datagram, u) > 0 && bp_now_ns() < until)
-			;
+		if (u->cfg.pkt_rx)
+			drain_ring(u, until);
+		else
+			while (bp_udp_recv_batch(&u->rx, on_datagram, u) > 0 && bp_now_ns() < until)
+				;
 		receiver_publish(u, true);
 	}
 }
@@ -247,7 +366,9 @@ static void udp_release(void *state)
 {
 	struct bp_udp_stream *u = state;
 
-	if (u->io_ready && u->cfg.sender)
+	if (u->cfg.pkt || u->cfg.pkt_rx)
+		free_engines(&u->cfg);
+	else if (u->io_ready && u->cfg.sender)
 		bp_udp_sender_free(&u->tx);
 	else if (u->io_ready)
 		bp_udp_receiver_free(&u->rx);

@@ -20,6 +20,10 @@ struct bp_udp_stream_cfg {
 	double rate_bps;      /* payload bits per second (as iperf3 -b); 0: as fast as possible */
 	bool seq64;           /* 64-bit sequence numbers in the header */
 	bool gso;             /* sender: try UDP GSO (only where bp_udp_gso_safe says so) */
+	struct bp_pkt_tx *pkt;  /* sender: the packet engine (io/pkt_tx.h), owned by the
+				 * stream from bp_udp_stream_new on; NULL: the socket engine */
+	struct bp_pkt_rx *pkt_rx;  /* receiver: the packet engine's RX ring (io/pkt_rx.h),
+				    * owned likewise; NULL: the socket engine */
 };
 
 struct bp_udp_stats {
@@ -35,9 +39,33 @@ struct bp_udp_stats {
 };
 
 struct bp_udp_stream;
+struct bp_pkt_tx;
+struct bp_pkt_rx;
 
 struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg);
 extern const struct bp_stream_ops bp_udp_stream_ops;
+
+/*
+ * The packet engine for a sending stream on the connected UDP socket fd (io/pkt_tx.h), or
+ * NULL when it cannot run here (no CAP_NET_RAW, a device that is not Ethernet, a datagram
+ * over the MTU ...): then one line says why and that the socket engine runs instead,
+ * once while *warned is false (warned NULL: once per process). The result goes into bp_udp_stream_cfg.pkt.
+ */
+struct bp_pkt_tx *bp_udp_packet_engine(int fd, size_t payload_len, bool *warned);
+
+/* The same for a receiving stream: an RX ring on the stream's 4-tuple, or NULL (one line). */
+struct bp_pkt_rx *bp_udp_packet_receiver(int fd, bool *warned);
+
+/* --engine's names, in the order of enum bp_udp_engine; NULL-terminated. */
+enum bp_udp_engine { BP_UDP_ENGINE_SOCKET, BP_UDP_ENGINE_PACKET };
+extern const char *const bp_udp_engine_names[];
+
+/* --engine's help line, shared by udp and rfc2544. */
+#define BP_UDP_ENGINE_HELP "socket (sendmmsg, through the qdisc and firewall) or packet " \
+	"(AF_PACKET TX ring, needs CAP_NET_RAW; bypasses this host's qdisc and firewall)"
+
+/* "packet" when the path named mode is the packet engine's (tx_ring, rx_ring), else "socket". */
+const char *bp_udp_engine_of_mode(const char *mode);
 
 /* A consistent-enough snapshot from any thread (each field is read atomically). */
 void bp_udp_stream_stats(const struct bp_udp_stream *u, struct bp_udp_stats *out);

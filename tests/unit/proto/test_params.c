@@ -19,7 +19,7 @@ static void test_params_round_trip(void)
 		.test = "tcp", .kind = BP_NET_KIND_TCP, .time_ns = 2500 * BP_NS_PER_MS,
 		.omit_ns = BP_NS_PER_SEC, .interval_ns = BP_NS_PER_SEC / 2, .parallel = 4,
 		.bidir = true, .window = 262144, .len = 65536, .mss = 1200, .nodelay = true,
-		.zerocopy = true, .congestion = "reno",
+		.zerocopy = true, .congestion = "reno", .packet_engine = true,
 		.client_version = "boardperf 0.1.0",
 	};
 	struct bp_net_params q;
@@ -41,7 +41,8 @@ static void test_params_round_trip(void)
 	CHECK_INT(q.omit_ns, BP_NS_PER_SEC);
 	CHECK_INT(q.interval_ns, BP_NS_PER_SEC / 2);
 	CHECK_INT(q.parallel, 4);
-	CHECK(q.bidir && !q.reverse && q.nodelay && q.zerocopy);
+	CHECK(q.bidir && !q.reverse && q.nodelay && q.zerocopy && q.packet_engine);
+	CHECK(json_is_true(json_object_get(j, "bp_packet_engine")));
 	CHECK_INT(q.window, 262144);
 	CHECK_INT(q.len, 65536);
 	CHECK_STR(q.congestion, "reno");
@@ -63,6 +64,12 @@ static void test_params_iperf3_and_refusals(void)
 	CHECK_INT(q.time_ns, 5 * BP_NS_PER_SEC);
 	CHECK_INT(bp_net_params_up_streams(&q), 0);
 	CHECK_INT(bp_net_params_down_streams(&q), 2);
+	CHECK(!q.packet_engine);  /* a stock iperf3 never asks for it */
+	json_decref(j);
+	/* A flag that is not a flag is refused, as every other one. */
+	j = json_pack("{s:b, s:s}", "udp", 1, "bp_packet_engine", "yes");
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "bp_packet_engine") != NULL);
 	json_decref(j);
 	j = json_pack("{s:b, s:i}", "tcp", 1, "bp_version", BP_PROTO_VERSION + 1);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
