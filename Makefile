@@ -92,7 +92,7 @@ test-cross: deps
 
 # Emulated boards under qemu-system (tools/boards/run.sh): a Raspberry Pi 3 B and 2 B, an
 # Orange Pi PC and ARMv7 and ARMv8 virt machines boot Debian's kernels once each and run info,
-# cpu, mem, disk, tcp, udp, rr and their GPIO checks; the results are checked from here into
+# cpu, mem, disk, tcp, udp, rr, tcp --sctp and their GPIO checks; the results are checked from here into
 # build-dist/boards/meson-logs/testlog.json.
 test-boards: deps
 	tools/boards/run.sh $(BOARDS)
