@@ -56,7 +56,7 @@ tap=$(
 	done
 	# A stock iperf3 --sctp client against boardperf serve: iperf3's own count of what it
 	# sent (or received) against what boardperf's serve reported back for the same streams.
-	for t in iperf3-up iperf3-down; do
+	for t in iperf3-up iperf3-down iperf3-bidir; do
 		json=$(section "$t")
 		[ "$(endrc "$t")" = 0 ]; ok $? "stock iperf3 --sctp ($t) against boardperf serve exits 0"
 		jq -e '.start.test_start.protocol == "SCTP" and (.error == null)' <<<"$json" >/dev/null 2>&1
@@ -65,6 +65,12 @@ tap=$(
 		r=$(jq -r '.end.sum_received.bytes // empty' <<<"$json" 2>/dev/null)
 		agree "$r" "$s"; ok $? "$t: bytes received $r agree with bytes sent $s (10 % or 1 MiB)"
 	done
+	json=$(section iperf3-bidir)
+	s=$(jq -r '.end.sum_sent_bidir_reverse.bytes // empty' <<<"$json" 2>/dev/null)
+	r=$(jq -r '.end.sum_received_bidir_reverse.bytes // empty' <<<"$json" 2>/dev/null)
+	agree "$r" "$s"; ok $? "iperf3-bidir: the reverse direction's bytes received $r agree with bytes sent $s"
+	jq -e '.start.test_start.num_streams == 2' <<<"$json" >/dev/null 2>&1
+	ok $? "iperf3-bidir: -P 2"
 	grep -aq '^@@SERVE .*listening for SCTP' "$con"; ok $? "serve opened its SCTP listener"
 	# bad input: exit status 2 and one line naming the value
 	for t in bad-nstreams:"--nstreams" bad-nosctp:"--nstreams 4 needs --sctp" \

@@ -50,6 +50,7 @@ check crr-connect boardperf crr --sctp --connect-only $h -p $bp -t 1 --json
 # a stock iperf3 --sctp client against boardperf serve, both ways
 check iperf3-up iperf3 --sctp $h -p $bp -t 2 -J
 check iperf3-down iperf3 --sctp -R $h -p $bp -t 2 -J
+check iperf3-bidir iperf3 --sctp --bidir -P 2 $h -p $bp -t 2 -J
 kill $serve
 # boardperf's client against a stock iperf3 server, both ways
 iperf3 -s -p $ip3 >/tmp/iperf3.log 2>&1 &
