@@ -46,7 +46,7 @@ tap=$(
 	json=$(section bidir)
 	jq -e '.params.nstreams == 4 and .params.parallel == 2' <<<"$json" >/dev/null 2>&1
 	ok $? "tcp --sctp --bidir: -P 2 and --nstreams 4 in the parameters"
-	for t in rr crr crr-connect; do
+	for t in rr crr crr-rate crr-connect; do
 		json=$(section "$t")
 		[ "$(endrc "$t")" = 0 ]; ok $? "$t --sctp exits 0"
 		v=$(figure transactions <<<"$json"); [ "$t" = rr ] || v=$(figure connections <<<"$json")

@@ -42,10 +42,10 @@ check up boardperf tcp --sctp $h -p $bp -t 2 --json
 check down boardperf tcp --sctp -R $h -p $bp -t 2 --json
 check bidir boardperf tcp --sctp --bidir -P 2 --nstreams 4 -l 64K -w 1M -M 1200 -N $h -p $bp -t 2 --json
 check rr boardperf rr --sctp -P 2 --nstreams 2 $h -p $bp -t 1 --json
-# crr in an open loop (INIT/COOKIE handshakes at a set rate) and --connect-only (handshake
-# and close alone, as fast as it goes); a closed loop at full speed saw some connections
-# reset (open: see the README's SCTP section)
-check crr boardperf crr --sctp --rate 50 $h -p $bp -t 1 --json
+# crr closed loop (an association per transaction, as fast as it goes), open loop (INIT/COOKIE
+# handshakes at a set rate), and --connect-only (the handshake and close alone)
+check crr boardperf crr --sctp $h -p $bp -t 1 --json
+check crr-rate boardperf crr --sctp --rate 50 $h -p $bp -t 1 --json
 check crr-connect boardperf crr --sctp --connect-only $h -p $bp -t 1 --json
 # a stock iperf3 --sctp client against boardperf serve, both ways
 check iperf3-up iperf3 --sctp $h -p $bp -t 2 -J
