@@ -104,6 +104,13 @@ static int open_stream(struct client *c, bool sender, int id, const struct bp_st
 	rc = bp_stream_connect(&c->ctl.addr, np.sctp ? IPPROTO_SCTP : IPPROTO_TCP,
 			       bp_now_ns() + c->o->connect_timeout_ns,
 			       np.sctp ? sctp_options : sock_options, &np, &fd, c->err, c->errlen);
+	/* The control connection got through: nothing listens for SCTP there. */
+	if (rc == -ECONNREFUSED && np.sctp) {
+		size_t n = strlen(c->err);
+
+		snprintf(c->err + n, c->errlen - n, " (no SCTP listener there: a boardperf serve "
+			 "older than --sctp, or a firewall that rejects SCTP?)");
+	}
 	if (rc)
 		return rc;
 	rc = bp_proto_write_all(fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());

@@ -5,6 +5,7 @@
 # against its own serve, a stock iperf3 --sctp against boardperf serve and boardperf against
 # a stock iperf3 -s, both ways, and bad input; tools/vm/check.sh then checks the output from
 # here and writes OUT/meson-logs/testlog.json for tests/summary.sh.
+#   VM_EXTRA: more programs for such a script, each at its own absolute path, with libraries.
 #   VM_INIT: another /init than tools/vm/init.sh (to try something by hand; not checked).
 #   BOARDPERF: the binary to test (default: build/boardperf when it is built, else the
 #   static amd64 binary of tools/dist.sh); a dynamic one gets its libraries in the image,
@@ -73,6 +74,7 @@ binabs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 with_libs "$binabs" "$ird"
 mv "$ird$binabs" "$ird/usr/bin/boardperf"
 with_libs "$(command -v iperf3)" "$ird"
+for f in ${VM_EXTRA:-}; do with_libs "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$ird"; done
 install -m 755 "${VM_INIT:-tools/vm/init.sh}" "$ird/init"  # VM_INIT: another script, to debug by hand
 seen=()
 modclose "$mods" sctp >"$ird/lib/modules/order"
