@@ -429,7 +429,7 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 	memset(ti, 0, sizeof(*ti));
 	memset(&k, 0, sizeof(k));
 	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &k, &len))
-		return -errno;
+		return errno == ENOPROTOOPT || errno == EOPNOTSUPP ? bp_sctp_info_read(fd, ti) : -errno;
 	/* qemu-user answers with 4 bytes; old kernels stop before the newer fields. */
 	if (!TI_HAS(len, tcpi_total_retrans))
 		return 0;

@@ -116,6 +116,14 @@ struct bp_tcp_info {
 	uint32_t pmtu;         /* bytes, the path MTU TCP uses; 0 when unknown */
 };
 
+/* An SCTP socket (TCP_INFO: ENOPROTOOPT or EOPNOTSUPP) answers through bp_sctp_info_read. */
 int bp_tcp_info_read(int fd, struct bp_tcp_info *ti);
+/*
+ * What SCTP says of a one-to-one socket's association, in TCP_INFO's terms: retransmitted
+ * chunks as total_retrans, the primary path's cwnd in bytes (snd_cwnd, with snd_mss 1), its
+ * smoothed RTT (ms resolution) and MTU; no byte counts (has_bytes false). -ENOPROTOOPT (or
+ * getsockopt's error) for another socket.
+ */
+int bp_sctp_info_read(int fd, struct bp_tcp_info *ti);
 
 #endif

@@ -7,6 +7,7 @@
 #include "io/sock.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -45,6 +46,27 @@ ssize_t bp_recv_discard(int fd, size_t len, int flags, bool sctp)
 	if (!sctp)
 		return recv(fd, NULL, len, flags | MSG_TRUNC);
 	return recv(fd, scratch, len < sizeof(scratch) ? len : sizeof(scratch), flags);
+}
+
+int bp_sctp_info_read(int fd, struct bp_tcp_info *ti)
+{
+	struct sctp_status st = { .sstat_assoc_id = 0 };
+	struct sctp_assoc_stats as = { .sas_assoc_id = 0 };
+	socklen_t len = sizeof(st), alen = sizeof(as);
+
+	memset(ti, 0, sizeof(*ti));
+	if (getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, &st, &len))
+		return -errno;
+	ti->valid = true;
+	ti->snd_cwnd = st.sstat_primary.spinfo_cwnd;
+	ti->snd_mss = 1;
+	ti->rtt_us = st.sstat_primary.spinfo_srtt * 1000u;
+	ti->pmtu = st.sstat_primary.spinfo_mtu;
+	/* Kernels before 3.8 have no association statistics: no retransmissions then. */
+	if (!getsockopt(fd, IPPROTO_SCTP, SCTP_GET_ASSOC_STATS, &as, &alen) &&
+	    alen >= offsetof(struct sctp_assoc_stats, sas_rtxchunks) + sizeof(as.sas_rtxchunks))
+		ti->total_retrans = (uint32_t)as.sas_rtxchunks;
+	return 0;
 }
 
 bool bp_sock_is_sctp(int fd)

@@ -298,6 +298,7 @@ static void test_sctp(void)
 {
 	struct bp_addr a;
 	int probe = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP), e = errno, fd = -1, l = -1, c = -1;
+	struct bp_tcp_info ti;
 	char buf[64];
 
 	CHECK(bp_sctp_missing(EPROTONOSUPPORT) && !bp_sctp_missing(EINVAL));
@@ -338,6 +339,11 @@ static void test_sctp(void)
 	CHECK_INT(bp_recv_discard(fd, 1 << 20, 0, true), 1);
 	CHECK_INT(send(c, "x", 1, 0), 1);
 	CHECK_INT(bp_recv_discard(fd, 1 << 20, 0, true), 1);
+	/* TCP_INFO's figures from SCTP's own: a path with a cwnd and an MTU, no byte counts */
+	CHECK_INT(bp_tcp_info_read(c, &ti), 0);
+	CHECK(ti.valid && !ti.has_bytes && ti.snd_cwnd > 0 && ti.snd_mss == 1 && ti.pmtu > 0);
+	CHECK_INT(bp_tcp_info_read(fd, &ti), 0);
+	CHECK(ti.valid && ti.snd_cwnd > 0);
 	close(fd);
 	close(c);
 	close(l);
