@@ -43,6 +43,10 @@ tap=$(
 			agree "$r" "$s"; ok $? "tcp --sctp $t: ${d}receiver.bytes $r agrees with ${d}sender.bytes $s (10 % or 1 MiB)"
 		done
 	done
+	json=$(section up)
+	jq -e '([.metrics[] | select(.name == "sender.retransmits")][0].value | type == "number")
+		and .intervals[0].metrics.cwnd > 0 and .intervals[0].metrics.rtt >= 0' <<<"$json" >/dev/null 2>&1
+	ok $? "tcp --sctp up: retransmits from SCTP_GET_ASSOC_STATS, the first interval's cwnd and rtt from SCTP_STATUS"
 	json=$(section bidir)
 	jq -e '.params.nstreams == 4 and .params.parallel == 2' <<<"$json" >/dev/null 2>&1
 	ok $? "tcp --sctp --bidir: -P 2 and --nstreams 4 in the parameters"
