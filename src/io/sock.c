@@ -183,20 +183,42 @@ static int connect_wait(int fd, uint64_t t0, uint64_t deadline_ns, const char *w
 	return 0;
 }
 
+/*
+ * A stream socket of protocol proto; on failure the message names the operation and the
+ * address, or says that the kernel has no SCTP (io/sock_sctp.c).
+ */
+static int stream_socket(const struct bp_addr *a, int proto, const char *op, const char *what,
+			 char *err, size_t errlen)
+{
+	int fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	int e = errno;
+
+	if (fd >= 0)
+		return fd;
+	if (proto == IPPROTO_SCTP && bp_sctp_missing(e))
+		snprintf(err, errlen, "%s", BP_SCTP_MISSING);
+	else
+		snprintf(err, errlen, "%s %s: socket: %s", op, what, strerror(e));
+	return -e;
+}
+
 int bp_tcp_connect(const struct bp_addr *a, uint64_t deadline_ns, bp_sock_pre_fn pre,
 		   void *arg, int *fd_out, char *err, size_t errlen)
+{
+	return bp_stream_connect(a, IPPROTO_TCP, deadline_ns, pre, arg, fd_out, err, errlen);
+}
+
+int bp_stream_connect(const struct bp_addr *a, int proto, uint64_t deadline_ns,
+		      bp_sock_pre_fn pre, void *arg, int *fd_out, char *err, size_t errlen)
 {
 	uint64_t t0 = bp_now_ns();
 	char what[INET6_ADDRSTRLEN + 16];
 	int fd, rc;
 
 	bp_addr_str(a, what, sizeof(what));
-	fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "connect %s: socket: %s", what, strerror(errno));
-		return rc;
-	}
+	fd = stream_socket(a, proto, "connect", what, err, errlen);
+	if (fd < 0)
+		return fd;
 	if (pre) {
 		rc = pre(fd, arg, err, errlen);
 		if (rc)
@@ -232,19 +254,16 @@ static bool is_v6_wildcard(const struct bp_addr *a)
 	return a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&sin6->sin6_addr);
 }
 
-static int listen_on(const struct bp_addr *a, int backlog, bool reuseport, int *fd_out, char *err,
-		     size_t errlen)
+static int listen_on(const struct bp_addr *a, int proto, int backlog, bool reuseport,
+		     int *fd_out, char *err, size_t errlen)
 {
 	char what[INET6_ADDRSTRLEN + 16];
 	int fd, one = 1, zero = 0, rc;
 
 	bp_addr_str(a, what, sizeof(what));
-	fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "listen %s: socket: %s", what, strerror(errno));
-		return rc;
-	}
+	fd = stream_socket(a, proto, "listen", what, err, errlen);
+	if (fd < 0)
+		return fd;
 	/* Dual-stack where allowed; a kernel that refuses keeps an IPv6-only listener. */
 	if (is_v6_wildcard(a))
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
@@ -279,7 +298,13 @@ error:
 
 int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, size_t errlen)
 {
-	int rc = listen_on(a, backlog, false, fd_out, err, errlen);
+	return bp_stream_listen(a, IPPROTO_TCP, backlog, fd_out, err, errlen);
+}
+
+int bp_stream_listen(const struct bp_addr *a, int proto, int backlog, int *fd_out, char *err,
+		     size_t errlen)
+{
+	int rc = listen_on(a, proto, backlog, false, fd_out, err, errlen);
 
 	/* A kernel without IPv6 still serves IPv4 on the wildcard. */
 	if ((rc == -EAFNOSUPPORT || rc == -EADDRNOTAVAIL) && is_v6_wildcard(a)) {
@@ -287,7 +312,7 @@ int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, 
 		struct bp_addr v4;
 
 		wildcard(ntohs(sin6->sin6_port), BP_FAMILY_V4, &v4);
-		rc = listen_on(&v4, backlog, false, fd_out, err, errlen);
+		rc = listen_on(&v4, proto, backlog, false, fd_out, err, errlen);
 	}
 	return rc;
 }
@@ -295,7 +320,7 @@ int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, 
 int bp_tcp_listen_shared(const struct bp_addr *a, int backlog, int *fd_out, char *err,
 			 size_t errlen)
 {
-	return listen_on(a, backlog, true, fd_out, err, errlen);
+	return listen_on(a, IPPROTO_TCP, backlog, true, fd_out, err, errlen);
 }
 
 int bp_sock_set_buffers(int fd, int bytes, char *err, size_t errlen)
@@ -404,7 +429,7 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 	memset(ti, 0, sizeof(*ti));
 	memset(&k, 0, sizeof(k));
 	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &k, &len))
-		return -errno;
+		return errno == ENOPROTOOPT || errno == EOPNOTSUPP ? bp_sctp_info_read(fd, ti) : -errno;
 	/* qemu-user answers with 4 bytes; old kernels stop before the newer fields. */
 	if (!TI_HAS(len, tcpi_total_retrans))
 		return 0;

@@ -50,11 +50,18 @@ typedef int (*bp_sock_pre_fn)(int fd, void *arg, char *err, size_t errlen);
 int bp_tcp_connect(const struct bp_addr *a, uint64_t deadline_ns, bp_sock_pre_fn pre,
 		   void *arg, int *fd_out, char *err, size_t errlen);
 
+/* The same over any stream protocol: IPPROTO_TCP or IPPROTO_SCTP (one-to-one style). */
+int bp_stream_connect(const struct bp_addr *a, int proto, uint64_t deadline_ns,
+		      bp_sock_pre_fn pre, void *arg, int *fd_out, char *err, size_t errlen);
+
 /*
  * A listening TCP socket on bind address a (wildcard: IPv6 dual-stack where the kernel
  * allows, so one socket takes IPv4 and IPv6), SO_REUSEADDR, non-blocking.
  */
 int bp_tcp_listen(const struct bp_addr *a, int backlog, int *fd_out, char *err, size_t errlen);
+/* The same over IPPROTO_TCP or IPPROTO_SCTP. */
+int bp_stream_listen(const struct bp_addr *a, int proto, int backlog, int *fd_out, char *err,
+		     size_t errlen);
 /* The same on exactly a (no IPv4 fallback), with SO_REUSEPORT: one listener per worker. */
 int bp_tcp_listen_shared(const struct bp_addr *a, int backlog, int *fd_out, char *err,
 			 size_t errlen);
@@ -65,6 +72,27 @@ int bp_sock_set_nodelay(int fd, char *err, size_t errlen);
 int bp_sock_set_mss(int fd, int mss, char *err, size_t errlen);
 int bp_sock_set_congestion(int fd, const char *algo, char *err, size_t errlen);
 int bp_sock_set_nonblocking(int fd, bool on);
+/*
+ * sock_sctp.c: SCTP's one-to-one sockets (SOCK_STREAM, IPPROTO_SCTP), which read and write
+ * as TCP's do. BP_SCTP_MISSING is the one line a kernel without SCTP gets (socket() fails
+ * with EPROTONOSUPPORT: no sctp module loaded, or none built); bp_sctp_missing(errno) says
+ * whether errno is that case. bp_sctp_check: 0 when SCTP sockets can be made here, else
+ * -EPROTONOSUPPORT (or socket()'s error) with the line.
+ */
+#define BP_SCTP_MISSING "SCTP is not available in this kernel (module sctp not loaded or not built)"
+bool bp_sctp_missing(int err);
+int bp_sctp_check(char *err, size_t errlen);
+/*
+ * A recv whose bytes are thrown away: MSG_TRUNC on TCP discards them in the kernel, but on
+ * SCTP it copies into the NULL buffer, fails with EFAULT and loses the message it took, so
+ * an SCTP socket's bytes go through a scratch buffer of this thread's (at most 64 KiB a call).
+ */
+ssize_t bp_recv_discard(int fd, size_t len, int flags, bool sctp);
+/* True when fd is an SCTP socket (SO_PROTOCOL). */
+bool bp_sock_is_sctp(int fd);
+int bp_sctp_set_nodelay(int fd, char *err, size_t errlen);           /* SCTP_NODELAY */
+int bp_sctp_set_maxseg(int fd, int bytes, char *err, size_t errlen); /* SCTP_MAXSEG */
+int bp_sctp_set_ostreams(int fd, int n, char *err, size_t errlen);   /* SCTP_INITMSG */
 /* sock_qos.c: IP TOS / IPv6 traffic class, kernel pacing (SO_MAX_PACING_RATE), DF. */
 int bp_sock_set_tos(int fd, int tos, char *err, size_t errlen);
 int bp_sock_set_pacing(int fd, double bits_per_s, char *err, size_t errlen);
@@ -88,6 +116,14 @@ struct bp_tcp_info {
 	uint32_t pmtu;         /* bytes, the path MTU TCP uses; 0 when unknown */
 };
 
+/* An SCTP socket (TCP_INFO: ENOPROTOOPT or EOPNOTSUPP) answers through bp_sctp_info_read. */
 int bp_tcp_info_read(int fd, struct bp_tcp_info *ti);
+/*
+ * What SCTP says of a one-to-one socket's association, in TCP_INFO's terms: retransmitted
+ * chunks as total_retrans, the primary path's cwnd in bytes (snd_cwnd, with snd_mss 1), its
+ * smoothed RTT (ms resolution) and MTU; no byte counts (has_bytes false). -ENOPROTOOPT (or
+ * getsockopt's error) for another socket.
+ */
+int bp_sctp_info_read(int fd, struct bp_tcp_info *ti);
 
 #endif

@@ -7,6 +7,7 @@
  * atomic read, from any thread).
  */
 #include "io/stream_internal.h"
+#include "io/sock.h"
 
 #include <errno.h>
 #include <time.h> /* before linux/errqueue.h, which uses struct timespec */
@@ -160,8 +161,14 @@ static void on_recv(struct bp_flow *f, uint32_t events)
 	for (int i = 0; i < RECV_BURST; i++) {
 		bool trunc = __atomic_load_n(&s->mode, __ATOMIC_RELAXED) == MODE_TRUNC;
 		size_t want = trunc ? RECV_TRUNC_LEN : RECV_COPY_LEN;
-		ssize_t n = trunc ? recv(f->fd, NULL, want, MSG_TRUNC | MSG_DONTWAIT)
-				  : recv(f->fd, s->w->recvbuf, want, MSG_DONTWAIT);
+		ssize_t n;
+
+		if (!trunc && !s->w->recvbuf && !(s->w->recvbuf = malloc(RECV_COPY_LEN))) {
+			fail(s, -ENOMEM);
+			return;
+		}
+		n = trunc ? recv(f->fd, NULL, want, MSG_TRUNC | MSG_DONTWAIT)
+			  : recv(f->fd, s->w->recvbuf, want, MSG_DONTWAIT);
 
 		if (n > 0) {
 			s->total += (uint64_t)n;
@@ -258,6 +265,9 @@ void bp_stream_data_init(struct bp_stream *s, int fd, enum bp_stream_role role,
 	s->flow.data = s;
 	s->flow.handler = role == BP_STREAM_SEND ? on_send : on_recv;
 	s->mode = role == BP_STREAM_SEND ? MODE_SEND : MODE_TRUNC;
+	/* SCTP takes MSG_TRUNC as a copy into NULL: EFAULT, and the message it took is lost. */
+	if (role == BP_STREAM_RECV && bp_sock_is_sctp(fd))
+		s->mode = MODE_COPY;
 	/* ENOPROTOOPT (qemu-user, old kernels) or EOPNOTSUPP: plain send, and the result says so. */
 	if (role == BP_STREAM_SEND && o && o->zerocopy &&
 	    !setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {

@@ -99,7 +99,9 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 
 	if (!j)
 		return NULL;
-	json_object_set_new(j, bp_net_params_udp(p) ? "udp" : "tcp", json_true());
+	/* iperf3 names the transport with one key: "tcp", "udp" or "sctp". */
+	json_object_set_new(j, bp_net_params_udp(p) ? "udp" : p->sctp ? "sctp" : "tcp",
+			    json_true());
 	/* iperf3 wants whole seconds; a stock server rounds sub-second tests up to 1 s. */
 	json_object_set_new(j, "time", json_integer((json_int_t)((p->time_ns + BP_NS_PER_SEC - 1) /
 								  BP_NS_PER_SEC)));
@@ -169,17 +171,19 @@ static int read_kind(struct bp_peer_reader *rd, struct bp_net_params *p)
 		bp_peer_refuse(rd, BP_IE_RECVPARAMS, "client speaks boardperf protocol %d, this "
 			       "server %d: update the older side", p->bp_version, BP_PROTO_VERSION);
 	bp_peer_str(rd, "bp_test", p->test, sizeof(p->test), BP_IE_RECVPARAMS);
+	/* The transport: a stock iperf3's --sctp is a tcp test whose streams are SCTP. */
+	p->sctp = bp_peer_flag(rd, "sctp", BP_IE_RECVPARAMS);
 	if (!p->test[0])
 		snprintf(p->test, sizeof(p->test), "%s",
 			 bp_peer_flag(rd, "udp", BP_IE_RECVPARAMS) ? "udp" :
-			 bp_peer_flag(rd, "tcp", BP_IE_RECVPARAMS) ? "tcp" : "");
-	if (!p->test[0] && bp_peer_flag(rd, "sctp", BP_IE_RECVPARAMS))
-		bp_peer_refuse(rd, BP_IE_PROTOCOL, "SCTP is not supported (tcp and udp are)");
+			 bp_peer_flag(rd, "tcp", BP_IE_RECVPARAMS) || p->sctp ? "tcp" : "");
 	if (!p->test[0])
 		bp_peer_refuse(rd, BP_IE_RECVPARAMS,
-			       "parameters name no test (neither tcp nor udp)");
+			       "parameters name no test (neither tcp, udp nor sctp)");
 	/* An unknown name is kept, not refused here: the server refuses it by name. */
 	p->kind = bp_net_kind_from_name(p->test);
+	if (p->sctp && p->kind == BP_NET_KIND_UDP)
+		bp_peer_refuse(rd, BP_IE_PROTOCOL, "sctp with a udp test: expected one transport");
 	return rd->rc;
 }
 
@@ -269,6 +273,8 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	p->dont_fragment = bp_peer_flag(&rd, "dont_fragment", BP_IE_RECVPARAMS);
 	p->rr_udp = bp_peer_flag(&rd, "bp_rr_udp", BP_IE_RECVPARAMS);
 	p->crr_hold = bp_peer_flag(&rd, "bp_crr_hold", BP_IE_RECVPARAMS);
+	if (p->sctp && p->rr_udp)
+		bp_peer_refuse(&rd, BP_IE_PROTOCOL, "sctp with bp_rr_udp: expected one transport");
 	/* Over UDP a request carries the 8-byte header that pairs it with its answer. */
 	p->rr_request = (int)bp_peer_int(&rd, "bp_rr_request", 1, p->rr_udp ? 8 : 1, MAX_LEN,
 					 BP_IE_BLOCKSIZE);

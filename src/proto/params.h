@@ -58,6 +58,10 @@ struct bp_net_params {
 	double fq_rate;         /* bit/s per stream paced by the kernel ("fqrate"), 0: none */
 	bool dont_fragment;     /* UDP datagrams with DF set ("dont_fragment") */
 	bool iperf3;            /* client: the server is a stock iperf3, send iperf3's keys only */
+	/* tcp, rr and crr over SCTP one-to-one sockets instead of TCP ("sctp", as iperf3's
+	 * --sctp sends it); the control connection stays TCP */
+	bool sctp;
+	int nstreams;           /* client: SCTP outbound streams offered (--nstreams), 0: kernel's */
 	/* rr and crr ("bp_rr_request", "bp_rr_response", "bp_rr_udp", "bp_crr_hold") */
 	int rr_request, rr_response;  /* bytes per request and per answer */
 	bool rr_udp;            /* rr over UDP */
@@ -94,7 +98,8 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p);
  * Read what a client sent. Refuses (-EINVAL, one line in err, iperf3's error number for it
  * in *ie) what cannot be run: no known transport, a bp_version newer than this one,
  * out-of-range counts or sizes, and the iperf3 options this server does not implement
- * (-n, -k, SCTP, MPTCP, UDP bursts, flow labels, -A), which it never ignores silently.
+ * (-n, -k, MPTCP, UDP bursts, flow labels, -A), which it never ignores silently, and SCTP
+ * for udp or rr --udp.
  */
 int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, char *err,
 			    size_t errlen);

@@ -48,6 +48,7 @@ struct rr_params {
 
 static const struct bp_opt rr_opts[] = {
 	RR_COMMON_OPTS,
+	BP_NET_CLI_SCTP_OPTS(struct rr_params),
 	{ 'u', "udp", BP_OPT_FLAG, offsetof(struct rr_params, udp), NULL, NULL, 0, 0, NULL,
 	  "over UDP (a lost request or answer counts as a timeout)" },
 	{ 0, "timeout", BP_OPT_DURATION, offsetof(struct rr_params, timeout), "S", "1", 0.001,
@@ -57,6 +58,7 @@ static const struct bp_opt rr_opts[] = {
 
 static const struct bp_opt crr_opts[] = {
 	RR_COMMON_OPTS,
+	BP_NET_CLI_SCTP_OPT(struct rr_params),
 	{ 0, "timeout", BP_OPT_DURATION, offsetof(struct rr_params, timeout), "S", "2", 0.001,
 	  60, NULL, "a connection not done within S fails (a dropped SYN is retried after 1 s)" },
 	{ 0, "ramp", BP_OPT_DURATION, offsetof(struct rr_params, ramp), "S", "0", 0, 3600, NULL,
@@ -116,6 +118,10 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 	/* -R, --bidir and --iperf3 are not in the table (BP_NET_CLI_BASE_OPTS): never set. */
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
+	if (p->net.sctp && p->udp) {
+		snprintf(err, errlen, "--sctp and --udp: expected one transport");
+		return -EINVAL;
+	}
 	if (p->ramp && p->rate <= 0 && !p->search) {
 		snprintf(err, errlen, "--ramp needs --rate: a ramp rises to an offered rate");
 		return -EINVAL;
@@ -194,7 +200,9 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 		json_object_set_new(r->params, "request", json_integer((json_int_t)p->req));
 		json_object_set_new(r->params, "response", json_integer((json_int_t)p->resp));
 	}
-	rc = bp_net_cli_auth_open(&p->net, &auth, &o.np, err, errlen);
+	rc = bp_net_cli_sctp_ready(&p->net, err, errlen);
+	if (!rc)
+		rc = bp_net_cli_auth_open(&p->net, &auth, &o.np, err, errlen);
 	if (rc)
 		return rc;
 	if (p->search)
@@ -220,7 +228,7 @@ static int crr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_rr = {
 	.name = "rr",
 	.summary = "request/response latency percentiles and transactions/s to `boardperf serve`",
-	.synopsis = "-c HOST [-l REQ[,RESP]] [-P N] [-t S] [-i S] [--udp] [--rate N]",
+	.synopsis = "-c HOST [-l REQ[,RESP]] [-P N] [-t S] [-i S] [--udp | --sctp] [--rate N]",
 	.opts = rr_opts,
 	.params_size = sizeof(struct rr_params),
 	.check = rr_check,
@@ -231,7 +239,7 @@ const struct bp_test bp_cmd_crr = {
 	.name = "crr",
 	.summary = "connections/s (connect, request, response, close) and concurrent connections",
 	.synopsis = "-c HOST [-l REQ[,RESP] | --connect-only] [-P N] [-t S] [--rate N [--ramp S]] "
-		    "[--concurrent N] [--max-failure-ratio PCT]",
+		    "[--concurrent N] [--max-failure-ratio PCT] [--sctp]",
 	.opts = crr_opts,
 	.params_size = sizeof(struct rr_params),
 	.check = rr_check,

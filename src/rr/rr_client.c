@@ -44,10 +44,22 @@ static int tcp_options(int fd, void *arg, char *err, size_t errlen)
 	return bp_sock_set_nodelay(fd, err, errlen);
 }
 
+/* The same for SCTP, which bundles small messages as Nagle does. */
+static int sctp_options(int fd, void *arg, char *err, size_t errlen)
+{
+	const struct bp_net_params *np = arg;
+	int rc = bp_sctp_set_nodelay(fd, err, errlen);
+
+	if (!rc && np->nstreams)
+		rc = bp_sctp_set_ostreams(fd, np->nstreams, err, errlen);
+	return rc;
+}
+
 /* rr: the flow's connection (TCP with the cookie, or a greeted UDP socket); crr: none. */
 static int flow_socket(struct client *c, int *fd)
 {
 	const struct bp_net_params *np = &c->o->np;
+	struct bp_net_params opts = *np;  /* what the options read (the hook takes void *) */
 	int rc;
 
 	*fd = -1;
@@ -56,8 +68,10 @@ static int flow_socket(struct client *c, int *fd)
 	if (np->rr_udp)
 		return bp_udp_connect(&c->ctl.addr, c->ctl.cookie, 1 << 20, bp_ctl_deadline(), fd,
 				      c->err, c->errlen);
-	rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + c->o->connect_timeout_ns, tcp_options,
-			    NULL, fd, c->err, c->errlen);
+	rc = bp_stream_connect(&c->ctl.addr, np->sctp ? IPPROTO_SCTP : IPPROTO_TCP,
+			       bp_now_ns() + c->o->connect_timeout_ns,
+			       np->sctp ? sctp_options : tcp_options, &opts, fd, c->err,
+			       c->errlen);
 	if (!rc)
 		rc = bp_proto_write_all(*fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());
 	if (rc && *fd >= 0) {
@@ -98,6 +112,7 @@ static int open_flows(void *arg)
 			.alone = !period && !o->concurrent && n <= c->nworkers,
 			.period_ns = period, .phase_ns = period * (uint64_t)i / (uint64_t)n,
 			.ramp_ns = o->ramp_ns, .timeout_ns = o->timeout_ns, .addr = c->ctl.addr,
+			.sctp = np->sctp,
 			.concurrent = o->concurrent ? &c->out->cc : NULL,
 			/* the cap split over the flows (each is a dispatcher on its own worker) */
 			.max_inflight = c->out->inflight_cap / (size_t)n,
@@ -353,8 +368,9 @@ static int connect_only_start(struct client *c)
 	int fd = -1;
 
 	if (!rc)
-		rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + o->connect_timeout_ns, NULL, NULL,
-				    &fd, c->err, c->errlen);
+		rc = bp_stream_connect(&c->ctl.addr, o->np.sctp ? IPPROTO_SCTP : IPPROTO_TCP,
+				       bp_now_ns() + o->connect_timeout_ns, NULL, NULL, &fd,
+				       c->err, c->errlen);
 	if (fd >= 0)
 		close(fd);
 	return rc ? rc : open_flows(c);

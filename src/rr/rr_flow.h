@@ -55,6 +55,7 @@ struct bp_rr_flow_cfg {
 	struct bp_txn_stats *stats;    /* the worker's; set before the flow starts */
 	/* crr */
 	struct bp_addr addr;
+	bool sctp;                    /* each connection an SCTP association (crr --sctp) */
 	char cookie[BP_COOKIE_LEN];
 	struct bp_rr_concurrent *concurrent;  /* NULL unless --concurrent */
 	/* crr open loop (period_ns, not --concurrent): this flow's connections in flight at most */

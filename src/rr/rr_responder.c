@@ -175,7 +175,7 @@ static void tcp_serve_alone(struct bp_rr_responder *r)
 
 	while (!r->owed && alone(r, until)) {
 		/* MSG_TRUNC: TCP discards the request in the kernel; only its length matters. */
-		ssize_t n = recv(r->flow.fd, NULL, 1 << 20, MSG_TRUNC);
+		ssize_t n = bp_recv_discard(r->flow.fd, 1 << 20, 0, r->cfg.sctp);
 
 		if (n <= 0)
 			return;

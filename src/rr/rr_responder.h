@@ -29,6 +29,7 @@ typedef void (*bp_rr_done_fn)(struct bp_rr_responder *r, void *arg);
 struct bp_rr_responder_cfg {
 	size_t req_len, resp_len;
 	bool udp;
+	bool sctp;              /* the connection is SCTP (no MSG_TRUNC discards) */
 	/*
 	 * crr: close after this many answers (the server closes first, so TIME_WAIT stays on
 	 * its side): 1, or 2 with --concurrent (the open and the check after the hold); 0 never.

@@ -46,6 +46,7 @@ static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen
 		*port = ntohs(a.ss.ss_family == AF_INET6 ?
 			      ((struct sockaddr_in6 *)&a.ss)->sin6_port :
 			      ((struct sockaddr_in *)&a.ss)->sin_port);
+	s->bound = a;
 	/* UDP tests greet the same port over UDP. */
 	rc = srv_udp_open(s, &a, err, errlen);
 	if (rc)
@@ -99,6 +100,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 		close(s.listener.fd);
 	}
 	srv_udp_close(&s);
+	srv_sctp_close(&s);
 out:
 	if (s.pool)
 		bp_stream_pool_free(s.pool);

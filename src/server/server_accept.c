@@ -38,6 +38,8 @@ static void resume_listener(struct bp_timer *t, uint64_t now_ns)
 	(void)now_ns;
 	s->door.paused = false;
 	bp_loop_mod(&s->listener, EPOLLIN);
+	if (s->sctp_listener.fd > 0)
+		bp_loop_mod(&s->sctp_listener, EPOLLIN);
 }
 
 static void pause_listener(struct srv *s)
@@ -46,6 +48,9 @@ static void pause_listener(struct srv *s)
 		return;
 	s->door.paused = true;
 	bp_loop_mod(&s->listener, 0);
+	/* the SCTP listener too (server_sctp.c): the same descriptors run short for both */
+	if (s->sctp_listener.fd > 0)
+		bp_loop_mod(&s->sctp_listener, 0);
 	bp_timer_arm(s->loop, &s->door.resume, bp_now_ns() + ACCEPT_PAUSE_NS);
 }
 

@@ -51,7 +51,7 @@ static void take_running(struct srv_session *ss, int fd)
 	struct crr_conn *c = calloc(1, sizeof(*c));
 	struct bp_rr_responder_cfg cfg = {
 		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
-		.close_after = ss->np.crr_hold ? 2 : 1, .owns_fd = true, .done = conn_done,
+		.sctp = ss->np.sctp, .close_after = ss->np.crr_hold ? 2 : 1, .owns_fd = true, .done = conn_done,
 		.done_arg = c,
 	};
 	int rc;

@@ -31,6 +31,10 @@ struct srv {
 	struct bp_stream_pool *pool;
 	struct bp_flow listener;
 	struct bp_flow udp_listener;   /* UDP hellos for the same port (server_udp.c) */
+	struct bp_addr bound;          /* the test port's address, as bound */
+	/* SCTP data connections on the same port number (server_sctp.c), opened by the first
+	 * test over SCTP; fd 0 until then */
+	struct bp_flow sctp_listener;
 	struct srv_udp_drops udp_drops; /* hellos not answered, for the log */
 	struct srv_door door;          /* connections before their cookie (server_accept.h) */
 	struct srv_session *sessions;  /* linked list */
@@ -91,6 +95,14 @@ struct srv_session {
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };
+
+/*
+ * server_sctp.c: the SCTP listener on the test port's number, opened on the first test that
+ * asks for SCTP (so that a server nobody asks for SCTP never loads the kernel's sctp
+ * module) and kept until the server ends. 0, or a negative errno with the line in err.
+ */
+int srv_sctp_open(struct srv *s, char *err, size_t errlen);
+void srv_sctp_close(struct srv *s);
 
 /* server_rr.c: the log line of the request/response kinds (rr and crr) */
 void srv_rr_log(const struct srv_session *ss);

@@ -107,7 +107,10 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 		return;
 	}
 	ss = srv_session_find(s, cookie);
-	if (!ss)
+	/* Control connections are TCP: an SCTP one opens no test. */
+	if (!ss && bp_sock_is_sctp(fd))
+		close(fd);
+	else if (!ss)
 		srv_session_new(s, fd, peer, cookie);
 	else if (!srv_session_take_stream(ss, fd))
 		close(fd);

@@ -18,13 +18,15 @@ static int add_responder(struct srv_session *ss, int fd, int id, bool sender, ch
 {
 	struct bp_rr_responder_cfg cfg = {
 		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
-		.udp = ss->np.rr_udp,
+		.udp = ss->np.rr_udp, .sctp = ss->np.sctp,
 	};
 	struct bp_rr_responder *r = bp_rr_responder_new(&cfg);
 
 	(void)sender; /* a responder both reads and writes */
 	/* Small answers must not wait for Nagle and the peer's delayed ACK (40 ms). */
-	if (!cfg.udp)
+	if (!cfg.udp && ss->np.sctp)
+		bp_sctp_set_nodelay(fd, err, errlen);
+	else if (!cfg.udp)
 		bp_sock_set_nodelay(fd, err, errlen);
 	if (!r) {
 		snprintf(err, errlen, "out of memory");

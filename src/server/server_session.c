@@ -208,7 +208,14 @@ static void start_test(struct srv_session *ss);
 /* The parameters were read and the client authenticated: the test itself. */
 static void begin_test(struct srv_session *ss)
 {
+	char err[256];
+
 	ss->kind = srv_kind_find(ss->np.kind);
+	/* Before admission: a test this kernel cannot run takes no slot. */
+	if (ss->kind && ss->np.sctp && srv_sctp_open(ss->srv, err, sizeof(err))) {
+		srv_session_refuse(ss, SRV_REFUSAL_NOT_SERVED, BP_IE_PROTOCOL, "%s", err);
+		return;
+	}
 	if (!admit(ss))
 		return;
 	if (bp_stream_side_init(&ss->side, ss->srv->pool, ss->np.omit_ns)) {
@@ -345,6 +352,9 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	char err[256];
 	int ie;
 
+	/* A data connection comes over the transport the test asked for, or not at all. */
+	if (ss->kind && bp_sock_is_sctp(fd) != ss->np.sctp)
+		return false;
 	if (ss->state == SS_RUNNING && ss->kind->take_running) {
 		ss->kind->take_running(ss, fd);
 		return true;

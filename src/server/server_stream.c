@@ -43,10 +43,11 @@ static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, 
 
 	if (np->window && !udp && (rc = bp_sock_set_buffers(fd, np->window, err, errlen)))
 		*ie = BP_IE_STREAMACCEPT;
-	else if (sender && np->congestion[0] && !udp &&
+	else if (sender && np->congestion[0] && !udp && !np->sctp &&
 		 (rc = bp_sock_set_congestion(fd, np->congestion, err, errlen)))
 		*ie = BP_IE_SETCONGESTION;
-	else if (np->nodelay && !udp && (rc = bp_sock_set_nodelay(fd, err, errlen)))
+	else if (np->nodelay && !udp && (rc = np->sctp ? bp_sctp_set_nodelay(fd, err, errlen) :
+					       bp_sock_set_nodelay(fd, err, errlen)))
 		*ie = BP_IE_STREAMACCEPT;
 	else if (np->tos && (rc = bp_sock_set_tos(fd, np->tos, err, errlen)))
 		*ie = BP_IE_SETTOS;

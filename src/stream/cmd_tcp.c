@@ -29,6 +29,7 @@ struct tcp_params {
 
 static const struct bp_opt tcp_opts[] = {
 	BP_NET_CLI_OPTS(struct tcp_params),
+	BP_NET_CLI_SCTP_OPTS(struct tcp_params),
 	{ 'w', "window", BP_OPT_SIZE, offsetof(struct tcp_params, window), "SIZE", NULL, 0,
 	  1 << 30, NULL, "socket buffer size (SO_SNDBUF/SO_RCVBUF) on both ends" },
 	{ 'l', "length", BP_OPT_SIZE, offsetof(struct tcp_params, len), "SIZE", "128K", 1,
@@ -49,8 +50,16 @@ static const struct bp_opt tcp_opts[] = {
 static int tcp_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
 	struct tcp_params *p = params;
+	const char *tcp_only = p->congestion ? "-C" : p->zerocopy ? "-Z" : p->rate > 0 ? "-b" : NULL;
 
-	return bp_net_cli_check(&p->net, parsed, err, errlen);
+	if (bp_net_cli_check(&p->net, parsed, err, errlen))
+		return -EINVAL;
+	/* Linux's SCTP has one congestion control, no MSG_ZEROCOPY and no socket pacing. */
+	if (p->net.sctp && tcp_only) {
+		snprintf(err, errlen, "%s is TCP's: not with --sctp", tcp_only);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
@@ -77,9 +86,10 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 
 const struct bp_test bp_cmd_tcp = {
 	.name = "tcp",
-	.summary = "TCP throughput to or from `boardperf serve`, per interval and in total",
+	.summary = "TCP (or --sctp: SCTP) throughput to or from `boardperf serve`, per interval "
+		   "and in total",
 	.synopsis = "-c HOST [-t S] [-i S] [-P N] [-R | --bidir] [-b RATE] [-w SIZE] [-l SIZE] [-Z] "
-		    "[--iperf3]",
+		    "[--iperf3] [--sctp [--nstreams N]]",
 	.opts = tcp_opts,
 	.params_size = sizeof(struct tcp_params),
 	.check = tcp_check,

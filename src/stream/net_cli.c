@@ -6,6 +6,7 @@
 
 #include "core/buildinfo.h"
 #include "core/clock.h"
+#include "io/sock.h"
 #include "proto/control.h"
 #include "proto/iperf3_auth.h"
 
@@ -41,6 +42,11 @@ int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 			 "pre-shared key to answer with", n->psk_file);
 		return -EINVAL;
 	}
+	if (n->nstreams && !n->sctp) {
+		snprintf(err, errlen, "--nstreams %lld needs --sctp: streams are SCTP's",
+			 (long long)n->nstreams);
+		return -EINVAL;
+	}
 	if (n->psk_file && bp_psk_load(n->psk_file, &n->psk, err, errlen))
 		return -EINVAL;
 	return 0;
@@ -66,5 +72,12 @@ void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_str
 	np->reverse = n->reverse;
 	np->bidir = n->bidir;
 	np->iperf3 = n->iperf3;
+	np->sctp = n->sctp;
+	np->nstreams = (int)n->nstreams;
 	snprintf(np->client_version, sizeof(np->client_version), "boardperf %s", bp_version());
+}
+
+int bp_net_cli_sctp_ready(const struct bp_net_cli *n, char *err, size_t errlen)
+{
+	return n->sctp ? bp_sctp_check(err, errlen) : 0;
 }

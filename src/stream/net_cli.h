@@ -27,6 +27,8 @@ struct bp_net_cli {
 	uint64_t connect_timeout;
 	uint64_t idle_timeout;
 	bool iperf3;
+	bool sctp;               /* --sctp: the data over SCTP (tcp, rr, crr) */
+	int64_t nstreams;        /* --nstreams: SCTP streams per association, 0: the kernel's */
 	const char *username, *rsa_public_key;  /* iperf3's authentication (net_cli_auth.c) */
 	int rsa_padding;                       /* enum bp_iperf3_padding */
 	const char *psk_file;
@@ -87,6 +89,20 @@ extern const char *const bp_net_cli_padding_names[];
 	{ 0, "iperf3", BP_OPT_FLAG, offsetof(T, net.iperf3), NULL, NULL, 0, 0, NULL, \
 	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }
 
+/*
+ * SCTP instead of TCP for the data (tcp, rr and crr; iperf3's --sctp and --nstreams). The
+ * control connection stays TCP, as iperf3's does.
+ */
+#define BP_NET_CLI_SCTP_OPT(T) \
+	{ 0, "sctp", BP_OPT_FLAG, offsetof(T, net.sctp), NULL, NULL, 0, 0, NULL, \
+	  "the data over SCTP (one-to-one sockets) instead of TCP; needs SCTP in the kernel " \
+	  "(modprobe sctp) on both ends" }
+/* tcp and rr: their associations are set up before the test, where the option is set. */
+#define BP_NET_CLI_SCTP_OPTS(T) \
+	BP_NET_CLI_SCTP_OPT(T), \
+	{ 0, "nstreams", BP_OPT_INT, offsetof(T, net.nstreams), "N", "0", 0, 65535, NULL, \
+	  "with --sctp: SCTP streams each association offers (as iperf3's), 0: the kernel's" }
+
 /* Both: the table of tcp and udp. */
 #define BP_NET_CLI_OPTS(T) BP_NET_CLI_BASE_OPTS(T), BP_NET_CLI_STREAM_OPTS(T)
 
@@ -110,6 +126,12 @@ void bp_net_cli_auth_close(struct bp_iperf3_client *c);
 /* A tcp or udp test o with n's credentials (bp_net_cli_auth_open), reported into r. */
 int bp_net_cli_run(const struct bp_net_cli *n, struct bp_stream_client_opts *o,
 		   struct bp_result *r, char *err, size_t errlen);
+
+/*
+ * --sctp: 0 when this kernel makes SCTP sockets, else -EPROTONOSUPPORT with the one line
+ * BP_SCTP_MISSING (io/sock.h), before anything is sent. 0 without --sctp.
+ */
+int bp_net_cli_sctp_ready(const struct bp_net_cli *n, char *err, size_t errlen);
 
 /* The client options and the parameters these flags decide, for test kind "tcp" or "udp". */
 void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_stream_client_opts *o);

@@ -105,8 +105,10 @@ int bp_net_cli_run(const struct bp_net_cli *n, struct bp_stream_client_opts *o,
 		   struct bp_result *r, char *err, size_t errlen)
 {
 	struct bp_iperf3_client auth;
-	int rc = bp_net_cli_auth_open(n, &auth, &o->np, err, errlen);
+	int rc = bp_net_cli_sctp_ready(n, err, errlen);
 
+	if (!rc)
+		rc = bp_net_cli_auth_open(n, &auth, &o->np, err, errlen);
 	if (rc)
 		return rc;
 	rc = bp_net_run_and_report(o, r, err, errlen);

@@ -52,6 +52,23 @@ static int sock_options(int fd, void *arg, char *err, size_t errlen)
 	return rc;
 }
 
+/* An SCTP stream's options (tcp --sctp): -C, -Z and -b are refused for it by the check. */
+static int sctp_options(int fd, void *arg, char *err, size_t errlen)
+{
+	const struct bp_net_params *np = arg;
+	int rc = 0;
+
+	if (np->window)
+		rc = bp_sock_set_buffers(fd, np->window, err, errlen);
+	if (!rc && np->mss)
+		rc = bp_sctp_set_maxseg(fd, np->mss, err, errlen);
+	if (!rc && np->nodelay)
+		rc = bp_sctp_set_nodelay(fd, err, errlen);
+	if (!rc && np->nstreams)
+		rc = bp_sctp_set_ostreams(fd, np->nstreams, err, errlen);
+	return rc;
+}
+
 /* A UDP stream: greet the server's port, then paced datagrams or a counting receiver. */
 static int open_udp_stream(struct client *c, bool sender, int id)
 {
@@ -87,8 +104,17 @@ static int open_stream(struct client *c, bool sender, int id, const struct bp_st
 
 	if (bp_net_params_udp(&np))
 		return open_udp_stream(c, sender, id);
-	rc = bp_tcp_connect(&c->ctl.addr, bp_now_ns() + c->o->connect_timeout_ns, sock_options,
-			    &np, &fd, c->err, c->errlen);
+	/* SCTP has a port space of its own: the server listens on the same number there. */
+	rc = bp_stream_connect(&c->ctl.addr, np.sctp ? IPPROTO_SCTP : IPPROTO_TCP,
+			       bp_now_ns() + c->o->connect_timeout_ns,
+			       np.sctp ? sctp_options : sock_options, &np, &fd, c->err, c->errlen);
+	/* The control connection got through: nothing listens for SCTP there. */
+	if (rc == -ECONNREFUSED && np.sctp) {
+		size_t n = strlen(c->err);
+
+		snprintf(c->err + n, c->errlen - n, " (no SCTP listener there: a boardperf serve "
+			 "older than --sctp, or a firewall that rejects SCTP?)");
+	}
 	if (rc)
 		return rc;
 	rc = bp_proto_write_all(fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());

@@ -330,6 +330,10 @@ static void agreement_warning(struct bp_result *r, const struct direction *d)
 	if (d->sender->from_iperf3)
 		why = "the sender is a stock iperf3, which counts what it wrote into its socket "
 		      "buffers, not what arrived";
+	else if (!strcmp(d->sender->sent_counts, "written") &&
+		 json_is_true(json_object_get(r->params, "sctp")))
+		why = "SCTP reports no acknowledged bytes: the sender counted what it wrote into "
+		      "its socket buffers";
 	else if (!strcmp(d->sender->sent_counts, "written"))
 		why = "the sender's kernel does not report acknowledged bytes (TCP_INFO before "
 		      "Linux 4.1): it counted what it wrote into its socket buffers";

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	back = bp_net_params_to_json(&p);
 	if (!back || bp_net_params_from_json(back, &q, &ie, err, sizeof(err)) ||
 	    q.time_ns != p.time_ns || q.omit_ns != p.omit_ns || q.parallel != p.parallel ||
-	    q.len != p.len || q.kind != p.kind || strcmp(q.test, p.test))
+	    q.len != p.len || q.kind != p.kind || q.sctp != p.sctp || strcmp(q.test, p.test))
 		abort();
 	json_decref(back);
 	json_decref(j);

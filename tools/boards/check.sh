@@ -41,7 +41,8 @@ declare -A brief=([raspi2b]=1)
 # A check's key figures (each must be a number above zero).
 declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth memset.bandwidth"
 	[disk]="reads.rate writes.rate fsyncs.rate" [tcp]="sender.bytes receiver.bytes receiver.bitrate"
-	[udp]="sender.packets receiver.packets receiver.bitrate" [rr]="transactions transactions.rate")
+	[udp]="sender.packets receiver.packets receiver.bitrate" [rr]="transactions transactions.rate"
+	[sctp]="sender.bytes receiver.bytes receiver.bitrate")
 
 section() { awk -v n="$1" '{ sub(/\r$/, "") } $0 == "@@BEGIN " n { on = 1; next } index($0, "@@END " n " ") == 1 { on = 0 } on' "$2"; }
 endrc() { tr -d '\r' <"$2" | sed -n "s/^@@END $1 //p" | head -1; }
@@ -156,7 +157,7 @@ for b in "$@"; do
 		n=0 bad=0
 		ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $b: $2"; else echo "not ok $n - $b: $2"; bad=1; fi; }
 		grep -aq '^@@DONE' "$con" 2>/dev/null; ok $? "the guest ran every check and reached poweroff"
-		tests="info cpu mem disk tcp udp rr"
+		tests="info cpu mem disk tcp udp rr sctp"
 		[ -n "${brief[$b]:-}" ] && tests=info
 		for t in $tests; do
 			json=$(section "$t" "$con" 2>/dev/null)

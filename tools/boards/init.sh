@@ -47,6 +47,8 @@ if [ "$(cat /etc/board-checks)" = full ]; then
 	check tcp boardperf tcp -c 127.0.0.1 -p $port -t 1 --json
 	check udp boardperf udp -c 127.0.0.1 -p $port -t 1 -b 10M --json
 	check rr boardperf rr -c 127.0.0.1 -p $port -t 1 --json
+	# SCTP through the ARM kernel's sctp module (run.sh loads it); -l 64K: iperf3's SCTP size
+	check sctp boardperf tcp --sctp -c 127.0.0.1 -p $port -t 1 -l 64K --json
 	# The results database of the static binary: each check above was saved (HOME is / for
 	# init, on the initramfs); without any home the result is still printed and the save's
 	# one warning is all of stderr (@@NOHOME lines).

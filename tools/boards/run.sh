@@ -91,6 +91,9 @@ boot() {
 			-drive "file=$out/$b.img,if=none,id=d0,format=raw" -device virtio-blk-device,drive=d0)
 		want="virtio_mmio virtio_blk gpio_keys crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 ;;
 	esac
+	# The boards that run the network checks load the ARM kernel's sctp module too (init.sh's
+	# tcp --sctp): Debian's armmp and arm64 kernels build it as a module.
+	[ "$checks" = full ] && want="$want sctp"
 	ird=$out/$b.initramfs
 	rm -rf "$ird"
 	mkdir -p "$ird"/{bin,proc,sys,dev,etc,lib/modules}

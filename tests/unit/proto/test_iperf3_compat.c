@@ -88,7 +88,15 @@ static void test_params(void)
 	CHECK_INT(parse("{\"udp\":true,\"time\":1,\"burst\":1}", &p, &ie, err, sizeof(err)), 0);
 	CHECK_INT(parse("{\"tcp\":true,\"time\":1,\"server_affinity\":0}", &p, &ie, err,
 			sizeof(err)), -EINVAL);
-	CHECK_INT(parse("{\"sctp\":true,\"time\":1}", &p, &ie, err, sizeof(err)), -EINVAL);
+	/* iperf3 --sctp: a tcp test over SCTP streams; SCTP with UDP is no test at all. */
+	CHECK_INT(parse("{\"sctp\":true,\"time\":1}", &p, &ie, err, sizeof(err)), 0);
+	CHECK(p.sctp && p.kind == BP_NET_KIND_TCP);
+	CHECK_INT(parse("{\"udp\":true,\"sctp\":true,\"time\":1}", &p, &ie, err, sizeof(err)),
+		  -EINVAL);
+	CHECK_INT(ie, BP_IE_PROTOCOL);
+	CHECK_STR(err, "sctp with a udp test: expected one transport");
+	CHECK_INT(parse("{\"bp_test\":\"rr\",\"sctp\":true,\"bp_rr_udp\":true,\"time\":1}",
+			&p, &ie, err, sizeof(err)), -EINVAL);
 	CHECK_INT(ie, BP_IE_PROTOCOL);
 	CHECK_INT(parse("{\"tcp\":true,\"time\":0}", &p, &ie, err, sizeof(err)), -EINVAL);
 	CHECK_INT(ie, BP_IE_DURATION);

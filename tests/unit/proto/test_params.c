@@ -77,7 +77,7 @@ static void test_params_iperf3_and_refusals(void)
 	json_decref(j);
 	j = json_pack("{s:i}", "time", 5);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
-	CHECK_STR(err, "parameters name no test (neither tcp nor udp)");
+	CHECK_STR(err, "parameters name no test (neither tcp, udp nor sctp)");
 	json_decref(j);
 	j = json_pack("{s:b, s:i}", "tcp", 1, "parallel", 1000);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), -EINVAL);
@@ -146,6 +146,45 @@ static void test_params_kind(void)
 	CHECK_INT(q.kind, BP_NET_KIND_UNKNOWN);
 }
 
+/* SCTP: iperf3's one transport key, in both dialects; the client's --nstreams stays home. */
+static void test_params_sctp(void)
+{
+	struct bp_net_params p = {
+		.test = "tcp", .kind = BP_NET_KIND_TCP, .time_ns = BP_NS_PER_SEC, .parallel = 2,
+		.len = 65536, .sctp = true, .nstreams = 4, .client_version = "boardperf 0.1.0",
+	};
+	struct bp_net_params q;
+	char err[256];
+	int ie;
+	json_t *j = bp_net_params_to_json(&p);
+
+	CHECK(json_is_true(json_object_get(j, "sctp")));
+	CHECK(json_object_get(j, "tcp") == NULL);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
+	CHECK(q.sctp && q.kind == BP_NET_KIND_TCP && q.parallel == 2 && q.nstreams == 0);
+	json_decref(j);
+	/* toward a stock iperf3 server: the same key, nothing of boardperf's */
+	p.iperf3 = true;
+	j = bp_net_params_to_json(&p);
+	CHECK(json_is_true(json_object_get(j, "sctp")) && !json_object_get(j, "bp_test"));
+	json_decref(j);
+	/* rr over SCTP keeps its kind */
+	p = (struct bp_net_params){ .test = "rr", .kind = BP_NET_KIND_RR, .time_ns = BP_NS_PER_SEC,
+				    .parallel = 1, .len = 1, .rr_request = 1, .rr_response = 1,
+				    .sctp = true };
+	j = bp_net_params_to_json(&p);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
+	CHECK(q.sctp && q.kind == BP_NET_KIND_RR);
+	json_decref(j);
+	/* a plain tcp test is not SCTP */
+	p = (struct bp_net_params){ .test = "tcp", .kind = BP_NET_KIND_TCP,
+				    .time_ns = BP_NS_PER_SEC, .parallel = 1, .len = 1 };
+	j = bp_net_params_to_json(&p);
+	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
+	CHECK(!q.sctp);
+	json_decref(j);
+}
+
 static void test_results_round_trip(void)
 {
 	struct bp_net_results *r = calloc(1, sizeof(*r)), *q = calloc(1, sizeof(*q));
@@ -203,6 +242,7 @@ int main(void)
 	test_params_round_trip();
 	test_params_iperf3_and_refusals();
 	test_params_kind();
+	test_params_sctp();
 	test_results_round_trip();
 	return tap_done();
 }

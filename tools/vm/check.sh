@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Checks, from the host, what the x86-64 VM printed on its console (tools/vm/run.sh wrote
+# DIR/vm.console): every SCTP check exited as it should, with its byte counts against the
+# other end's (the ground truth: the peer's own count of the same bytes, a stock iperf3's
+# where one took part). Speeds under TCG mean nothing: only counts and their agreement are
+# checked. Writes TAP to DIR/meson-logs/testlog.json in the form of Meson's log, for
+# tests/summary.sh to count.
+#   usage: tools/vm/check.sh DIR
+set -uo pipefail
+dir=${1:?usage: check.sh DIR}
+con=$dir/vm.console
+
+section() { awk -v n="$1" '{ sub(/\r$/, "") } $0 == "@@BEGIN " n { on = 1; next } index($0, "@@END " n " ") == 1 { on = 0 } on' "$con"; }
+endrc() { tr -d '\r' <"$con" | sed -n "s/^@@END $1 //p" | head -1; }
+errline() { tr -d '\r' <"$con" | sed -n "s/^@@ERR //p"; }
+figure() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' 2>/dev/null; }
+# Received r against sent s, both counts above zero: the sender counts what it wrote, the
+# receiver what it read, so they differ by what was in flight as the spans closed -- the
+# socket buffers (SCTP's default send buffer is 16 KiB, but it takes one whole message over
+# it; the receive buffer 845 KiB) -- or by 10 % where more moved. SCTP over the guest's
+# loopback under TCG moves anywhere from 0.3 to 190 MB/s from run to run (stock iperf3 to
+# stock iperf3 the same: seen 262 KB in 1 s with -l 128K), so no check looks at a speed.
+agree() { awk -v r="$1" -v s="$2" 'BEGIN { d = s - r; if (d < 0) d = -d; slack = s / 10 > 1048576 ? s / 10 : 1048576
+	exit !(s + 0 > 0 && r + 0 > 0 && d <= slack) }'; }
+
+mkdir -p "$dir/meson-logs"
+log=$dir/meson-logs/testlog.json
+tap=$(
+	n=0 bad=0
+	ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - vm: $2"; else echo "not ok $n - vm: $2"; bad=1; fi; }
+	grep -aq '^@@DONE' "$con" 2>/dev/null; ok $? "the guest ran every check and reached poweroff"
+	! grep -aq '^@@MODULE' "$con"; ok $? "the sctp module and its dependencies loaded"
+	# boardperf against its own serve (and its client against stock iperf3 -s): the sender
+	# counts what it wrote, the receiver what it read (agree, above).
+	for t in up down bidir to-iperf3-up to-iperf3-down; do
+		json=$(section "$t")
+		[ "$(endrc "$t")" = 0 ]; ok $? "tcp --sctp $t exits 0"
+		jq -e '.schema == "boardperf/1" and .error == null and .params.sctp == true' <<<"$json" >/dev/null 2>&1
+		ok $? "tcp --sctp $t: boardperf/1 JSON without an error, params.sctp true"
+		dirs=""; [ "$t" = bidir ] && dirs="up. down."
+		for d in ${dirs:-""}; do
+			s=$(figure "${d}sender.bytes" <<<"$json") r=$(figure "${d}receiver.bytes" <<<"$json")
+			agree "$r" "$s"; ok $? "tcp --sctp $t: ${d}receiver.bytes $r agrees with ${d}sender.bytes $s (10 % or 1 MiB)"
+		done
+	done
+	json=$(section up)
+	jq -e '([.metrics[] | select(.name == "sender.retransmits")][0].value | type == "number")
+		and .intervals[0].metrics.cwnd > 0 and .intervals[0].metrics.rtt >= 0' <<<"$json" >/dev/null 2>&1
+	ok $? "tcp --sctp up: retransmits from SCTP_GET_ASSOC_STATS, the first interval's cwnd and rtt from SCTP_STATUS"
+	json=$(section bidir)
+	jq -e '.params.nstreams == 4 and .params.parallel == 2' <<<"$json" >/dev/null 2>&1
+	ok $? "tcp --sctp --bidir: -P 2 and --nstreams 4 in the parameters"
+	for t in rr crr crr-rate crr-connect; do
+		json=$(section "$t")
+		[ "$(endrc "$t")" = 0 ]; ok $? "$t --sctp exits 0"
+		v=$(figure transactions <<<"$json"); [ "$t" = rr ] || v=$(figure connections <<<"$json")
+		f=$(figure failures <<<"$json")
+		awk -v v="$v" -v f="$f" 'BEGIN { exit !(v + 0 > 0 && f != "" && f + 0 == 0) }'
+		ok $? "$t --sctp: $v transactions (connections), ${f:-missing} failures"
+	done
+	# A stock iperf3 --sctp client against boardperf serve: iperf3's own count of what it
+	# sent (or received) against what boardperf's serve reported back for the same streams.
+	for t in iperf3-up iperf3-down iperf3-bidir; do
+		json=$(section "$t")
+		[ "$(endrc "$t")" = 0 ]; ok $? "stock iperf3 --sctp ($t) against boardperf serve exits 0"
+		jq -e '.start.test_start.protocol == "SCTP" and (.error == null)' <<<"$json" >/dev/null 2>&1
+		ok $? "$t: iperf3 ran SCTP without an error"
+		s=$(jq -r '.end.sum_sent.bytes // empty' <<<"$json" 2>/dev/null)
+		r=$(jq -r '.end.sum_received.bytes // empty' <<<"$json" 2>/dev/null)
+		agree "$r" "$s"; ok $? "$t: bytes received $r agree with bytes sent $s (10 % or 1 MiB)"
+	done
+	json=$(section iperf3-bidir)
+	s=$(jq -r '.end.sum_sent_bidir_reverse.bytes // empty' <<<"$json" 2>/dev/null)
+	r=$(jq -r '.end.sum_received_bidir_reverse.bytes // empty' <<<"$json" 2>/dev/null)
+	agree "$r" "$s"; ok $? "iperf3-bidir: the reverse direction's bytes received $r agree with bytes sent $s"
+	jq -e '.start.test_start.num_streams == 2' <<<"$json" >/dev/null 2>&1
+	ok $? "iperf3-bidir: -P 2"
+	grep -aq '^@@SERVE .*listening for SCTP' "$con"; ok $? "serve opened its SCTP listener"
+	# bad input: exit status 2 and one line naming the value
+	for t in bad-nstreams:"--nstreams" bad-nosctp:"--nstreams 4 needs --sctp" \
+		 bad-udp:"--sctp and --udp" bad-congestion:"-C is TCP's"; do
+		name=${t%%:*} want=${t#*:}
+		[ "$(endrc "$name")" = 2 ]; ok $? "$name exits 2"
+		tr -d '\r' <"$con" | awk -v n="$name" '$0 == "@@END " n " 2" { on = 1; next } /^@@UPTIME/ { on = 0 } on' |
+			grep -qF -- "$want"; ok $? "$name says '$want'"
+	done
+	echo "1..$n"
+	exit $bad
+)
+res=$?
+[ "$res" = 0 ] && r=OK || r=FAIL
+echo "$tap" | grep '^not ok' >&2
+echo "vm: $(grep -c '^ok' <<<"$tap") passed, $(grep -c '^not ok' <<<"$tap") failed"
+jq -cn --arg name "vm-sctp" --arg r "$r" --arg out "$tap" \
+	--argjson secs "$(cat "$dir/vm.seconds" 2>/dev/null || echo 0)" \
+	'{name: $name, result: $r, duration: $secs, stdout: $out}' >"$log"
+exit $res

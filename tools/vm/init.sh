@@ -1,0 +1,69 @@
+#!/bin/sh
+# /init of the x86-64 VM's initramfs (tools/vm/run.sh builds it): a real Debian kernel with
+# SCTP, which the build machines' kernel lacks. Loads the sctp module and what it needs, then
+# runs every SCTP check in this one boot over the guest's loopback and prints each one's
+# output on the console between markers the host reads (tools/vm/check.sh):
+#   @@BEGIN NAME  ...JSON...  @@END NAME RC   (and, when RC is not 0, its stderr as @@ERR lines)
+# then powers off (QEMU exits: -no-reboot).
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin HOME=/tmp
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+# stock iperf3 makes its stream buffers under /tmp ("unable to create a new stream" without)
+mkdir -p /tmp && mount -t tmpfs tmp /tmp
+echo "@@UPTIME init $(cut -d' ' -f1 /proc/uptime)"
+# Modules in dependency order (run.sh wrote the list); there is no modprobe here.
+while read -r m; do insmod "/lib/modules/$m" || echo "@@MODULE $m failed"; done </lib/modules/order
+ip link set lo up
+check() {
+	name=$1; shift
+	echo "@@BEGIN $name"
+	"$@" </dev/null 2>/tmp/err
+	rc=$?
+	echo
+	echo "@@END $name $rc"
+	[ "$rc" = 0 ] || sed 's/^/@@ERR /' /tmp/err
+	echo "@@UPTIME $name $(cut -d' ' -f1 /proc/uptime)"
+}
+waitfor() {  # a line $1 in log $2, for up to 6 s
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		grep -q "$1" "$2" 2>/dev/null && return 0; sleep 0.3
+	done
+	return 1
+}
+bp=15201 ip3=15202
+h="-c 127.0.0.1"
+boardperf serve -p $bp --idle-timeout 5 2>/tmp/serve.log &
+serve=$!
+waitfor listening /tmp/serve.log
+# boardperf against its own serve: both ways, then -P 2 --bidir with every SCTP option
+check up boardperf tcp --sctp $h -p $bp -t 2 --json
+check down boardperf tcp --sctp -R $h -p $bp -t 2 --json
+check bidir boardperf tcp --sctp --bidir -P 2 --nstreams 4 -l 64K -w 1M -M 1200 -N $h -p $bp -t 2 --json
+check rr boardperf rr --sctp -P 2 --nstreams 2 $h -p $bp -t 1 --json
+# crr closed loop (an association per transaction, as fast as it goes), open loop (INIT/COOKIE
+# handshakes at a set rate), and --connect-only (the handshake and close alone)
+check crr boardperf crr --sctp $h -p $bp -t 1 --json
+check crr-rate boardperf crr --sctp --rate 50 $h -p $bp -t 1 --json
+check crr-connect boardperf crr --sctp --connect-only $h -p $bp -t 1 --json
+# a stock iperf3 --sctp client against boardperf serve, both ways
+check iperf3-up iperf3 --sctp $h -p $bp -t 2 -J
+check iperf3-down iperf3 --sctp -R $h -p $bp -t 2 -J
+check iperf3-bidir iperf3 --sctp --bidir -P 2 $h -p $bp -t 2 -J
+kill $serve
+# boardperf's client against a stock iperf3 server, both ways
+iperf3 -s -p $ip3 >/tmp/iperf3.log 2>&1 &
+ip3pid=$!
+waitfor "Server listening" /tmp/iperf3.log
+check to-iperf3-up boardperf tcp --sctp --iperf3 $h -p $ip3 -t 2 --json
+check to-iperf3-down boardperf tcp --sctp --iperf3 -R $h -p $ip3 -t 2 --json
+kill $ip3pid
+# bad input: one line each, exit status 2
+check bad-nstreams boardperf tcp --sctp --nstreams 70000 $h
+check bad-nosctp boardperf tcp --nstreams 4 $h
+check bad-udp boardperf rr --sctp --udp $h
+check bad-congestion boardperf tcp --sctp -C cubic $h
+sed 's/^/@@SERVE /' /tmp/serve.log
+echo "@@DONE"
+poweroff -f
