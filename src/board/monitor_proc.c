@@ -88,7 +88,8 @@ int bp_vcgencmd_throttled_parse(const char *text, uint32_t *bits)
 	int64_t v;
 
 	*bits = 0;
-	if (strncmp(text, "throttled=", 10) || strlen(text) >= sizeof(buf))
+	/* vcgencmd prints the value right after '=': only the line's end is trimmed. */
+	if (strncmp(text, "throttled=0", 11) || strlen(text) >= sizeof(buf))
 		return -EINVAL;
 	bp_strlcpy(buf, text + 10, sizeof(buf));
 	bp_trim(buf);

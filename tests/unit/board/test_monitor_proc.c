@@ -138,6 +138,7 @@ static void test_vcgencmd(void)
 		{ "throttled=0x\n", -EINVAL, 0 },
 		{ "throttled=0x1ffffffff\n", -EINVAL, 0 },
 		{ "throttled=0x5 junk\n", -EINVAL, 0 },
+		{ "throttled=  0x50005\n", -EINVAL, 0 },	/* fuzz: the value right after = */
 		{ "error=1 error_msg=\"Command not registered\"\n", -EINVAL, 0 },
 		{ "", -EINVAL, 0 },
 	};
