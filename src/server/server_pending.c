@@ -107,8 +107,8 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 		return;
 	}
 	ss = srv_session_find(s, cookie);
-	/* Control connections are TCP: an SCTP one opens no test. */
-	if (!ss && bp_sock_is_sctp(fd))
+	/* Control connections are TCP: an SCTP one opens no test (none without the listener). */
+	if (!ss && s->sctp_listener.fd > 0 && bp_sock_is_sctp(fd))
 		close(fd);
 	else if (!ss)
 		srv_session_new(s, fd, peer, cookie);

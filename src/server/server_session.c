@@ -352,8 +352,11 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	char err[256];
 	int ie;
 
-	/* A data connection comes over the transport the test asked for, or not at all. */
-	if (ss->kind && bp_sock_is_sctp(fd) != ss->np.sctp)
+	/*
+	 * A data connection comes over the transport the test asked for, or not at all. Without
+	 * the SCTP listener every connection is TCP (a test over SCTP opened it): no system call.
+	 */
+	if (ss->kind && ss->srv->sctp_listener.fd > 0 && bp_sock_is_sctp(fd) != ss->np.sctp)
 		return false;
 	if (ss->state == SS_RUNNING && ss->kind->take_running) {
 		ss->kind->take_running(ss, fd);

@@ -32,8 +32,8 @@ static const struct bp_opt tcp_opts[] = {
 	BP_NET_CLI_SCTP_OPTS(struct tcp_params),
 	{ 'w', "window", BP_OPT_SIZE, offsetof(struct tcp_params, window), "SIZE", NULL, 0,
 	  1 << 30, NULL, "socket buffer size (SO_SNDBUF/SO_RCVBUF) on both ends" },
-	{ 'l', "length", BP_OPT_SIZE, offsetof(struct tcp_params, len), "SIZE", "128K", 1,
-	  1 << 20, NULL, "bytes per write (at most 1M, as iperf3)" },
+	{ 'l', "length", BP_OPT_SIZE, offsetof(struct tcp_params, len), "SIZE", NULL, 1,
+	  1 << 20, NULL, "bytes per write (at most 1M; default 128K, with --sctp 64K: iperf3's)" },
 	{ 'M', "set-mss", BP_OPT_INT, offsetof(struct tcp_params, mss), "MSS", "0", 0, 65535,
 	  NULL, "TCP maximum segment size (0: the kernel's)" },
 	{ 'N', "no-delay", BP_OPT_FLAG, offsetof(struct tcp_params, nodelay), NULL, NULL, 0, 0,
@@ -54,6 +54,9 @@ static int tcp_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
+	/* iperf3's defaults: 128 KiB a write over TCP, 64 KiB a message over SCTP */
+	if (!p->len)
+		p->len = p->net.sctp ? 64 * 1024 : 128 * 1024;
 	/* Linux's SCTP has one congestion control, no MSG_ZEROCOPY and no socket pacing. */
 	if (p->net.sctp && tcp_only) {
 		snprintf(err, errlen, "%s is TCP's: not with --sctp", tcp_only);
