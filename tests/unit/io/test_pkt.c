@@ -339,6 +339,14 @@ static void send_count(int family)
 	next_seq = 1;
 	CHECK(pair(family, &rx, &tx) == 0);
 	rc = bp_pkt_tx_open(&t, tx, 64, err, sizeof(err));
+	if (rc == -ENOPROTOOPT) {
+		/* the ARM builds' unit tests run under qemu-user, which has no PACKET_TX_RING */
+		printf("ok %d - # SKIP PACKET_TX_RING refused (%s): qemu-user does not translate it\n",
+		       ++tap_n, err);
+		close(rx);
+		close(tx);
+		return;
+	}
 	CHECK_INT(rc, 0);
 	if (rc) {
 		printf("#   %s\n", err);
