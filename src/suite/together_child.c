@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "board/monitor_result.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -95,6 +96,7 @@ static void child_main(const struct bp_inner *in, const char *label,
 	struct bp_result *r = bp_result_new(in->t->name);
 	FILE *out = fdopen(out_fd, "w");
 	struct bp_live *live = out ? bp_live_new(out, BP_LIVE_JSON_STREAM) : NULL;
+	struct bp_monitor *mon;
 	struct bp_starve_snap s0;
 	struct bp_starve_figures starved;
 	char prefix[64], err[512] = "";
@@ -116,12 +118,16 @@ static void child_main(const struct bp_inner *in, const char *label,
 	} else {
 		pass_gate(&gate);
 	}
+	/* each test's own monitor, as run's children have (the suite's --no-monitor and
+	 * --busy-warn); together itself runs none (cmd_together.c says why) */
+	mon = in->t->no_monitor ? NULL : bp_monitor_begin(r, ctx->common);
 	bp_starve_snap_take(&s0);
 	rc = in->t->run(in->params, &cctx, r, err, sizeof(err));
 	/* one that failed before it was ready: the others are waiting for it */
 	pass_gate(&gate);
 	bp_starve_since(&s0, &starved);
 	bp_result_add_starvation(r, &starved);
+	bp_monitor_end(mon, r, ctx->common);
 	if (rc && !r->error.code)
 		bp_result_set_error(r, bp_error_code(rc), "%s", err[0] ? err : strerror(-rc));
 	rc = bp_live_finish(live, r) || fflush(out) ? 1 : rc ? 1 : 0;
