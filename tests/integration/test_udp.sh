@@ -14,11 +14,25 @@ for _ in $(seq 50); do grep -qs listening "$tap_tmp/serve.log" && break; sleep 0
 
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
 within() { awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= t * p / 100) }'; }
+# figure STATUS DESCRIPTION: a check of a figure against loopback's ground truth. When it
+# fails and the result itself says its figure is not the path's (a sanitizer build, a
+# tester that could not offer the rate or did not get the CPU), the premise is gone: a
+# skip that names the warnings, as the figures suite is not run under ASan at all.
+figure() {
+	local why
+	why=$(jq -r '[.warnings[].code | select(. == "unrepresentative-build" or . == "tester-limited"
+		or . == "tester-cpu-starved")] | join(", ")' <<<"$out" 2>/dev/null)
+	if [ "$1" != 0 ] && [ -n "$why" ]; then
+		skip "$2" "the result warns $why"
+	else
+		ok "$1" "$2"
+	fi
+}
 
 for rate in 100000000 1000000000; do
 	expect_exit 0 "udp at $rate bit/s" "$bp" udp -c 127.0.0.1 -p "$port" -t 2 -b "$rate" --json
 	s=$(metric sender.bitrate "$out")
-	within "$s" "$rate" 1; ok $? "offered $s bit/s is within 1 % of $rate"
+	within "$s" "$rate" 1; figure $? "offered $s bit/s is within 1 % of $rate"
 	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
 	lost=$(metric lost.packets "$out"); kd=$(metric receiver.kernel_drops "$out")
 	[ "$rp" -gt 0 ] && [ "$((rp + lost))" -eq "$sp" ]
@@ -54,7 +68,7 @@ expect_exit 0 "rfc2544 at 20M" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 20M -
 jq -e '([.metrics[] | select(.name == "frame64.zero_loss.percent_of_max")][0].value == 100)
 	and ([.metrics[] | select(.name == "frame1518.zero_loss.fps")][0].value > 1600)
 	and ([.warnings[] | select(.code == "short-trials")] | length == 1)' <<<"$out" >/dev/null
-ok $? "20M: zero loss at 100 % of the medium for 64 and 1518, short trials stated"
+figure $? "20M: zero loss at 100 % of the medium for 64 and 1518, short trials stated"
 # The text's trial table gives each frame size as the size asked for.
 expect_exit 0 "rfc2544 text" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 20M --sizes 1518 \
 	--trial 0.2
