@@ -10,25 +10,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
+
+#include "io/udp_path.h"
 
 /* One reply datagram of a neighbour dump (the kernel fills up to about 32 KiB). */
 #define NL_BUF 32768
 /* Reply datagrams one dump may take; more neighbours than this is not a test host. */
 #define NL_MAX_READS 64
-
-static int nl_open(void)
-{
-	struct timeval tv = { .tv_sec = 1 };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return -errno;
-	/* The kernel answers at once; the timeout only bounds a broken sandbox. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	return fd;
-}
 
 static int addr_len(int family)
 {
@@ -90,7 +79,7 @@ static int route(const struct bp_pkt_path *p, uint8_t *hop)
 	} req;
 	char buf[4096];
 	struct rtattr *a = (struct rtattr *)(void *)req.attrs;
-	int alen = addr_len(p->family), fd = nl_open(), oif = -ENETUNREACH, rlen;
+	int alen = addr_len(p->family), fd = bp_nl_route_open(), oif = -ENETUNREACH, rlen;
 	struct nlmsghdr *h = (struct nlmsghdr *)(void *)buf;
 	ssize_t n;
 
@@ -160,7 +149,7 @@ static int neighbour(const struct bp_pkt_path *p, const uint8_t *hop, uint8_t *m
 			  .nlmsg_type = RTM_GETNEIGH, .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
 		  .nd = { .ndm_family = (unsigned char)p->family } };
 	static char buf[NL_BUF];
-	int fd = nl_open(), found = 0, done = 0;
+	int fd = bp_nl_route_open(), found = 0, done = 0;
 
 	if (fd < 0)
 		return fd;

@@ -38,7 +38,7 @@ bool bp_qdisc_keeps_gso_whole(const char *kind)
 	return false;
 }
 
-static int nl_open(void)
+int bp_nl_route_open(void)
 {
 	struct timeval tv = { .tv_sec = 1 };
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
@@ -135,7 +135,7 @@ int bp_route_out_dev(const struct sockaddr *dst, char *ifname, size_t iflen)
 	a->rta_type = RTA_DST;
 	a->rta_len = (unsigned short)RTA_LENGTH(alen);
 	memcpy(RTA_DATA(a), addr, alen);
-	fd = nl_open();
+	fd = bp_nl_route_open();
 	if (fd < 0)
 		return fd;
 	rc = send(fd, &req, req.nh.nlmsg_len, 0) < 0 ? -errno : route_reply(fd, ifname, iflen);
@@ -181,7 +181,7 @@ static int qdisc_splitter(int ifindex, char *bad, size_t badlen)
 			  .nlmsg_type = RTM_GETQDISC, .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
 		  .tc = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex } };
 	char *buf = malloc(NL_BUF);
-	int fd = nl_open(), rc = buf ? 0 : -ENOMEM;
+	int fd = bp_nl_route_open(), rc = buf ? 0 : -ENOMEM;
 
 	bad[0] = '\0';
 	if (fd < 0) {
