@@ -29,26 +29,7 @@ fi
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
 
 # Counters on the input hook of a namespace: data toward the server's port and from it.
-# "udp length > 60" leaves out the stream's hello (49 bytes with boardperf's cookie) and
-# the server's answer (12): -l 64 is 72.
-nft_rules() {
-	cat <<EOF
-table inet bpcount {
-	counter to_srv { }
-	counter from_srv { }
-	chain in {
-		type filter hook input priority 0;
-		udp dport $port udp length > 60 counter name "to_srv";
-		udp sport $port udp length > 60 counter name "from_srv";
-	}
-}
-EOF
-}
-# nft_count NS NAME: packets the counter NAME in namespace NS has seen.
-nft_count() {
-	ip netns exec "$1" nft -j list counter inet bpcount "$2" |
-		jq '[.nftables[] | select(.counter) | .counter.packets][0]'
-}
+. "$here/udp_nft.sh"
 
 # check WHAT NS COUNTER CLIENT_NS ADDR ARGS...: one run of ARGS, the counter read before and
 # after in NS (the receiving host), compared with what boardperf says.

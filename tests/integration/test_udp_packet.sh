@@ -28,24 +28,7 @@ if ! rig_require nft jq setpriv; then
 fi
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
 
-# "udp length > 60" leaves out the stream's hello (49 bytes) and the server's answer (12).
-nft_rules() {
-	cat <<EOF2
-table inet bpcount {
-	counter to_srv { }
-	counter from_srv { }
-	chain in {
-		type filter hook input priority 0;
-		udp dport $port udp length > 60 counter name "to_srv";
-		udp sport $port udp length > 60 counter name "from_srv";
-	}
-}
-EOF2
-}
-nft_count() {
-	ip netns exec "$1" nft -j list counter inet bpcount "$2" |
-		jq '[.nftables[] | select(.counter) | .counter.packets][0]'
-}
+. "$here/udp_nft.sh"
 
 # check WHAT NS COUNTER ARGS...: as test_udp_count.sh's check, with the packet engine.
 check() {
