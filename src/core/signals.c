@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 /*
  * Written by the handler, read by worker threads: volatile sig_atomic_t is only defined for
@@ -14,9 +15,31 @@
 static _Atomic int stop_signal;
 static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be lock-free for the handler");
 
+/*
+ * Requests, counted for bp_stop_requests. A signal within REPEAT_MS of the last counted one
+ * is the same request: `timeout` sends what it forwards to the child and to its process
+ * group, and a terminal to every process of the job, so one Ctrl-C can arrive twice within
+ * microseconds; a person's second press comes a few hundred ms later. The time is in ms of
+ * CLOCK_MONOTONIC in 32 bits (a 64-bit atomic is not lock-free on armel), compared by
+ * unsigned difference, which wraps cleanly.
+ */
+#define REPEAT_MS 250u
+static _Atomic unsigned stop_requests, counted_ms;
+
 static void on_stop(int sig)
 {
+	int saved = errno;  /* clock_gettime is async-signal-safe but may set errno */
+	struct timespec ts = { 0, 0 };
+	unsigned now_ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now_ms = (unsigned)ts.tv_sec * 1000u + (unsigned)(ts.tv_nsec / 1000000);
+	if (!atomic_load(&stop_requests) || now_ms - atomic_load(&counted_ms) >= REPEAT_MS) {
+		atomic_store(&counted_ms, now_ms);
+		atomic_fetch_add(&stop_requests, 1);
+	}
 	atomic_store(&stop_signal, sig);
+	errno = saved;
 }
 
 int bp_signals_install(void)
@@ -37,6 +60,11 @@ int bp_signals_install(void)
 bool bp_stop_requested(void)
 {
 	return atomic_load(&stop_signal) != 0;
+}
+
+unsigned bp_stop_requests(void)
+{
+	return atomic_load(&stop_requests);
 }
 
 int bp_stop_signal(void)

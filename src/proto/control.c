@@ -76,13 +76,22 @@ int bp_cookie_valid(const char *buf)
 	return buf[COOKIE_CHARS] == '\0';
 }
 
+/* Per thread: one thread's goodbye must not change what stops another thread's set-up. */
+static _Thread_local unsigned tolerated_stops;
+
+void bp_proto_tolerate_stops(unsigned n)
+{
+	tolerated_stops = n;
+}
+
 /*
  * A signal that interrupts a syscall only ends the exchange when it asked boardperf to
- * stop; any other signal (SIGCHLD, a profiler's timer) must not lose the message.
+ * stop (and more often than tolerated); any other signal (SIGCHLD, a profiler's timer)
+ * must not lose the message.
  */
 static int interrupted(void)
 {
-	return bp_stop_requested() ? -EINTR : 0;
+	return bp_stop_requests() > tolerated_stops ? -EINTR : 0;
 }
 
 /*

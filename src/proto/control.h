@@ -59,9 +59,17 @@ int bp_cookie_valid(const char *buf);
  * Blocking I/O on a control socket with an absolute deadline (bp_now_ns() based): each
  * returns 0, -ETIMEDOUT when the deadline passed, -ECONNRESET when the peer closed, or
  * another negative errno. They work on blocking and non-blocking sockets alike (poll).
+ * A stop request (core/signals.h) ends them with -EINTR, unless it is among those this
+ * thread was told to tolerate.
  */
 int bp_proto_write_all(int fd, const void *buf, size_t len, uint64_t deadline_ns);
 int bp_proto_read_all(int fd, void *buf, size_t len, uint64_t deadline_ns);
+
+/*
+ * The control I/O of the calling thread ends only on stop requests beyond the first n
+ * (bp_stop_requests); 0, the start, ends it on any.
+ */
+void bp_proto_tolerate_stops(unsigned n);
 
 int bp_proto_send_state(int fd, int state, uint64_t deadline_ns);
 int bp_proto_recv_state(int fd, int *state, uint64_t deadline_ns);

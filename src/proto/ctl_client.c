@@ -232,7 +232,21 @@ int bp_ctl_start(struct bp_ctl *c, const struct bp_ctl_target *t,
 	return rc;
 }
 
-int bp_ctl_end_test(struct bp_ctl *c)
+/*
+ * The test is over. The stop requests so far ended it; they do not also cut the goodbye,
+ * or the server's figures would be lost and its log would call the test abandoned (one
+ * Ctrl-C through `timeout` arrives twice). A further request does: the user insists.
+ */
+static void tolerate_the_stop(struct bp_ctl *c)
+{
+	if (!c->ending) {
+		c->ending = true;
+		c->stops_at_end = bp_stop_requests();
+	}
+	bp_proto_tolerate_stops(c->stops_at_end);
+}
+
+static int send_test_end(struct bp_ctl *c)
 {
 	int rc = c->test_ended ? 0 : bp_proto_send_state(c->fd, BP_TEST_END, step_deadline(c));
 
@@ -240,10 +254,22 @@ int bp_ctl_end_test(struct bp_ctl *c)
 	return rc;
 }
 
+int bp_ctl_end_test(struct bp_ctl *c)
+{
+	int rc;
+
+	tolerate_the_stop(c);
+	rc = send_test_end(c);
+	bp_proto_tolerate_stops(0);
+	return rc;
+}
+
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
 {
-	int rc = bp_ctl_end_test(c);
+	int rc;
 
+	tolerate_the_stop(c);
+	rc = send_test_end(c);
 	*theirs = NULL;
 	if (!rc)
 		rc = bp_ctl_expect(c, BP_EXCHANGE_RESULTS);
@@ -255,6 +281,10 @@ int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
 		rc = bp_ctl_expect(c, BP_DISPLAY_RESULTS);
 	if (!rc)
 		rc = bp_proto_send_state(c->fd, BP_IPERF_DONE, step_deadline(c));
+	bp_proto_tolerate_stops(0);
+	if (rc == -EINTR)
+		snprintf(c->err, c->errlen, "stopped again while exchanging results with the "
+			 "server %s: its figures are missing", peer(c, (char[64]){ 0 }));
 	if (rc == -ETIMEDOUT && !c->err[0])
 		snprintf(c->err, c->errlen, "server %s sent no results within %g s (--idle-timeout)",
 			 peer(c, (char[64]){ 0 }), (double)c->step_ns / 1e9);

@@ -41,6 +41,8 @@ struct bp_ctl {
 	char cookie[BP_COOKIE_LEN];    /* names the test on every data connection */
 	uint64_t step_ns;              /* the longest wait for one control step */
 	bool test_ended;               /* TEST_END went out (bp_ctl_end_test) */
+	bool ending;                   /* the test is over: stops_at_end is set */
+	unsigned stops_at_end;         /* bp_stop_requests() then: those stopped the test */
 	char *err;
 	size_t errlen;
 };
@@ -81,12 +83,16 @@ int bp_ctl_event(struct bp_ctl *c);
 /*
  * TEST_END now, ahead of bp_ctl_finish: the peer ends its span when this arrives, so a
  * client sends it the moment its own counts are taken, before it winds its streams down.
+ * From here on, the stop requests that ended the test do not cut the conversation; one
+ * more does (-EINTR).
  */
 int bp_ctl_end_test(struct bp_ctl *c);
 
 /*
  * The end: TEST_END (unless bp_ctl_end_test sent it), then the results both ways (mine sent, *theirs received, a new
- * reference), DISPLAY_RESULTS and IPERF_DONE; each step waits at most c->step_ns.
+ * reference), DISPLAY_RESULTS and IPERF_DONE; each step waits at most c->step_ns. A Ctrl-C
+ * that stopped the test lets this finish (the server's figures, its log line); another
+ * one cuts it short with -EINTR.
  */
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs);
 

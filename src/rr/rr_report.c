@@ -228,8 +228,12 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	if (is_crr(o))
 		bp_result_add_metric(r, "syn_retransmits", (double)out->total.txn.retransmits,
 				     "count", BP_BETTER_LOWER);
-	/* --connect-only has no control connection: the far side's counts and CPU are unknown. */
-	if (!o->connect_only)
+	/*
+	 * --connect-only has no control connection: the far side's counts and CPU are unknown;
+	 * nor are they when its results never came (a second Ctrl-C, a server gone): no count
+	 * rather than a 0 it did not say.
+	 */
+	if (!o->connect_only && out->remote->nstreams)
 		bp_result_add_metric(r, "server.transactions",
 				     (double)served_by_server(out->remote), "count", BP_BETTER_NONE);
 	add_failures(r, &out->total);
@@ -270,8 +274,9 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	else if (o->connect_only)
 		time_wait_warning(r, out);
 	if (out->interrupted)
-		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s",
-				      out->duration_s);
+		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s%s",
+				      out->duration_s, out->remote->nstreams || o->connect_only ? "" :
+				      "; the server's figures are missing");
 	if (out->data_stopped)
 		bp_result_add_warning(r, "data-stopped", "no data moved after %.1f s (no answer "
 				      "for %g s, --idle-timeout): a cut link or a server gone; rates "

@@ -488,8 +488,9 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 				      out->idle_s, out->remote->nstreams ? "" :
 				      ", and the server's figures never arrived");
 	if (out->interrupted)
-		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s",
-				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9);
+		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s%s",
+				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9,
+				      out->remote->nstreams ? "" : "; the server's figures are missing");
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	for (int i = 0; i < n; i++) {
 		set_modes(r, &dirs[i]);

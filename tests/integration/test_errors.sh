@@ -141,6 +141,54 @@ for cmd in tcp rr; do
 		'[.warnings[] | select(.code == "interrupted") | .message][0]' "$tap_tmp/$cmd-2s.json"))"
 done
 
+# --- one Ctrl-C delivered twice lets the results exchange finish; a second press cuts it -----
+# The server is stopped (SIGSTOP) while the client ends, so the client is surely waiting for
+# the server's results when the next signal comes. A repeat 50 ms after the first (as
+# `timeout` forwards one SIGINT to the child and to its group) is the same request: the
+# server's figures arrive once it runs on. One 600 ms later is a second press: the client
+# leaves at once with what it measured, the server's figures marked missing, none made up.
+# cut_twice NAME GAP: crr -t 10 stopped after 1 s, SIGINT again GAP s later, the server
+# resumed 1.2 s after the first; leaves $rc, $gone_ms (second signal to exit), $tap_tmp/NAME.json
+cut_twice() {
+	local name=$1 gap=$2 pid t2
+	"$bp" crr -c 127.0.0.1 -p "$sport" -t 10 --json >"$tap_tmp/$name.json" \
+		2>"$tap_tmp/$name.err" &
+	pid=$!
+	pids+=($pid)
+	sleep 1
+	kill -STOP "$spid"
+	kill -INT "$pid"
+	sleep "$gap"
+	t2=$(date +%s%N)
+	kill -INT "$pid"
+	for _ in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.01; done
+	gone_ms=$((($(date +%s%N) - t2) / 1000000))
+	sleep "$(awk -v g="$gap" 'BEGIN { d = 1.2 - g; print d > 0 ? d : 0 }')"
+	kill -CONT "$spid"
+	wait "$pid"; rc=$?
+}
+nlog=$(grep -c ": crr[ ,]" "$slog")
+cut_twice crr-dup 0.05
+for _ in $(seq 30); do
+	[ "$(grep -c ": crr[ ,]" "$slog")" -gt "$nlog" ] && break
+	sleep 0.1
+done
+measured_ok "$tap_tmp/crr-dup.json" &&
+	jq -e '[.metrics[] | select(.name == "server.transactions") | .value][0] > 0' \
+		"$tap_tmp/crr-dup.json" >/dev/null &&
+	[ "$(grep -c ": crr[ ,]" "$slog")" -gt "$nlog" ]
+ok $? "crr: SIGINT repeated after 50 ms while the server was stopped: exit $rc, server.transactions \
+$(jq -c '[.metrics[] | select(.name == "server.transactions") | .value][0]' "$tap_tmp/crr-dup.json"), \
+the server logs the test ($(grep ": crr[ ,]" "$slog" | tail -1 | sed 's/.*: crr/crr/'))"
+cut_twice crr-two 0.6
+measured_ok "$tap_tmp/crr-two.json" && [ "$gone_ms" -lt 1000 ] &&
+	jq -e '([.metrics[] | select(.name == "server.transactions")] | length) == 0 and
+		.cpu.remote == null and
+		([.warnings[] | select(.code == "interrupted") | .message][0] |
+		 test("server.s figures are missing"))' "$tap_tmp/crr-two.json" >/dev/null
+ok $? "crr: a second SIGINT 600 ms later: exit $rc $gone_ms ms after it, no server.transactions, \
+warning '$(jq -r '[.warnings[] | select(.code == "interrupted") | .message][0]' "$tap_tmp/crr-two.json")'"
+
 # --- SIGINT before anything was measured: exit 1, error interrupted --------------------------
 # A listener that never accepts: the kernel completes the handshake, no server ever answers,
 # so the client is still waiting for PARAM_EXCHANGE when the signal comes.

@@ -337,6 +337,103 @@ static void test_signals(void)
 	close_pair(sv);
 }
 
+/* Sleeps past the 250 ms within which a repeated signal is the same stop request. */
+static void past_repeat_window(void)
+{
+	bp_sleep_until_ns(in_ms(300));
+}
+
+/*
+ * Stop requests are counted, a repeat within 250 ms as the same one (`timeout` forwards one
+ * Ctrl-C to the child and to its group). raise() delivers before it returns, so the
+ * counts are exact. Runs after test_signals installed the handler.
+ */
+static void test_stop_count(void)
+{
+	unsigned n0 = bp_stop_requests();
+	uint64_t t0;
+
+	CHECK(n0 >= 1);
+	past_repeat_window();
+	raise(SIGINT);
+	CHECK_INT(bp_stop_requests(), n0 + 1);
+	raise(SIGINT);
+	CHECK_INT(bp_stop_requests(), n0 + 1);  /* the same request, delivered again */
+	/*
+	 * 20 ms later still the same (a window of a few ms would pass the lines above); when
+	 * a stalled machine let 250 ms pass meanwhile, the count cannot say, and is skipped.
+	 */
+	t0 = bp_now_ns();
+	bp_sleep_until_ns(in_ms(20));
+	raise(SIGTERM);
+	if (bp_now_ns() - t0 < 240 * BP_NS_PER_MS)
+		CHECK_INT(bp_stop_requests(), n0 + 1);
+	else
+		printf("ok %d - # SKIP the 20 ms sleep took 240 ms or more: a repeat cannot be "
+		       "told\n", ++tap_n);
+	CHECK_INT(bp_stop_signal(), SIGTERM);
+	past_repeat_window();
+	raise(SIGINT);
+	CHECK_INT(bp_stop_requests(), n0 + 2);  /* a second press */
+}
+
+struct later_state {
+	int fd, state;
+};
+
+static void *send_later(void *arg)
+{
+	struct later_state *l = arg;
+
+	bp_sleep_until_ns(in_ms(60));
+	bp_proto_send_state(l->fd, l->state, in_ms(1000));
+	return NULL;
+}
+
+/*
+ * The results exchange after a Ctrl-C: requests it was told to tolerate interrupt its poll
+ * but not the exchange (the answer still arrives); one beyond them ends it with -EINTR,
+ * and tolerating none again makes any request end it.
+ */
+static void test_stop_tolerated(void)
+{
+	struct kicker k = { .target = pthread_self(), .sig = SIGINT };
+	struct later_state l = { .state = BP_DISPLAY_RESULTS };
+	pthread_t th, th2;
+	uint64_t t0, ms;
+	int sv[2], st = -1, rc;
+
+	pair(sv);
+	l.fd = sv[0];
+	/* One more than now: the kick at 20 ms is tolerated, whether it counts or repeats. */
+	bp_proto_tolerate_stops(bp_stop_requests() + 1);
+	pthread_create(&th, NULL, kick, &k);
+	pthread_create(&th2, NULL, send_later, &l);
+	rc = bp_proto_recv_state(sv[1], &st, in_ms(5000));
+	pthread_join(th, NULL);
+	pthread_join(th2, NULL);
+	CHECK_INT(rc, 0);
+	CHECK_INT(st, BP_DISPLAY_RESULTS);
+
+	bp_proto_tolerate_stops(bp_stop_requests());
+	past_repeat_window();
+	pthread_create(&th, NULL, kick, &k);  /* counts: a request beyond those tolerated */
+	t0 = bp_now_ns();
+	rc = bp_proto_recv_state(sv[1], &st, t0 + 5000 * BP_NS_PER_MS);
+	pthread_join(th, NULL);
+	ms = (bp_now_ns() - t0) / BP_NS_PER_MS;
+	CHECK_INT(rc, -EINTR);
+	CHECK(ms < LATE_MS);
+
+	/* Tolerating none: a kick ends the wait, a repeat of the last request or not. */
+	bp_proto_tolerate_stops(0);
+	pthread_create(&th, NULL, kick, &k);
+	rc = bp_proto_recv_state(sv[1], &st, in_ms(5000));
+	pthread_join(th, NULL);
+	CHECK_INT(rc, -EINTR);
+	close_pair(sv);
+}
+
 /* A stream of items: the expect sequence and the bytes, as a peer would send them. */
 struct item {
 	enum bp_proto_expect expect;
@@ -567,5 +664,7 @@ int main(void)
 	test_decoder_splits();
 	test_decoder_garbage();
 	test_signals();
+	test_stop_count();
+	test_stop_tolerated();
 	return tap_done();
 }
