@@ -10,7 +10,9 @@ bp=$1
 . "$(dirname "$0")/tap.sh"
 
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+# CONT too: a server left stopped by cut_twice (below) would never act on the TERM.
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; kill -CONT "$p" 2>/dev/null; done
+	wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
 # A port the kernel handed out and took back; checked closed before use.

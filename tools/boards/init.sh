@@ -15,7 +15,13 @@ echo "@@UPTIME init $(cut -d' ' -f1 /proc/uptime)"
 while read -r m; do insmod "/lib/modules/$m" || echo "@@MODULE $m failed"; done </lib/modules/order
 ip link set lo up
 disk=$(cat /etc/board-disk)
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b "$disk" ] && break; sleep 0.5; done
+# Until the card can be read, not only until its node exists: under TCG with another board
+# beside it, the Orange Pi's sunxi-mmc has shown the node while opening it still said ENXIO
+# (mke2fs: "No such device or address"). At most 30 s.
+for _ in $(seq 60); do
+	[ -b "$disk" ] && dd if="$disk" of=/dev/null bs=512 count=1 2>/dev/null && break
+	sleep 0.5
+done
 check() {
 	name=$1; shift
 	echo "@@BEGIN $name"
