@@ -33,14 +33,14 @@
 
 struct sockaddr;
 
+/* A NETLINK_ROUTE socket for one request and its answer (1 s receive timeout), or -errno. */
+int bp_nl_route_open(void);
+
 /*
  * The interface the kernel routes dst through (its name in ifname). Returns the interface
  * index, or -errno (-ENETUNREACH when there is no route, -EAFNOSUPPORT for a family other
  * than IPv4/IPv6). An IPv4-mapped IPv6 address is looked up as IPv4.
  */
-/* A NETLINK_ROUTE socket for one request and its answer (1 s receive timeout), or -errno. */
-int bp_nl_route_open(void);
-
 int bp_route_out_dev(const struct sockaddr *dst, char *ifname, size_t iflen);
 
 /*
