@@ -14,34 +14,20 @@ DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson-dev l
 
 BUILD := build
 ASAN_BUILD := build-asan
-CLANG_BUILD := build-clang
 TSAN_BUILD := build-tsan
 MESON_OPTS := -Dwerror=true
 # ASan + UBSan; every UBSan finding aborts so that a test cannot pass over it.
 ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true \
 	-Dc_args=-fno-sanitize-recover=all -Dbuildtype=debug
-# A second compiler sees other warnings (and builds the libFuzzer targets).
-CLANG_OPTS := -Dwerror=true
 # ThreadSanitizer: clang's runtime (libclang-rt-14-dev). Optimised (-O2 -g, the default), as
-# TSan's authors advise: at -O0 it is slow enough that the loop's and the pool's timing checks
-# failed now and then on a loaded 2-core machine.
+# TSan's authors advise. It is also the clang build: -Werror with clang's warnings over every
+# target (CI's libFuzzer build, build-fuzz, is a second one).
 TSAN_OPTS := -Db_sanitize=thread -Db_lundef=false -Dwerror=true
 
-# What each build runs. gcc runs everything; ASan all but the 'figures' suite (figures
-# against ground truth over code the other tests run too: tests/integration/meson.build
-# says which and why); clang and TSan only what is quick (about
-# a minute each, where the integration suite takes five): the unit tests, which have the
-# threads, and for clang the fuzz corpora. A TSan report makes its test exit 66: a failure.
-# TSan slows code several times over, so its tests run one at a time: the timing checks
-# (a rate, a stop that must settle) then keep the two cores to themselves.
-TEST_GCC = meson test -C $(BUILD) --print-errorlogs
-TEST_ASAN = env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	meson test -C $(ASAN_BUILD) --no-suite figures --print-errorlogs
-TEST_CLANG = meson test -C $(CLANG_BUILD) --suite unit --suite fuzz --print-errorlogs
-TEST_TSAN = meson test -C $(TSAN_BUILD) --suite unit --num-processes 1 --print-errorlogs
-TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) $(TSAN_BUILD)
+# What each build runs, and why: tools/ci/test.sh (`make test`) and docs/CI.md.
+TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
 
-.PHONY: all deps build build-asan build-clang build-tsan run test test-unit test-asan dist test-cross test-boards test-vm clean
+.PHONY: all deps build build-asan build-tsan run test test-unit test-asan dist test-cross test-boards test-vm clean
 
 all: build
 
@@ -61,9 +47,6 @@ $(BUILD)/build.ninja:
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) $(ASAN_OPTS)
 
-$(CLANG_BUILD)/build.ninja:
-	CC=clang meson setup $(CLANG_BUILD) $(CLANG_OPTS)
-
 $(TSAN_BUILD)/build.ninja:
 	CC=clang meson setup $(TSAN_BUILD) $(TSAN_OPTS)
 
@@ -72,9 +55,6 @@ build: deps $(BUILD)/build.ninja
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
-
-build-clang: deps $(CLANG_BUILD)/build.ninja
-	ninja -C $(CLANG_BUILD)
 
 build-tsan: deps $(TSAN_BUILD)/build.ninja
 	ninja -C $(TSAN_BUILD)
@@ -105,19 +85,10 @@ test-boards: deps
 test-vm: deps
 	tools/vm/run.sh
 
-# Every build first (one that fails stops here), then each one's tests; a failure in any
-# of them fails the whole. A log left from an earlier run must not count: it goes first.
-# The last line is the summary over all four.
-test: build build-asan build-clang build-tsan
-	@rc=0; times=; \
-	for b in $(TEST_BUILDS); do rm -f $$b/meson-logs/testlog.json; done; \
-	t=$$(date +%s); $(TEST_GCC) || rc=1; times="$$times $(BUILD) $$(($$(date +%s) - t))s"; \
-	t=$$(date +%s); $(TEST_ASAN) || rc=1; times="$$times $(ASAN_BUILD) $$(($$(date +%s) - t))s"; \
-	t=$$(date +%s); $(TEST_CLANG) || rc=1; times="$$times $(CLANG_BUILD) $$(($$(date +%s) - t))s"; \
-	t=$$(date +%s); $(TEST_TSAN) || rc=1; times="$$times $(TSAN_BUILD) $$(($$(date +%s) - t))s"; \
-	echo "test times:$$times"; \
-	tests/summary.sh $(TEST_BUILDS) || rc=1; \
-	exit $$rc
+# The three test builds (gcc, ASan+UBSan, TSan), then each one's tests (tools/ci/test.sh):
+# each step's time beside its budget, then the summary over all three.
+test: deps
+	@tools/ci/test.sh
 
 clean:
 	rm -rf $(TEST_BUILDS) build-dist dist

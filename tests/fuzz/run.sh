@@ -14,7 +14,7 @@
 # target in Meson's shape, so that tests/summary.sh counts the fuzz runs with the tests.
 set -u
 build=${1:?usage: run.sh BUILD_DIR [SECONDS_EACH] [--merge]}
-secs=${2:-30}
+secs=${2:-12}
 merge=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d /tmp/bp-fuzz.XXXXXX)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make test`: the three test builds, then each one's tests; every test runs once at least
+# (docs/CI.md: which test runs in which build, and each step's budget).
+#   gcc, optimised (build):    the unit tests, the fuzz corpora and the suite 'figures':
+#                              figures against ground truth or a stock tool want an
+#                              optimised build and the machine to themselves;
+#   ASan + UBSan (build-asan): the unit tests, the fuzz corpora and every integration test
+#                              but the figures, side by side where a test neither measures
+#                              nor checks a timing (tests/integration/meson.build says which
+#                              run alone, and why);
+#   TSan (build-tsan):         the unit tests, which have the threads, side by side: the
+#                              timing logic they check runs on an injected clock
+#                              (src/core/clock.h), so a busy machine cannot make one late.
+# TSan is clang with -Werror over every target, so clang's warnings are checked here too.
+# A build that fails stops here; a failing test fails the whole, after every build's tests
+# ran. A log left from an earlier run must not count: it goes first. The last lines are
+# each step's time beside its budget and the summary over the three builds.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. tools/ci/steps.sh
+builds=(build build-asan build-tsan)
+for b in "${builds[@]}"; do rm -f "$b/meson-logs/testlog.json"; done
+for b in "${builds[@]}"; do
+	step "$b" "${BUDGET_BUILD:-100}" make -s --no-print-directory "$b" ||
+		{ steps_report "test times"; exit 1; }
+done
+rc=0
+step gcc 330 meson test -C build --suite unit --suite fuzz --suite figures --print-errorlogs || rc=1
+step asan 480 env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	meson test -C build-asan --no-suite figures --print-errorlogs || rc=1
+step tsan 90 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
+steps_report "test times"
+tests/summary.sh "${builds[@]}" || rc=1
+exit "$rc"
