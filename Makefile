@@ -32,13 +32,11 @@ TSAN_OPTS := -Db_sanitize=thread -Db_lundef=false -Dwerror=true
 # says which and why); clang and TSan only what is quick (about
 # a minute each, where the integration suite takes five): the unit tests, which have the
 # threads, and for clang the fuzz corpora. A TSan report makes its test exit 66: a failure.
-# TSan slows code several times over, so its tests run one at a time: the timing checks
-# (a rate, a stop that must settle) then keep the two cores to themselves.
 TEST_GCC = meson test -C $(BUILD) --print-errorlogs
 TEST_ASAN = env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	meson test -C $(ASAN_BUILD) --no-suite figures --print-errorlogs
 TEST_CLANG = meson test -C $(CLANG_BUILD) --suite unit --suite fuzz --print-errorlogs
-TEST_TSAN = meson test -C $(TSAN_BUILD) --suite unit --num-processes 1 --print-errorlogs
+TEST_TSAN = meson test -C $(TSAN_BUILD) --suite unit --print-errorlogs
 TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) $(TSAN_BUILD)
 
 .PHONY: all deps build build-asan build-clang build-tsan run test test-unit test-asan dist test-cross test-boards test-vm clean
