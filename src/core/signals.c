@@ -5,7 +5,8 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
+
+#include "core/clock.h"
 
 /*
  * Written by the handler, read by worker threads: volatile sig_atomic_t is only defined for
@@ -28,12 +29,13 @@ static _Atomic unsigned stop_requests, counted_ms;
 
 static void on_stop(int sig)
 {
-	int saved = errno;  /* clock_gettime is async-signal-safe but may set errno */
-	struct timespec ts = { 0, 0 };
-	unsigned now_ms;
+	/*
+	 * bp_now_ns, so that a test on the fake clock (core/clock.h) can place the repeat window
+	 * exactly: it is clock_gettime, async-signal-safe but may set errno, or a lock-free load.
+	 */
+	int saved = errno;
+	unsigned now_ms = (unsigned)(bp_now_ns() / BP_NS_PER_MS);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now_ms = (unsigned)ts.tv_sec * 1000u + (unsigned)(ts.tv_nsec / 1000000);
 	if (!atomic_load(&stop_requests) || now_ms - atomic_load(&counted_ms) >= REPEAT_MS) {
 		atomic_store(&counted_ms, now_ms);
 		atomic_fetch_add(&stop_requests, 1);

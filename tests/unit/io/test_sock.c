@@ -216,7 +216,12 @@ static void test_timeout(void)
 	}
 	CHECK_INT(rc, -ETIMEDOUT);
 	CHECK(nfd >= 1);
-	CHECK(dt >= 300 * BP_NS_PER_MS && dt < 800 * BP_NS_PER_MS);
+	/*
+	 * Never before its deadline, and at it rather than when the kernel gives up (its SYN
+	 * retries take minutes): the upper bound is seconds, which no busy machine reaches
+	 * (was 800 ms). The connect's poll is the real kernel's, so the real clock.
+	 */
+	CHECK(dt >= 300 * BP_NS_PER_MS && dt < 300 * BP_NS_PER_MS + 5 * BP_NS_PER_SEC);
 	CHECK(strstr(err, ": timed out after 0.3 s") != NULL);
 	printf("# %s (after %d queued)\n", err, nfd);
 	while (nfd)

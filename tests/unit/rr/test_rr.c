@@ -100,7 +100,20 @@ static int loopback_pair(int type, int sv[2])
 	return 0;
 }
 
-/* One flow against one responder on loopback; both on the same loop for 200 ms. */
+/*
+ * The rr flow's timeout is a timerfd (rr_flow.c says why), which the fake clock of
+ * core/clock.h cannot move: these runs are on the real clock. So that a busy machine (TSan,
+ * qemu-user, parallel tests) cannot fail them, they run in slices until what they wait for
+ * has happened or GIVE_UP_NS has passed, a bound that only a flow that stalls or loses a
+ * timeout reaches, and check what no delay can change.
+ */
+#define SLICE_NS (10 * BP_NS_PER_MS)
+#define GIVE_UP_NS (10 * BP_NS_PER_SEC)
+
+/*
+ * One flow against one responder on loopback, on the same loop, until more than 100
+ * transactions are done (a few ms unloaded; was: as many as 200 ms gave).
+ */
 static void run_pair(int type, bool udp, size_t req, size_t resp)
 {
 	struct bp_loop *loop = bp_loop_new();
@@ -122,7 +135,10 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	CHECK(loop && r && f);
 	CHECK_INT(bp_rr_responder_attach(r, loop, sv[1]), 0);
 	CHECK_INT(bp_rr_flow_ops.start(f, loop, sv[0]), 0);
-	bp_loop_run(loop, bp_now_ns() + 200 * BP_NS_PER_MS);
+	for (uint64_t end = bp_now_ns() + GIVE_UP_NS; c.txn.done <= 100 && bp_now_ns() < end;) {
+		bp_loop_run(loop, bp_now_ns() + SLICE_NS);
+		bp_txn_stats_take(&stats, &c.txn, NULL, &h);
+	}
 	bp_rr_flow_ops.stop(f, loop);
 	bp_txn_stats_take(&stats, &c.txn, NULL, &h);
 	CHECK(c.txn.done > 100);
@@ -141,7 +157,12 @@ static void run_pair(int type, bool udp, size_t req, size_t resp)
 	bp_loop_free(loop);
 }
 
-/* A responder that never answers: the flow's timeout fires and counts one failure. */
+/*
+ * A responder that never answers: the flow's timeout (50 ms) fires and counts one failure,
+ * and the request sent again times out again. Twice at least, and never early: k timeouts
+ * take k x 50 ms at least (was: exactly 2 in 130 ms, which a loop held up for the 30 ms
+ * around the 2nd deadline failed).
+ */
 static void test_udp_timeout(void)
 {
 	struct bp_loop *loop = bp_loop_new();
@@ -151,6 +172,7 @@ static void test_udp_timeout(void)
 	struct bp_rr_flow_cfg fc = { .req_len = 16, .resp_len = 16, .udp = true,
 				     .timeout_ns = 50 * BP_NS_PER_MS };
 	struct bp_rr_flow *f;
+	uint64_t t0, elapsed;
 	int sv[2];
 
 	CHECK_INT(loopback_pair(SOCK_DGRAM, sv), 0);
@@ -158,12 +180,19 @@ static void test_udp_timeout(void)
 	CHECK_INT(bp_conn_hists_init(&h), 0);
 	fc.stats = &stats;
 	f = bp_rr_flow_new(&fc);
+	t0 = bp_now_ns();
 	CHECK_INT(bp_rr_flow_ops.start(f, loop, sv[0]), 0);
-	bp_loop_run(loop, bp_now_ns() + 130 * BP_NS_PER_MS);
+	for (uint64_t end = t0 + GIVE_UP_NS;
+	     c.txn.fails[BP_RR_FAIL_TIMEOUT] < 2 && bp_now_ns() < end;) {
+		bp_loop_run(loop, bp_now_ns() + SLICE_NS);
+		bp_txn_stats_take(&stats, &c.txn, NULL, &h);
+	}
 	bp_rr_flow_ops.stop(f, loop);
 	bp_txn_stats_take(&stats, &c.txn, NULL, &h);
+	elapsed = bp_now_ns() - t0;
 	CHECK_INT(c.txn.done, 0);
-	CHECK_INT(c.txn.fails[BP_RR_FAIL_TIMEOUT], 2);
+	CHECK(c.txn.fails[BP_RR_FAIL_TIMEOUT] >= 2);
+	CHECK(c.txn.fails[BP_RR_FAIL_TIMEOUT] * 50 * BP_NS_PER_MS <= elapsed);
 	bp_rr_flow_ops.release(f);
 	close(sv[0]);
 	close(sv[1]);
