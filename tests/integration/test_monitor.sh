@@ -118,7 +118,7 @@ has_warning "$out" throttled && jq -e '.monitor.throttled.end == 327685' <<<"$ou
 ok $? "get_throttled 50005: throttled ($(jq -r '[.warnings[] | select(.code == "throttled")][0].message' <<<"$out"))"
 echo 0 >"$fw"
 
-port=$((20000 + RANDOM % 20000))
+bp_ports 1; port=$BP_PORT  # tap.sh
 "$bp" serve -p "$port" >"$tap_tmp/serve.log" 2>&1 &
 server=$!
 if ! wait_log "$tap_tmp/serve.log" listening; then
