@@ -73,7 +73,75 @@ tap_done() {
 	[ "$tap_failed" -eq 0 ]
 }
 
-tap_tmp=$(mktemp -d)
+# ---- Isolation: tests run side by side (meson's is_parallel) and two CI runs may share the
+# machine (docs/ARCHITECTURE.md, "Tests side by side"). Everything machine-global a test makes
+# carries BP_RUN (a run's prefix: exported by whoever starts the run, or one per test here)
+# and the test's PID: its folders (bp-$BP_RUN-…), namespaces (tests/rig/rig.sh), lock files.
+# Ports come from bp_ports, never from $$ or $RANDOM. tests/integration/check_isolation.py
+# (the `isolation` test) fails on a script that does otherwise.
+if [ -z "${BP_RUN:-}" ]; then
+	BP_RUN=r$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+elif ! [[ $BP_RUN =~ ^[a-z0-9]{1,12}$ ]]; then
+	echo "Bail out! BP_RUN='$BP_RUN': 1 to 12 of a-z 0-9 (it goes into namespace and file names)"
+	exit 1
+fi
+export BP_RUN
+
+# bp_ports N: reserves a block of N (1..16) consecutive TCP/UDP ports on this machine for the
+# rest of the test and sets BP_PORT to its first (BP_PORT + N - 1 is the last). Blocks of 16
+# from 10000 up to the start of the ephemeral range (ip_local_port_range, so no outgoing
+# connection is ever handed one), each with a lock file under $BP_PORTS_DIR; a block is the
+# test's while it holds an flock on that file through a descriptor its shell keeps open (and
+# its children inherit): the reservation ends with the last of them, even after a SIGKILL.
+# A block is taken only if none of its first N ports is bound in this namespace in any state
+# (listening, connected, TIME_WAIT; TCP or UDP). Call it from the test's own shell, never in
+# $(...); it may be called again for another block. No block free: "Bail out!", exit 1 (a
+# test never falls back to a port someone else may hold).
+BP_PORTS_DIR=${BP_PORTS_DIR:-/run/lock/boardperf-ports}
+BP_PORTS_BASE=10000 BP_PORTS_BLOCK=16
+bp_ports() {
+	local n=${1:-1} lo blocks start i first fd used p busy
+	if [ "$BASHPID" != "$$" ]; then
+		echo "Bail out! bp_ports called in a subshell: its reservation would end with it"
+		exit 1
+	fi
+	if ! [[ $n =~ ^[0-9]+$ ]] || [ "$n" -lt 1 ] || [ "$n" -gt "$BP_PORTS_BLOCK" ]; then
+		echo "Bail out! bp_ports $n: 1 to $BP_PORTS_BLOCK ports"
+		exit 1
+	fi
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	blocks=$(((lo - BP_PORTS_BASE) / BP_PORTS_BLOCK))
+	mkdir -p "$BP_PORTS_DIR" 2>/dev/null
+	if [ "$blocks" -lt 1 ] || [ ! -w "$BP_PORTS_DIR" ]; then
+		echo "Bail out! bp_ports: no port blocks below the ephemeral range ($lo) or $BP_PORTS_DIR not writable"
+		exit 1
+	fi
+	# spread the starting points so that tests starting together rarely try the same block
+	start=$(((BASHPID * 31 + RANDOM) % blocks))
+	for ((i = 0; i < blocks; i++)); do
+		first=$((BP_PORTS_BASE + (start + i) % blocks * BP_PORTS_BLOCK))
+		exec {fd}>>"$BP_PORTS_DIR/$first" || continue
+		if flock -n "$fd"; then
+			# every local port bound on this machine's (namespace's) sockets, any state
+			used=" $(ss -Htanu 2>/dev/null | awk '{ n = split($5, a, ":"); print a[n] }' | sort -un | tr '\n' ' ') "
+			busy=0
+			for ((p = first; p < first + n; p++)); do
+				case $used in *" $p "*) busy=1; break ;; esac
+			done
+			if [ "$busy" = 0 ]; then
+				_bp_ports_fds+=("$fd")
+				BP_PORT=$first
+				return 0
+			fi
+		fi
+		exec {fd}>&-
+	done
+	echo "Bail out! bp_ports $n: every block of $BP_PORTS_BLOCK ports from $BP_PORTS_BASE to $((lo - 1)) is locked by another test or has a port in use"
+	exit 1
+}
+_bp_ports_fds=()
+
+tap_tmp=$(mktemp -d -t "bp-$BP_RUN-XXXXXX")
 trap 'rm -rf "$tap_tmp"' EXIT
 # Every result a command prints is saved (README, "Results history"): into this test's own
 # folder, never the real home's database.

@@ -23,7 +23,7 @@ for tool in iperf3 openssl jq python3 setsid; do
 	fi
 done
 
-port=$((10000 + ($$ + 7000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 2; port=$BP_PORT  # tap.sh: a block of 2 ports, this test's alone
 sport=$((port + 1))                    # a locked stock iperf3 server
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
@@ -157,6 +157,7 @@ expect_fail 1 "no IPERF3_PASSWORD and no terminal: one line, no prompt" \
 grep -q "no password: set IPERF3_PASSWORD" <<<"$err"; ok $? "... naming IPERF3_PASSWORD"
 expect_fail 2 "--username without --rsa-public-key-path: usage error" "$bp" tcp -c 127.0.0.1 \
 	-p "$port" --username mario
+# port-ok: a usage error, refused before any bind
 expect_fail 2 "serve --rsa-private-key-path without users: usage error" "$bp" serve -p 1 \
 	--rsa-private-key-path "$key"
 printf 'mario,abc\n' >"$tap_tmp/bad_users"

@@ -25,7 +25,7 @@ fi
 pids=()
 cleanup() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
-port=$((10000 + $$ % 22000))
+bp_ports 5; port=$BP_PORT  # port .. port + 4 (tap.sh)
 tck=$(getconf CLK_TCK)
 idle=3
 

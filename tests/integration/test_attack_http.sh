@@ -14,7 +14,7 @@ here=$(dirname "$0")
 . "$here/tap.sh"
 attack=$here/attack_http.py
 
-base=$((10000 + ($$ + 13000) % 22000))
+bp_ports 4; base=$BP_PORT  # base .. base + 3 (tap.sh)
 sport=$base hport=$((base + 1)) s2port=$((base + 2)) h2port=$((base + 3))
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }

@@ -15,7 +15,7 @@ if ! command -v iperf3 >/dev/null || ! command -v ss >/dev/null; then
 	exit 0
 fi
 
-port=$((10000 + ($$ + 7000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 3; port=$BP_PORT  # port .. port + 2 (tap.sh)
 hport=$((port + 1))  # a server with higher limits
 sport=$((port + 2))  # a server with small stream and rate limits
 pids=()

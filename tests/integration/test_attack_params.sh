@@ -17,13 +17,10 @@ trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
 
 slog="$tap_tmp/serve.log"
-for try in 1 2 3 4 5; do
-	port=$((10000 + ($$ + 7000 + try * 97) % 22000))
-	"$bp" serve -B 127.0.0.1 -p "$port" 2>"$slog" &
-	spid=$!
-	wait_log "$slog" "listening on 127.0.0.1" && break
-	kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
-done
+bp_ports 1; port=$BP_PORT  # tap.sh: this test's alone, so one try
+"$bp" serve -B 127.0.0.1 -p "$port" 2>"$slog" &
+spid=$!
+wait_log "$slog" "listening on 127.0.0.1"
 pids+=($spid)
 kill -0 "$spid" 2>/dev/null
 ok $? "server listens on 127.0.0.1:$port"

@@ -32,16 +32,15 @@ head -c 32 /dev/urandom | base64 >"$wrong"
 key_text=$(tr -d '\n' <"$key")
 
 # A locked server, under strace: every byte it writes to any socket is kept, in hex.
+# Two servers, two reserved ports (tap.sh): the locked one on port0, the open one on port0 + 1.
+bp_ports 2; port0=$BP_PORT nservers=0
 start_server() { # start_server LOG [serve options]: sets $port and $spid
-	local log=$1 try
+	local log=$1
 	shift
-	for try in 1 2 3 4 5; do
-		port=$((10000 + ($$ + try * 211) % 22000))
-		"$@" -B 127.0.0.1 -p "$port" 2>"$log" &
-		spid=$!
-		wait_log "$log" "listening on 127.0.0.1:$port" && break
-		stop_server
-	done
+	port=$((port0 + nservers)) nservers=$((nservers + 1))
+	"$@" -B 127.0.0.1 -p "$port" 2>"$log" &
+	spid=$!
+	wait_log "$log" "listening on 127.0.0.1:$port"
 	pids+=("$spid")
 }
 # Under strace the server is strace's child: stop the server by its own PID, then strace.
@@ -116,6 +115,7 @@ expect_exit 2 "a key file others may read is refused (client)" \
 	"$bp" tcp -c 127.0.0.1 -p "$port" -t 1 --psk "$wrong"
 grep -q "permissions 0644 are too open.*chmod 600" <<<"$err"
 ok $? "  naming its permissions and the fix"
+# port-ok: a usage error, refused before any bind
 expect_exit 2 "a key file others may read is refused (serve)" "$bp" serve -p 1 --psk "$wrong"
 grep -q "permissions 0644 are too open" <<<"$err"
 ok $? "  naming its permissions"
@@ -124,6 +124,7 @@ expect_exit 2 "a key of 15 bytes is refused (client)" \
 	"$bp" tcp -c 127.0.0.1 -p "$port" -t 1 --psk "$tap_tmp/short"
 grep -q "15 bytes of key; expected at least 16" <<<"$err"
 ok $? "  naming its length and the least"
+# port-ok: a usage error, refused before any bind
 expect_exit 2 "a key of 15 bytes is refused (serve)" "$bp" serve -p 1 --psk "$tap_tmp/short"
 
 if command -v iperf3 >/dev/null; then

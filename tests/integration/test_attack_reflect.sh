@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
 . "$here/../rig/rig.sh"
 
-port=5201
+port=5201  # port-ok: in the test's own namespaces
 greeter="$here/udp_greeter.py"
 descs=("udp -R (iperf3 dialect): greeting from .3 dropped, test from .1 runs"
 	"udp -R (boardperf cookie): greeting from .3 dropped, test from .1 runs"

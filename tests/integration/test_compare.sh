@@ -10,7 +10,7 @@ set -u
 bp=$(realpath "$1")  # the test works in its own folder
 . "$(dirname "$0")/tap.sh"
 
-port=$((10000 + ($$ + 7919) % 22000))
+bp_ports 2; port=$BP_PORT  # port, port + 1 (tap.sh)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tap_tmp"; }
 trap cleanup EXIT

@@ -58,7 +58,7 @@ T=3                        # seconds of each limited run
 B=$((N / 20))
 echo "# the DUT's limit: N = $N new connections/s, burst $B"
 
-port=5201
+port=5201  # port-ok: in the test's own namespaces
 
 rig_up --dut || { echo "Bail out! rig_up --dut failed"; exit 1; }
 rig_bg server "$bp" serve -p "$port" --idle-timeout 5 --logfile "$tap_tmp/serve.log"

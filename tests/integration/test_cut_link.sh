@@ -33,8 +33,8 @@ nft_counter() {
 idle=2
 for m in "${modes[@]}"; do
 	rig_up --rate 10mbit
-	rig_bg server "$bp" serve -p 5201 --logfile "$tap_tmp/serve.log"
-	rig_wait_port server 5201 5
+	rig_bg server "$bp" serve -p 5201 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+	rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 	sip=$RIG_SERVER_IP
 	# Server: counters first, the cut goes in front of them (nft insert) at 2 s.
 	ip netns exec "$RIG_SERVER_NS" nft -f - <<-NFT

@@ -9,8 +9,8 @@ bp=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
 tools=$here/../../tools/deb
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_deb.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d -t "bp-$BP_RUN-deb-XXXXXX")
+trap 'rm -rf "$work" "$tap_tmp"' EXIT
 arch=$(dpkg --print-architecture)
 version=$("$bp" --version | sed -n '1s/^boardperf \([^ ]*\) .*/\1/p')
 

@@ -22,7 +22,8 @@ rounds=${BP_DISK_ROUNDS:-6}
 # that (a run going on beside this one is alive and keeps its own).
 sweep_dead_runs() {
 	local mark pid dir m l
-	for mark in "${TMPDIR:-/tmp}"/tmp.*/.bp-test-disk.pid; do
+	# (tmp.*: the folders' names before they carried the run's prefix)
+	for mark in "${TMPDIR:-/tmp}"/bp-*-disk-*/.bp-test-disk.pid "${TMPDIR:-/tmp}"/tmp.*/.bp-test-disk.pid; do
 		[ -f "$mark" ] || continue
 		pid=$(cat "$mark" 2>/dev/null)
 		[[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && continue
@@ -35,7 +36,7 @@ sweep_dead_runs() {
 	done
 }
 sweep_dead_runs
-work=$(mktemp -d)
+work=$(mktemp -d -t "bp-$BP_RUN-disk-XXXXXX")
 echo $$ >"$work/.bp-test-disk.pid"
 loopdev=
 cmp=
@@ -258,7 +259,7 @@ if [ "$sanitize" != none ]; then
 	done
 fi
 size=128M
-cmp=$(mktemp -d /var/tmp/bp-test-disk.XXXXXX)
+cmp=$(mktemp -d "/var/tmp/bp-$BP_RUN-disk-XXXXXX")
 bp_rate() { # bp_rate ARGS...: reads/s + writes/s
 	"$bp" disk --dir "$cmp" --size $size -t 1 -i 0 "$@" --json |
 		jq '[.metrics[] | select(.name == "reads.rate" or .name == "writes.rate") | .value] | add'

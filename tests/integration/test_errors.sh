@@ -15,9 +15,10 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; kill -CONT "$p" 2>/
 	wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
 
-# A port the kernel handed out and took back; checked closed before use.
-closed_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'; }
+# The test's ports (tap.sh): port stays closed (checked before use), sport and sport + 1 a
+# server and its HTTP responder, gport a server that goes away.
+bp_ports 4
+port=$BP_PORT sport=$((BP_PORT + 1)) gport=$((BP_PORT + 3))
 is_closed() { ! timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
 # is_error FILE CODE: the document parses, error has the code and a message, nothing else odd
 is_error() {
@@ -27,7 +28,6 @@ is_error() {
 }
 
 # --- (a) a closed port: the JSON carries the error, exit 1 -----------------------------------
-port=$(closed_port)
 is_closed "$port"; ok $? "port $port on 127.0.0.1 is closed"
 for cmd in tcp udp rr crr http rfc2544; do
 	case $cmd in
@@ -53,21 +53,14 @@ timeout 10 "$bp" tcp -c 127.0.0.1 -p "$port" -t 0 --json >"$tap_tmp/u.json" 2>/d
 ok $? "a usage error stays a plain stderr line, no JSON (exit $rc)"
 
 # --- a server that refuses, a server gone mid-test -------------------------------------------
-# Ports below the ephemeral range (32768-60999), so that no other test's outgoing connection
-# holds them; another test may still listen on one, so a few pairs are tried.
 slog="$tap_tmp/serve.log"
-for try in 1 2 3 4 5; do
-	sport=$((10000 + ($$ + 5000 + try * 101) % 22000))
-	"$bp" serve -B 127.0.0.1 -p "$sport" --http "$((sport + 1))" --idle-timeout 3 2>"$slog" &
-	spid=$!
-	wait_log "$slog" "listening on 127.0.0.1" && wait_log "$slog" "http: listening" && break
-	kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
-done
+"$bp" serve -B 127.0.0.1 -p "$sport" --http "$((sport + 1))" --idle-timeout 3 2>"$slog" &
+spid=$!
+wait_log "$slog" "listening on 127.0.0.1" && wait_log "$slog" "http: listening"
 pids+=($spid)
 kill -0 "$spid" 2>/dev/null && grep -q "http: listening" "$slog"
 ok $? "server listens on $sport (and HTTP on $((sport + 1)))"
 
-gport=$(closed_port)
 "$bp" serve -B 127.0.0.1 -p "$gport" --max-duration 5 2>"$tap_tmp/gone.log" &
 gpid=$!
 pids+=($gpid)
@@ -102,7 +95,7 @@ measured_ok() { # FILE: exit 0 and the rule's marks
 }
 # log_secs KIND: the duration in the server's last log line for that kind
 log_secs() { grep ": $1[ ,]" "$slog" | tail -1 | sed -n 's/.*, \([0-9.]*\) s: .*/\1/p'; }
-work=$(mktemp -d /var/tmp/bp-errors.XXXXXX)
+work=$(mktemp -d "/var/tmp/bp-$BP_RUN-errors-XXXXXX")
 for cmd in tcp udp rr crr http cpu mem disk; do
 	case $cmd in
 	http) args=(http "http://127.0.0.1:$((sport + 1))/1k" -t 10 -c 2) ;;

@@ -8,7 +8,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 db_default="$XDG_DATA_HOME/boardperf/results.db"
-port=$((21000 + RANDOM % 2000))
+bp_ports 1; port=$BP_PORT  # tap.sh
 pids=()
 mounts=()
 cleanup() {
@@ -82,6 +82,7 @@ printf '%s\n' "$out" > "$tap_tmp/rpi3.json"
 ok $? "--db: saved there, not in the default database"
 
 # --- a failed test: its error saved, the exit status kept --------------------------------
+# port-ok: privileged, nothing here listens on 1
 expect_exit 1 "tcp to a closed port --json" "$bp" tcp -c 127.0.0.1 -p 1 -t 1 --json
 [ "$(q "SELECT json_extract(doc, '\$.error.code') FROM results WHERE id = $(newest)")" = \
 	connect-refused ]; ok $? "the failed result saved with its error"

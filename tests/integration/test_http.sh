@@ -12,7 +12,7 @@ here=$(dirname "$0")
 . "$here/nginx.sh"
 . "$here/../rig/rig.sh"
 
-base=$((10000 + ($$ + 9000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 5; base=$BP_PORT  # base .. base + 4 (tap.sh)
 sport=$base hport=$((base + 1)) nport=$((base + 2)) tport=$((base + 3)) closed=$((base + 4))
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
@@ -167,8 +167,8 @@ expect_exit 2 "serve --http on the test port" "$bp" serve -p "$sport" --http "$s
 
 # --- across the namespace rig: HTTP goodput through a 100 Mbit/s link ---
 if rig_require jq 2>/dev/null && rig_up --rate 100mbit; then
-	rig_bg server "$bp" serve -p 5201 --http 8080 --idle-timeout 5
-	rig_wait_port server 8080 5
+	rig_bg server "$bp" serve -p 5201 --http 8080 --idle-timeout 5  # port-ok: in the test's own namespaces
+	rig_wait_port server 8080 5  # port-ok: in the test's own namespaces
 	j=$(rig_exec client "$bp" http "http://$RIG_SERVER_IP:8080/64k" -t 2 -c 4 --json 2>/dev/null)
 	bits=$(jq '[.metrics[] | select(.name == "bytes.rate")][0].value * 8' <<<"$j")
 	# TCP goodput through tbf is at most 95.6 % of the rate; headers are ~0.2 % of 64 KiB

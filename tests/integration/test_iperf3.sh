@@ -17,7 +17,7 @@ if ! command -v iperf3 >/dev/null || ! command -v jq >/dev/null; then
 	exit 0
 fi
 
-port=$((10000 + ($$ + 5000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 4; port=$BP_PORT  # port .. port + 3 (tap.sh)
 sport=$((port + 1))   # a stock iperf3 server
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }

@@ -10,7 +10,7 @@ bp=$(realpath "$1")
 here=$(dirname "$0")
 . "$here/tap.sh"
 
-port=$((10000 + ($$ + 7000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 1; port=$BP_PORT  # tap.sh
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
@@ -153,8 +153,8 @@ ok $? "-C nosuchcc: no added delay or RPM from probes that ran without a load (l
 grep -q "nosuchcc" <<<"$err"; ok $? "-C nosuchcc: stderr names it: $(head -1 <<<"$err")"
 
 # ---- a peer behind a link that is down: one line, exit 1, within the connect timeout ----
-if [ "$(id -u)" = 0 ] && ip netns add "bpl-$$" 2>/dev/null; then
-	ns=bpl-$$
+ns=bpl-$BP_RUN-$BASHPID  # the run's prefix and this shell (tap.sh)
+if [ "$(id -u)" = 0 ] && ip netns add "$ns" 2>/dev/null; then
 	ip -n "$ns" link set lo up
 	ip -n "$ns" link add name bpl0 type veth peer name bpl1
 	ip -n "$ns" addr add 198.18.254.1/30 dev bpl0  # the link stays down: no route to .2

@@ -75,8 +75,8 @@ run_latency() {
 
 # ---- 100 ms queue: cubic and bbr, interleaved ----
 rig_up --dut --rate 20mbit --latency 100ms
-rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-rig_wait_port server 5201 5
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 limit=$(limit_bytes dut-server)
 fill_ns=$(awk -v l="$limit" -v r="$rate_bits" 'BEGIN { printf "%.0f", l * 8 / r * 1e9 }')
 echo "# tbf 20mbit latency 100ms: limit $limit B, fill time $(ms "$fill_ns") ms"
@@ -140,8 +140,8 @@ rig_down
 
 # ---- 5 ms queue: what a short queue adds is its own small fill time ----
 rig_up --dut --rate 20mbit --latency 5ms
-rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-rig_wait_port server 5201 5
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 limit=$(limit_bytes dut-server)
 short_ns=$(awk -v l="$limit" -v r="$rate_bits" 'BEGIN { printf "%.0f", l * 8 / r * 1e9 }')
 echo "# tbf 20mbit latency 5ms: limit $limit B, fill time $(ms "$short_ns") ms"

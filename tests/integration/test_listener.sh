@@ -67,7 +67,7 @@ expect "HTTP responder" "$hport" 3 \
 
 # nginx, the test's own, on a free loopback port: it answers the cookie (a NUL is no HTTP)
 ngx=$tap_tmp/nginx
-nport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+bp_ports 1; nport=$BP_PORT  # tap.sh
 if command -v nginx >/dev/null; then
 	nginx_conf "$ngx" "listen 127.0.0.1:$nport; location / { return 200; }"
 	nginx_start "$ngx"

@@ -10,7 +10,7 @@ bp=$1
 . "$(dirname "$0")/tap.sh"
 [ -n "${EPOCHREALTIME:-}" ] || { echo "1..0 # SKIP needs bash 5 (EPOCHREALTIME)"; exit 0; }
 
-sport=$((10000 + ($$ + 11000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 3; sport=$BP_PORT  # sport, hport, cport (closed) (tap.sh)
 hport=$((sport + 1))
 "$bp" serve -p "$sport" --http "$hport" --idle-timeout 3 2>"$tap_tmp/serve.log" &
 server=$!
@@ -144,8 +144,7 @@ live i0 "$bp" tcp "${c[@]}" -t 1 -i 0 --json-stream
 ok $? "tcp -i 0 --json-stream: start and end only (exit $rc)"
 
 # A failure: the error, then the document with it; exit 1, one line on stderr.
-cport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
+cport=$((sport + 2))  # reserved, never listened on
 live refused "$bp" tcp -c 127.0.0.1 -p "$cport" -t 1 --json-stream
 [ "$rc" = 1 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/refused.lines")" = start,error,end ] &&
 	jq -se '.[1].data.code == "connect-refused" and .[2].data.error == .[1].data' \

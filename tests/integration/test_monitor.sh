@@ -118,14 +118,20 @@ has_warning "$out" throttled && jq -e '.monitor.throttled.end == 327685' <<<"$ou
 ok $? "get_throttled 50005: throttled ($(jq -r '[.warnings[] | select(.code == "throttled")][0].message' <<<"$out"))"
 echo 0 >"$fw"
 
-port=$((20000 + RANDOM % 20000))
+bp_ports 1; port=$BP_PORT  # tap.sh
 "$bp" serve -p "$port" >"$tap_tmp/serve.log" 2>&1 &
 server=$!
 if ! wait_log "$tap_tmp/serve.log" listening; then
 	for c in "clock-dropped" "hot" "intervals" "peer" "text line"; do skip "$c" "no server"; done
 else
-	# 1.5 s into the 4 s test: the clock falls to 600 MHz and zone 0 reaches 76 degC
-	( sleep 1.5; echo 600000 >"$pol/scaling_cur_freq"; echo 76000 >"$zone/temp" ) &
+	# 1.5 s into the 4 s test: the clock falls to 600 MHz and zone 0 reaches 76 degC. Counted
+	# from the test's control connection, not from the client's start: on a busy machine an
+	# ASan client can take over half a second to get there, and the change then came before
+	# the first interval's sample (a serial ASan run beside other builds: [600000, ...]).
+	( for _ in $(seq 200); do
+		ss -Htn state established "dport = :$port" | grep -q . && break; sleep 0.05
+	  done
+	  sleep 1.5; echo 600000 >"$pol/scaling_cur_freq"; echo 76000 >"$zone/temp" ) &
 	helper=$!
 	out=$(BP_MONITOR_SYS_ROOT="$tree" "$bp" udp -c 127.0.0.1 -p "$port" -b 1M -t 4 --json)
 	wait "$helper"; helper=

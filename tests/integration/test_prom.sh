@@ -11,7 +11,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 
-port=$((10000 + $$ % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 4; port=$BP_PORT  # port .. port + 2 for serve, port + 3 prometheus (tap.sh)
 db=$tap_tmp/results.db
 pids=()
 prom_pid=
@@ -37,7 +37,6 @@ sample() {
 # near A B: |A - B| <= 1e-9 |B| (a double written with 15-17 digits and read back).
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
 	exit !(a != "" && d <= 1e-9 * m) }'; }
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # promtool_clean TEXT WHAT [openmetrics]: promtool check metrics finds nothing. Debian 12's
 # promtool (2.42) reads only the text format 0.0.4: in OpenMetrics a counter family F has
@@ -218,7 +217,7 @@ ok $? "boardperf_store_readable 1"
 expect_exit 0 "tcp against the second server" "$bp" tcp -c 127.0.0.1 -p "$port2" -t 1 --json --no-save
 
 if [ "$have_prometheus" = 1 ]; then
-	pport=$(free_port)
+	pport=$((port + 3))
 	mkdir -p "$tap_tmp/prom"
 	cat >"$tap_tmp/prom/prometheus.yml" <<-EOF
 	global:

@@ -9,7 +9,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 
-port=$((15600 + RANDOM % 200))
+bp_ports 1; port=$BP_PORT  # tap.sh
 "$bp" serve -p "$port" -B 127.0.0.1 --idle-timeout 5 2>"$tap_tmp/serve.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT

@@ -11,7 +11,7 @@ set -u
 bp=$(realpath "$1")
 . "$(dirname "$0")/tap.sh"
 
-port=$((10000 + ($$ + 7000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 1; port=$BP_PORT  # tap.sh
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
@@ -154,6 +154,7 @@ else
 		# Nothing off this machine: Chromium's own background traffic (component updates,
 		# variations, safe browsing) off, every host name unresolvable, and any address
 		# literal sent to a closed loopback port; the page is a file:// one and needs none.
+		# port-ok: 9 (discard) is privileged, nothing listens: the browser reaches nothing
 		timeout 90 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
 			--disable-background-networking --disable-component-update --disable-sync \
 			--disable-domain-reliability --no-pings --host-resolver-rules='MAP * ~NOTFOUND' \

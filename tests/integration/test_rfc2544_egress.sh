@@ -44,8 +44,8 @@ echo "# tester's egress shaped to R = $mbit Mbit/s (rerun with BP_EGRESS_MBIT=$m
 rig_up --rate "${mbit}mbit" --burst 64kb --latency 20ms
 speed=$(rig_exec client ethtool "$RIG_CLIENT_IF" 2>/dev/null | sed -n 's/^[[:space:]]*Speed: \([0-9]*\)Mb\/s/\1/p')
 [ "${speed:-0}" = 10000 ]; ok $? "the tester's $RIG_CLIENT_IF reads $speed Mb/s, the search's upper end"
-rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-rig_wait_port server 5201 5
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 
 # Five rounds, the frame sizes interleaved in each; each size's figure is the median of its
 # rounds, so that the trials in which the busy machine starved the tester or tbf itself (at

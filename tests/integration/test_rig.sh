@@ -85,7 +85,7 @@ ok $? "${checks[3]} (burst $RIG_BURST, latency $RIG_LATENCY)"
 
 # 5. iperf3 at the shaped rate: at most 1448/1514 = 95.6 % of 100 Mbit/s is TCP payload.
 mbps=0
-if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/iperf3-s.log" 2>&1 && rig_wait_port server 5201; then
+if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/iperf3-s.log" 2>&1 && rig_wait_port server 5201; then  # port-ok: in the test's own namespaces
 	iperf_pid=$RIG_BG_PID
 	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 3 -J >"$tap_tmp/iperf3.json" 2>"$tap_tmp/iperf3.err"
 	mbps=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$tap_tmp/iperf3.json" 2>/dev/null) || mbps=0
@@ -191,7 +191,7 @@ tbf_on dut bpd-c && tbf_on dut bpd-s && ! tbf_on client "$RIG_CLIENT_IF" && ! tb
 ok $? "${checks[15]}"
 
 mbps=0
-if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/dut-iperf3-s.log" 2>&1 && rig_wait_port server 5201; then
+if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/dut-iperf3-s.log" 2>&1 && rig_wait_port server 5201; then  # port-ok: in the test's own namespaces
 	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 3 -J >"$tap_tmp/dut-iperf3.json" 2>"$tap_tmp/dut-iperf3.err"
 	mbps=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$tap_tmp/dut-iperf3.json" 2>/dev/null) || mbps=0
 fi
@@ -201,7 +201,7 @@ ok $? "${checks[16]} (got $(printf '%.1f' "${mbps:-0}") Mbit/s)"
 # A send buffer larger than tbf's queue (README.md, "Notes for loss tests"): the excess is dropped by
 # the DUT's tbf, never by a qdisc on the sending host (whose socket would see ENOBUFS instead).
 d0=$(rig_qdisc_drops dut-server) lost=
-if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/dut-udp-s.log" 2>&1 && rig_wait_port server 5201; then
+if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/dut-udp-s.log" 2>&1 && rig_wait_port server 5201; then  # port-ok: in the test's own namespaces
 	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -u -b 150M -l 1400 -t 2 -w 4M -J \
 		>"$tap_tmp/dut-udp.json" 2>"$tap_tmp/dut-udp.err"
 	lost=$(jq -r '.end.sum.lost_packets' "$tap_tmp/dut-udp.json" 2>/dev/null)

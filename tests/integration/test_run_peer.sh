@@ -20,8 +20,8 @@ if ! rig_require jq nft; then
 	exit
 fi
 rig_up || { rig_tap_skip "${checks[@]}"; tap_done; exit; }
-rig_bg server "$bp" serve -p 5201 --http 8080 -q
-rig_wait_port server 5201 5 && rig_wait_port server 8080 5
+rig_bg server "$bp" serve -p 5201 --http 8080 -q  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5 && rig_wait_port server 8080 5  # port-ok: in the test's own namespaces
 ok $? "rig up, serve listening on $RIG_SERVER_IP:5201 and :8080"
 # the ground truth: TCP bytes into the peer's serve port, as the server's kernel counts them
 ip netns exec "$RIG_SERVER_NS" nft -f - <<'NFT'
@@ -34,6 +34,7 @@ nft_bytes() { ip netns exec "$RIG_SERVER_NS" nft list counter inet bpcount tcpin
 # late, as one when tcp begins would be by the bytes it sent meanwhile) and when the udp
 # step after it begins (udp is not counted; its control connection's few bytes are).
 : >"$tap_tmp/c0"; : >"$tap_tmp/c1"
+# port-ok: in the test's own namespaces
 rig_exec client "$bp" run --peer "$RIG_SERVER_IP" --http-port 8080 --dir "$tap_tmp" -J \
 	>"$tap_tmp/run.json" 2> >(while IFS= read -r line; do
 		case $line in
@@ -78,7 +79,7 @@ grep -q "skipped.*http: the peer serves no HTTP" "$tap_tmp/run.txt" &&
 ok $? "no --http-port: http skipped in one line, the summary at the end"
 
 # --- an unreachable peer: a namespace whose only link is down
-ns=bpl-$BASHPID
+ns=bpl-$BP_RUN-$BASHPID  # the run's prefix and this shell (tap.sh)
 ip netns add "$ns" && ip -n "$ns" link set lo up &&
 	ip -n "$ns" link add name bpl0 type veth peer name bpl1 &&
 	ip -n "$ns" addr add 198.18.254.1/30 dev bpl0  # the link stays down: no route to .2

@@ -108,8 +108,8 @@ hog_start; hog=$(run_cpu); hog_stop
 check_pair cpu "$base" "$hog"
 
 rig_up --rate 1gbit
-rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-rig_wait_port server 5201 5
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 run_tcp() { rig_exec client "$bp" tcp -c "$RIG_SERVER_IP" -t 3 --json 2>"$tap_tmp/err"; }
 base=$(run_tcp)
 hog_start; hog=$(run_tcp); hog_stop
@@ -121,8 +121,8 @@ check_pair tcp "$base" "$hog" "$impaired" "$mbit"
 rig_down
 
 rig_up --dut --rate 100mbit --latency 10ms
-rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-rig_wait_port server 5201 5
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 run_rfc() {
 	rig_exec client "$bp" rfc2544 -c "$RIG_SERVER_IP" --max 150M --sizes 1518 --trial 1 \
 		--resolution 5 --json 2>"$tap_tmp/err"

@@ -9,7 +9,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 
-port=$((10000 + $$ % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 2; port=$BP_PORT  # port, port + 1 (tap.sh)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tap_tmp"; }
 trap cleanup EXIT

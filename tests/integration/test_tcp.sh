@@ -6,7 +6,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 
-port=$((10000 + $$ % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 5; port=$BP_PORT  # port .. port + 4 (tap.sh)
 pids=()
 cleanup_servers() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'cleanup_servers; rm -rf "$tap_tmp"' EXIT
@@ -140,6 +140,7 @@ expect_exit 1 "closed port" "$bp" tcp -c 127.0.0.1 -p "$closed" -t 1
 ok $? "closed port: one line within seconds: $err"
 expect_exit 2 "no -c" "$bp" tcp -t 1
 expect_exit 2 "-R with --bidir" "$bp" tcp -c 127.0.0.1 -R --bidir
+# port-ok: out of range, refused before any connect
 expect_exit 2 "bad port" "$bp" tcp -c 127.0.0.1 -p 70000
 expect_exit 2 "serve: bad max-rate" "$bp" serve --max-rate fast
 

@@ -23,8 +23,8 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // em
 shaped() {
 	local name=$1 bits=$2 dir j v pct
 	rig_up --rate "$name"
-	rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-	rig_wait_port server 5201 5
+	rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+	rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 	for dir in upload reverse; do
 		j=$(rig_exec client "$bp" tcp -c "$RIG_SERVER_IP" -t 4 -O 1 -i 1 --json \
 			$([ "$dir" = reverse ] && echo -R) 2>"$tap_tmp/err")

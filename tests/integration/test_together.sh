@@ -11,7 +11,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 
-port=$((15400 + RANDOM % 200))
+bp_ports 2; port=$BP_PORT  # port; port + 1 stays closed (tap.sh)
 "$bp" serve -p "$port" --idle-timeout 5 2>"$tap_tmp/serve.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT
@@ -30,6 +30,7 @@ grep -q "test 1 ('serve'): 'serve' cannot run beside another test" <<<"$err"; ok
 expect_exit 2 "unknown inner command" "$bp" together "$udp" "nosuch -x"
 grep -q "test 2 ('nosuch -x'): unknown command 'nosuch'" <<<"$err"; ok $? "unknown command named"
 expect_exit 2 "--alone with --no-alone" "$bp" together "$udp" "$udp" --alone --no-alone
+# isolation-ok: a usage error (the quote), the path is never opened
 expect_exit 2 "unterminated quote" "$bp" together "$udp" "disk --dir '/tmp"
 grep -q "unterminated ' quote" <<<"$err"; ok $? "quote error named"
 

@@ -6,7 +6,7 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 
-port=$((10000 + ($$ + 7000) % 22000))  # below the ephemeral range (32768-60999)
+bp_ports 1; port=$BP_PORT  # tap.sh
 "$bp" serve -p "$port" --idle-timeout 3 2>"$tap_tmp/serve.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT

@@ -12,7 +12,7 @@ here=$(dirname "$0")
 . "$here/tap.sh"
 . "$here/../rig/rig.sh"
 
-port=5201
+port=5201  # port-ok: in the test's own namespaces
 cases=()
 for path in loopback veth; do
 	for dir in up down; do

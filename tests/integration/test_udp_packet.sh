@@ -15,7 +15,7 @@ here=$(dirname "$0")
 . "$here/tap.sh"
 . "$here/../rig/rig.sh"
 
-port=16201
+port=16201  # port-ok: in the test's own namespaces
 cases=("up -l 64 -b 0" "up -l 64 -b 50M" "up -l 1460 -b 0" "down -l 64 -b 0 -R"
 	"down -l 1460 -b 50M -R")
 checks=("${cases[@]}" "--bidir: both directions through the rings"

@@ -32,8 +32,8 @@ b_for() { awk -v r="$R" -v f="$1" -v p="$payload" 'BEGIN { printf "%.0f", r * f 
 
 # A short tbf queue (10 ms) makes a trial just above R lose within a second.
 rig_up --dut --rate 100mbit --latency 10ms
-rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"
-rig_wait_port server 5201 5
+rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
+rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 
 declare -A zl
 for e in socket packet; do

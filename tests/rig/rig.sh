@@ -9,8 +9,10 @@
 #   rig_qdisc_drops client               # tbf drop counter: ground truth for loss
 #   rig_down                             # also runs by itself on EXIT/INT/TERM
 #
-# Topology and names. Each rig_up makes a fresh pair of namespaces bpc-<shell pid>-<n> (client)
-# and bps-<shell pid>-<n> (server): $BASHPID (not $$) so that subshells and parallel tests never
+# Topology and names. Each rig_up makes a fresh pair of namespaces bpc-<run>-<shell pid>-<n>
+# (client) and bps-<run>-<shell pid>-<n> (server): <run> is $BP_RUN (the run's prefix that
+# tests/integration/tap.sh exports; a random one per shell when unset), so that two runs on one
+# machine never share a name, and $BASHPID (not $$) so that subshells and parallel tests never
 # pick the same name. The veth pair is created directly inside the namespaces, so its ends can
 # have fixed names (bpc0 in the client, bps0 in the server) and nothing ever appears in the
 # host's namespace; deleting a namespace destroys its veth end and with it the peer.
@@ -96,6 +98,11 @@
 #                                 caller's EXIT trap) and on INT/TERM by the first rig_up.
 
 _RIG_SEQ=${_RIG_SEQ:-0}
+# The run's prefix in every namespace name (see the header); tap.sh sets and checks it.
+if [ -z "${BP_RUN:-}" ]; then
+	BP_RUN=r$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+	export BP_RUN
+fi
 declare -gA _rig_ns_client _rig_ns_server _rig_ns_dut _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist _rig_shaping
 _rig_trap_set=${_rig_trap_set:-0}
 RIG_LOCK=${RIG_LOCK:-/run/lock/boardperf-rig.lock}
@@ -104,7 +111,7 @@ _rig_err() { echo "rig: $*" >&2; }
 
 # ---- capability check --------------------------------------------------------------------
 rig_require() {
-	local c probe=bpt-$BASHPID-probe
+	local c probe=bpt-$BP_RUN-$BASHPID-probe
 	RIG_SKIP_REASON=
 	if [ "$(id -u)" != 0 ]; then RIG_SKIP_REASON="needs root"; fi
 	for c in ip tc flock "$@"; do
@@ -184,12 +191,13 @@ _rig_default_burst() {
 
 # Rigs whose creating shell died without running rig_down (SIGKILL, e.g. a test runner's hard
 # timeout) would live forever: rig_up deletes namespaces named by this library (bpc-/bps-/bpd-
-# PID-N, bpt-PID-probe) whose PID no longer exists and that hold no process. Runs under the lock.
+# RUN-PID-N, bpt-RUN-PID-probe, and the older names without RUN) whose PID no longer exists and
+# that hold no process. Runs under the lock.
 _rig_sweep() {
 	local ns pid
 	for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
-		[[ $ns =~ ^bp[cdst]-([0-9]+)-([0-9]+|probe)$ ]] || continue
-		pid=${BASH_REMATCH[1]}
+		[[ $ns =~ ^bp[cdst]-([a-z0-9]+-)?([0-9]+)-([0-9]+|probe)$ ]] || continue
+		pid=${BASH_REMATCH[2]}
 		[ -d "/proc/$pid" ] && continue
 		[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] || continue
 		_rig_err "deleting stale namespace $ns (its shell, pid $pid, is gone)"
@@ -325,10 +333,10 @@ rig_up() {
 	for ((i = 0; i < 100; i++)); do
 		_RIG_SEQ=$((_RIG_SEQ + 1))
 		n=$_RIG_SEQ
-		cns=bpc-$BASHPID-$n
-		sns=bps-$BASHPID-$n
+		cns=bpc-$BP_RUN-$BASHPID-$n
+		sns=bps-$BP_RUN-$BASHPID-$n
 		dns=
-		[ "$dut" = 1 ] && dns=bpd-$BASHPID-$n
+		[ "$dut" = 1 ] && dns=bpd-$BP_RUN-$BASHPID-$n
 		[ -e "/run/netns/$cns" ] || [ -e "/run/netns/$sns" ] || { [ -n "$dns" ] && [ -e "/run/netns/$dns" ]; } || break
 	done
 	used=" $(_rig_used_nets | tr '\n' ' ') "
@@ -540,12 +548,12 @@ rig_down() {
 }
 
 # A namespace of the test's own with only its loopback up, for loopback tests that need
-# their own nftables counters or addresses: rig_lo_up PREFIX sets RIG_LO_NS (PREFIX-PID);
+# their own nftables counters or addresses: rig_lo_up PREFIX sets RIG_LO_NS (PREFIX-RUN-PID);
 # rig_lo_serve LOG BOARDPERF ARGS... starts `boardperf serve ARGS` in it (RIG_LO_SRV, its
 # PID), back once it listens; rig_lo_down stops that server by its PID and removes the
 # namespace (safe to call twice: put it in the test's EXIT trap).
 rig_lo_up() {
-	RIG_LO_NS=$1-$BASHPID
+	RIG_LO_NS=$1-$BP_RUN-$BASHPID
 	RIG_LO_SRV=
 	ip netns add "$RIG_LO_NS" && ip -n "$RIG_LO_NS" link set lo up
 }
