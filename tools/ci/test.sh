@@ -18,6 +18,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tools/ci/steps.sh
+# One prefix for every namespace, folder and lock a test of this run makes (tap.sh).
+export BP_RUN=${BP_RUN:-m$(od -An -N4 -tx1 /dev/urandom | tr -d " \n")}
 builds=(build build-asan build-tsan)
 for b in "${builds[@]}"; do rm -f "$b/meson-logs/testlog.json"; done
 for b in "${builds[@]}"; do
