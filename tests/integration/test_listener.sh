@@ -11,7 +11,8 @@ here=$(dirname "$0")
 . "$here/nginx.sh"
 
 pids=()
-cleanup() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
+cleanup() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	rm -rf "$tap_tmp"; }  # this trap replaces tap.sh's
 trap cleanup EXIT
 
 # listener MODE: a loopback listener on a free port for 30 s at most; its port on stdout.
