@@ -27,7 +27,7 @@ TSAN_OPTS := -Db_sanitize=thread -Db_lundef=false -Dwerror=true
 # What each build runs, and why: tools/ci/test.sh (`make test`) and docs/CI.md.
 TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
 
-.PHONY: all deps build build-asan build-tsan run test test-unit test-asan dist test-cross test-boards test-vm clean
+.PHONY: all deps build build-asan build-tsan run test dist test-cross test-boards test-vm clean
 
 all: build
 
