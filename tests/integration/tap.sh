@@ -73,6 +73,19 @@ tap_done() {
 	[ "$tap_failed" -eq 0 ]
 }
 
+# ---- Parts (docs/CI.md, "Side by side or alone"): a test whose timed checks need the machine
+# to itself but whose other checks do not runs twice in CI, as two meson tests: BP_PART=plain
+# side by side (everything outside its timed sections) and BP_PART=timed alone (its set-up
+# and its timed sections only). By hand (BP_PART unset or all) one run does both. A section
+# is `if timed; then ... fi` or `if plain; then ... fi`; set-up outside both runs in each.
+BP_PART=${BP_PART:-all}
+case $BP_PART in
+all | plain | timed) ;;
+*) echo "Bail out! BP_PART='$BP_PART': all, plain or timed"; exit 1 ;;
+esac
+timed() { [ "$BP_PART" != plain ]; }
+plain() { [ "$BP_PART" != timed ]; }
+
 # ---- Isolation: tests run side by side (meson's is_parallel) and two CI runs may share the
 # machine (docs/ARCHITECTURE.md, "Tests side by side"). Everything machine-global a test makes
 # carries BP_RUN (a run's prefix: exported by whoever starts the run, or one per test here)
