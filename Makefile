@@ -16,12 +16,13 @@ BUILD := build
 ASAN_BUILD := build-asan
 TSAN_BUILD := build-tsan
 MESON_OPTS := -Dwerror=true
-# ASan + UBSan; every UBSan finding aborts so that a test cannot pass over it.
+# ASan + UBSan with clang; every UBSan finding aborts so that a test cannot pass over it.
+# Clang, so that the same build is also the libFuzzer build (tests/fuzz/meson.build): CI
+# fuzzes its targets (tests/fuzz/run.sh build-asan) instead of building a fourth time.
 ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true \
 	-Dc_args=-fno-sanitize-recover=all -Dbuildtype=debug
 # ThreadSanitizer: clang's runtime (libclang-rt-14-dev). Optimised (-O2 -g, the default), as
-# TSan's authors advise. It is also the clang build: -Werror with clang's warnings over every
-# target (CI's libFuzzer build, build-fuzz, is a second one).
+# TSan's authors advise. With build-asan, clang's warnings under -Werror over every target.
 TSAN_OPTS := -Db_sanitize=thread -Db_lundef=false -Dwerror=true
 
 # What each build runs, and why: tools/ci/test.sh (`make test`) and docs/CI.md.
@@ -45,7 +46,7 @@ $(BUILD)/build.ninja:
 	meson setup $(BUILD) $(MESON_OPTS)
 
 $(ASAN_BUILD)/build.ninja:
-	meson setup $(ASAN_BUILD) $(ASAN_OPTS)
+	CC=clang meson setup $(ASAN_BUILD) $(ASAN_OPTS)
 
 $(TSAN_BUILD)/build.ninja:
 	CC=clang meson setup $(TSAN_BUILD) $(TSAN_OPTS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints a line per given Meson build folder, then one closing line over all of their test
 # logs: "tests: N passed, N failed, N skipped" (each TAP check counts; "ok ... # SKIP" is
-# skipped). A folder without a log (its tests never ran) counts as one failure. Above the
+# skipped). A folder without a log (its tests never ran) counts as one failure. An argument
+# may also be a log file itself (tests/fuzz/run.sh writes BUILD/meson-logs/fuzzlog.json). Above the
 # closing line, every failure by name: the build, the test, and its "not ok" lines (or, for a
 # test that failed without one, its result and the last lines it printed), so a CI log cut
 # to its end still says what failed.
@@ -9,6 +10,7 @@ set -euo pipefail
 passed=0 failed=0 skipped=0 named=
 for b in "$@"; do
 	log="$b/meson-logs/testlog.json"
+	case $b in *.json) log=$b ;; esac
 	[ -f "$log" ] || { echo "$b: no test log" >&2; failed=$((failed + 1)); continue; }
 	# One JSON object per test binary; a TAP binary's checks are in its stdout.
 	read -r p f s < <(jq -rs '

@@ -5,13 +5,14 @@
 #
 #   tests/fuzz/run.sh BUILD_DIR [SECONDS_EACH] [--merge]
 #
-# BUILD_DIR is a clang build with -Db_sanitize=address,undefined (tests/fuzz/meson.build
-# says how). What a run finds goes to a scratch corpus; --merge adds the inputs that reach
-# new code to the seed corpus in the tree (minimised, by libFuzzer's -merge=1), so that
-# the corpus grows from what the fuzzers find. A crash leaves its input in the scratch
+# BUILD_DIR is a clang build with -Db_sanitize=address,undefined: `make build-asan`'s
+# (tests/fuzz/meson.build says more). What a run finds goes to a scratch corpus; --merge
+# adds the inputs that reach new code to the seed corpus in the tree (minimised, by
+# libFuzzer's -merge=1), so that the corpus grows from what the fuzzers find. A crash leaves its input in the scratch
 # directory (printed); fix the bug, then keep the input as corpus/NAME/crash-WHAT.
-# Each target's verdict also goes to BUILD_DIR/meson-logs/testlog.json, one line per
-# target in Meson's shape, so that tests/summary.sh counts the fuzz runs with the tests.
+# Each target's verdict also goes to BUILD_DIR/meson-logs/fuzzlog.json, one line per target
+# in the shape of Meson's testlog.json (which the same build's `meson test` keeps for its
+# own), so that tests/summary.sh counts the fuzz runs with the tests.
 set -u
 build=${1:?usage: run.sh BUILD_DIR [SECONDS_EACH] [--merge]}
 secs=${2:-12}
@@ -21,7 +22,7 @@ scratch=$(mktemp -d /tmp/bp-fuzz.XXXXXX)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 failed=() ran=0
-log="$build/meson-logs/testlog.json"
+log="$build/meson-logs/fuzzlog.json"
 mkdir -p "$build/meson-logs" && rm -f "$log"
 verdict() { # verdict NAME OK|FAIL TEXT
 	jq -cn --arg n "fuzz_$1_run" --arg r "$2" --arg t "$3" \

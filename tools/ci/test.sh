@@ -4,7 +4,8 @@
 #   gcc, optimised (build):    the unit tests, the fuzz corpora and the suite 'figures':
 #                              figures against ground truth or a stock tool want an
 #                              optimised build and the machine to themselves;
-#   ASan + UBSan (build-asan): the unit tests, the fuzz corpora and every integration test
+#   ASan + UBSan (build-asan, clang, also CI's libFuzzer build: .ci/run fuzzes its targets
+#                              after this): the unit tests, the fuzz corpora and every integration test
 #                              but the figures, side by side where a test neither measures
 #                              nor checks a timing (tests/integration/meson.build says which
 #                              run alone, and why); three at a time: most of them wait on
@@ -13,7 +14,8 @@
 #   TSan (build-tsan):         the unit tests, which have the threads, side by side: the
 #                              timing logic they check runs on an injected clock
 #                              (src/core/clock.h), so a busy machine cannot make one late.
-# TSan is clang with -Werror over every target, so clang's warnings are checked here too.
+# ASan and TSan are clang with -Werror over every target, gcc's build gcc's: both compilers'
+# warnings are checked.
 # A build that fails stops here; a failing test fails the whole, after every build's tests
 # ran. A log left from an earlier run must not count: it goes first. The last lines are
 # each step's time beside its budget and the summary over the three builds.

@@ -4,7 +4,8 @@
 # a test without TAP lines, blank where it did not run), then each leg's tests and checks.
 # docs/CI.md's table comes from it; run it after `.ci/run` to see where a new test lands.
 #   usage: tools/ci/where.sh LEG=DIR [LEG=DIR ...]
-#   e.g.   tools/ci/where.sh gcc=build asan=build-asan tsan=build-tsan fuzz=build-fuzz \
+#   e.g.   tools/ci/where.sh gcc=build asan=build-asan tsan=build-tsan \
+#            fuzz=build-asan/meson-logs/fuzzlog.json \
 #            arm64=build-dist/arm64 armhf=build-dist/armhf armel=build-dist/armel \
 #            boards=build-dist/boards vm=build-dist/vm
 # DIR is a folder with meson-logs/testlog.json, or that file itself. With --suites, rows are
