@@ -6,7 +6,8 @@
 #   dist/boardperf-VERSION-armhf   ARMv7 hard-float: Pi 2/3/4 on a 32-bit OS, Orange Pi, A20
 #   dist/boardperf-VERSION-armel   ARMv5TE soft-float EABI: runs on the ARMv6 of a Pi Zero/1
 # and, for each, dist/boardperf_VERSION_ARCH.deb (tools/deb/build.sh: the binary, its man
-# page and bash completion generated from its own --help, boardperf-serve.service).
+# page and bash completion written by the binary from its own option tables,
+# boardperf-serve.service).
 # Each is cross-compiled with Debian's gcc and linked against Debian's own target libraries
 # (tools/cross/sysroot.sh fetches them; the .debs are cached in build-dist/cache), and each
 # is run once, under qemu-user for ARM, to check that its --version names its architecture.
@@ -96,8 +97,9 @@ for a in $arches; do
 	*) echo "dist.sh: $out --version says '$line', not boardperf $version $a" >&2; exit 1 ;;
 	esac
 	printf '%-34s %8d bytes  %s\n' "$out" "$(stat -c %s "$out")" "$line"
-	# The man page and the completion come from this binary's own --help (under qemu-user
-	# for ARM), so that the package says what its binary does.
+	# The man page and the completion come from this binary's own option tables
+	# (boardperf --man, --bash-completion; under qemu-user for ARM), so that the package
+	# says what its binary does.
 	helpbin=$build/$a.help
 	if [ "$a" = "$native" ]; then
 		printf '#!/bin/sh\nexec "%s" "$@"\n' "$PWD/$out" >"$helpbin"

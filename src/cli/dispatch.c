@@ -20,17 +20,6 @@
 #include "result/result.h"
 #include "result/result_starve.h"
 
-void bp_cli_usage(FILE *out)
-{
-	fprintf(out, "Usage: boardperf [COMMAND] [OPTIONS]\n"
-		"Measure a Linux board and the network around it, correctly.\n\nCommands:\n");
-	for (size_t i = 0; bp_tests[i]; i++)
-		fprintf(out, "  %-10s %s\n", bp_tests[i]->name, bp_tests[i]->summary);
-	fprintf(out, "\nWithout a command, boardperf runs `run`. `boardperf COMMAND --help` "
-		"lists a command's options.\n  --version  print the version\n"
-		"Exit status: 0 measured, 1 could not measure, 2 usage error.\n");
-}
-
 static void apply_log_level(const struct bp_common_opts *c)
 {
 	if (c->quiet)

@@ -14,7 +14,4 @@ enum {
 /* argv[0..argc) are the arguments after the command word. Returns the exit status. */
 int bp_cli_run_command(const struct bp_test *t, int argc, char **argv, const char *argv0);
 
-/* `boardperf --help`: the commands and what they do. */
-void bp_cli_usage(FILE *out);
-
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/roff.h"
 #include "core/units.h"
 
 const struct bp_opt bp_common_opt_table[] = {
@@ -45,7 +46,7 @@ static bool opt_is_end(const struct bp_opt *o)
 	return !o->short_name && !o->long_name;
 }
 
-static bool opt_takes_value(const struct bp_opt *o)
+bool bp_opt_takes_value(const struct bp_opt *o)
 {
 	return o->type != BP_OPT_FLAG && o->type != BP_OPT_COUNT && o->type != BP_OPT_OPTINT;
 }
@@ -220,7 +221,7 @@ int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t
 		char label[64];
 		int rc;
 
-		if (!o->def || (!opt_takes_value(o) && o->type != BP_OPT_OPTINT))
+		if (!o->def || (!bp_opt_takes_value(o) && o->type != BP_OPT_OPTINT))
 			continue;
 		rc = opt_store(o, opt_label(o, label, sizeof(label)), params, o->def, err, errlen);
 		if (rc)
@@ -303,11 +304,11 @@ static int parse_long(struct parse_state *ps, const char *arg)
 	if (o->type == BP_OPT_OPTINT)
 		return opt_store(o, label, ps->targets[which], eq ? eq + 1 : "1", ps->err,
 				 ps->errlen);
-	if (!opt_takes_value(o) && eq) {
+	if (!bp_opt_takes_value(o) && eq) {
 		set_err(ps->err, ps->errlen, "--%s takes no value (got '%s')", o->long_name, eq + 1);
 		return -EINVAL;
 	}
-	if (opt_takes_value(o)) {
+	if (bp_opt_takes_value(o)) {
 		rc = take_value(ps, o, label, eq ? eq + 1 : NULL, &val);
 		if (rc)
 			return rc;
@@ -329,7 +330,7 @@ static int parse_short(struct parse_state *ps, const char *arg)
 			set_err(ps->err, ps->errlen, "unknown option '-%c'", *p);
 			return -EINVAL;
 		}
-		if (!opt_takes_value(o)) {
+		if (!bp_opt_takes_value(o)) {
 			rc = opt_store(o, label, ps->targets[which],
 				       o->type == BP_OPT_OPTINT ? "1" : NULL, ps->err, ps->errlen);
 			if (rc)
@@ -391,10 +392,49 @@ int bp_opts_parse(const struct bp_opt *table, void *params,
 	return 0;
 }
 
+/* The value's name after the option's names: "RATE", "N" of --x[=N]; NULL for a flag. */
+static const char *opt_meta(const struct bp_opt *o)
+{
+	if (o->type == BP_OPT_OPTINT)
+		return o->metavar ? o->metavar : "N";
+	return bp_opt_takes_value(o) ? (o->metavar ? o->metavar : "VALUE") : NULL;
+}
+
+static void put_plain(FILE *out, const char *s)
+{
+	fputs(s, out);
+}
+
+/*
+ * The option's text after its names, the same in --help and the man page: its help, its
+ * choices, "(repeatable)", its default. Each piece goes through put: as it is, or as roff.
+ */
+static void opt_text(FILE *out, const struct bp_opt *o, void (*put)(FILE *, const char *))
+{
+	put(out, o->help ? o->help : "");
+	if (o->type == BP_OPT_CHOICE && o->choices) {
+		put(out, " (");
+		for (int i = 0; o->choices[i]; i++) {
+			if (i)
+				put(out, "|");
+			put(out, o->choices[i]);
+		}
+		put(out, ")");
+	}
+	if (o->type == BP_OPT_STRINGS)
+		put(out, " (repeatable)");
+	if (o->def && bp_opt_takes_value(o)) {
+		put(out, " [default: ");
+		put(out, o->def);
+		put(out, "]");
+	}
+}
+
 static void help_line(FILE *out, const struct bp_opt *o)
 {
-	char left[64], names[40], tail[128] = "";
-	const char *meta = opt_takes_value(o) ? (o->metavar ? o->metavar : "VALUE") : NULL;
+	char left[64], names[40];
+	const char *meta = opt_meta(o);
+	bool optional = o->type == BP_OPT_OPTINT;
 
 	if (o->short_name && o->long_name)
 		snprintf(names, sizeof(names), "-%c, --%s", o->short_name, o->long_name);
@@ -402,24 +442,39 @@ static void help_line(FILE *out, const struct bp_opt *o)
 		snprintf(names, sizeof(names), "-%c", o->short_name);
 	else
 		snprintf(names, sizeof(names), "    --%s", o->long_name);
-	if (o->type == BP_OPT_OPTINT)
-		snprintf(left, sizeof(left), "  %s[=%s]", names, o->metavar ? o->metavar : "N");
-	else
-		snprintf(left, sizeof(left), "  %s%s%s", names, meta ? " " : "", meta ? meta : "");
-	if (o->type == BP_OPT_CHOICE && o->choices) {
-		size_t used = (size_t)snprintf(tail, sizeof(tail), " (");
+	snprintf(left, sizeof(left), "  %s%s%s%s", names, !meta ? "" : optional ? "[=" : " ",
+		 meta ? meta : "", optional ? "]" : "");
+	fprintf(out, "%-28s ", left);
+	opt_text(out, o, put_plain);
+	fputc('\n', out);
+}
 
-		for (int i = 0; o->choices[i] && used < sizeof(tail); i++)
-			used += (size_t)snprintf(tail + used, sizeof(tail) - used, "%s%s",
-						 i ? "|" : "", o->choices[i]);
-		if (used < sizeof(tail))
-			snprintf(tail + used, sizeof(tail) - used, ")");
+/* One option of the man page: ".TP", "-c, --client HOST" in bold and italics, its text. */
+static void man_entry(FILE *out, const struct bp_opt *o)
+{
+	const char *meta = opt_meta(o);
+	bool optional = o->type == BP_OPT_OPTINT;
+
+	fputs(".TP\n", out);
+	if (o->short_name) {
+		char s[3] = { '-', o->short_name, '\0' };
+
+		fputs("\\fB", out);
+		bp_roff_text(out, s);
+		fputs("\\fR", out);
 	}
-	if (o->type == BP_OPT_STRINGS)
-		snprintf(tail, sizeof(tail), " (repeatable)");
-	fprintf(out, "%-28s %s%s", left, o->help ? o->help : "", tail);
-	if (o->def && opt_takes_value(o))
-		fprintf(out, " [default: %s]", o->def);
+	if (o->long_name) {
+		fputs(o->short_name ? ", \\fB\\-\\-" : "\\fB\\-\\-", out);
+		bp_roff_text(out, o->long_name);
+		fputs("\\fR", out);
+	}
+	if (meta) {
+		fputs(optional ? "[=\\fI" : " \\fI", out);
+		bp_roff_text(out, meta);
+		fputs(optional ? "\\fR]" : "\\fR", out);
+	}
+	fputc('\n', out);
+	opt_text(out, o, bp_roff_text);
 	fputc('\n', out);
 }
 
@@ -444,13 +499,51 @@ void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *
 		fprintf(out, "%s\n", summary);
 	if (table && !opt_is_end(table)) {
 		fprintf(out, "\nOptions:\n");
-		for (const struct bp_opt *o = table; !opt_is_end(o); o++)
-			help_line(out, o);
+		bp_opts_help_lines(out, table);
 	}
 	fprintf(out, "\nCommon options:\n");
 	for (const struct bp_opt *o = bp_common_opt_table; !opt_is_end(o); o++)
 		if (!shadowed(table, o))
 			help_line(out, o);
+}
+
+void bp_opts_help_lines(FILE *out, const struct bp_opt *table)
+{
+	for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
+		help_line(out, o);
+}
+
+const struct bp_opt *bp_opts_next(const struct bp_opt *table, const struct bp_opt *prev)
+{
+	bool in_table = !prev;
+	const struct bp_opt *o;
+
+	for (const struct bp_opt *t = table; prev && t && !opt_is_end(t); t++)
+		if (t == prev)
+			in_table = true;
+	if (in_table) {
+		o = prev ? prev + 1 : table;
+		if (o && !opt_is_end(o))
+			return o;
+		o = bp_common_opt_table;
+	} else {
+		o = prev + 1;
+	}
+	for (; !opt_is_end(o); o++)
+		if (!shadowed(table, o))
+			return o;
+	return NULL;
+}
+
+void bp_opts_man(FILE *out, const struct bp_opt *table, bool common)
+{
+	if (!common) {
+		for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
+			man_entry(out, o);
+		return;
+	}
+	for (const struct bp_opt *o = bp_opts_next(table, NULL); o; o = bp_opts_next(table, o))
+		man_entry(out, o);
 }
 
 static json_t *opt_value_json(const struct bp_opt *o, const void *params)

@@ -1,7 +1,8 @@
 /*
  * Declarative option tables. Each command lists its flags once (letter, name, type,
- * range, default, help); that one table drives parsing, validation, --help and the record
- * of effective parameters stored with every result.
+ * range, default, help); that one table drives parsing, validation, --help, the man page and
+ * the bash completion (cli/help.h), and the record of effective parameters stored with every
+ * result.
  */
 #ifndef BP_CORE_OPTIONS_H
 #define BP_CORE_OPTIONS_H
@@ -113,6 +114,30 @@ int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t
 /* "Usage: boardperf CMD SYNOPSIS", the summary, then one aligned line per option. */
 void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
 		  const struct bp_opt *table);
+
+/* One such line for each option of table alone (not the common ones). */
+void bp_opts_help_lines(FILE *out, const struct bp_opt *table);
+
+/*
+ * The man page's entry of each option, as bp_opts_help gives it (cli/help.h: boardperf
+ * --man): ".TP", the names in bold and the value in italics, then the same text with its
+ * choices, "(repeatable)" and default, escaped for roff (core/roff.h). common: the common
+ * options the command has after table's, as its --help lists them; false: table alone.
+ */
+void bp_opts_man(FILE *out, const struct bp_opt *table, bool common);
+
+/*
+ * The options a command has, in its --help's order: its table's, then the common ones it
+ * does not replace (a command's option of a common option's long name replaces it).
+ *   for (o = bp_opts_next(table, NULL); o; o = bp_opts_next(table, o))
+ */
+const struct bp_opt *bp_opts_next(const struct bp_opt *table, const struct bp_opt *prev);
+
+/*
+ * The option takes the next argument as its value (-c HOST); false for a flag, a count and
+ * --x[=N], whose value only ever follows its '='.
+ */
+bool bp_opt_takes_value(const struct bp_opt *o);
 
 /* The effective parameters as a JSON object keyed by long name, in base units. */
 json_t *bp_opts_to_json(const struct bp_opt *table, const void *params);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The .deb as a Debian user gets it (tools/deb/build.sh), built from this build's binary for
 # this machine's architecture and unpacked into a scratch root (dpkg -x: nothing is installed
-# on this system): its files, boardperf(1) against --help, the bash completion against --help,
-# boardperf-serve.service (systemd-analyze verify) and lintian where it is installed.
+# on this system): its files; boardperf(1) and the bash completion, which the binary writes
+# from its option tables, against --help, rendered by groff and man, the same whatever the
+# terminal; boardperf-serve.service (systemd-analyze verify) and lintian where it is installed.
 # Usage: test_deb.sh BOARDPERF
 set -u
 bp=$1
@@ -46,36 +47,96 @@ ok $? "changelog's top entry is $version"
 head -1 "$root/usr/share/doc/boardperf/copyright" | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/'
 ok $? "copyright is in Debian's machine-readable format"
 
-# The man page renders without a warning from groff, and lists what --help lists. The names
-# are read from each side's text on its own (not from the generator's parse).
+# The man page is the binary's own (boardperf --man, written from its option tables), the
+# same bytes whatever the terminal: $COLUMNS, a terminal's width, a terminal or a pipe.
 page=$root/usr/share/man/man1/boardperf.1.gz
-man_txt=$(MANWIDTH=120 man --warnings -l "$page" 2>"$work/man.err" | col -b)
-[ -n "$man_txt" ] && [ ! -s "$work/man.err" ] && grep -q '^NAME' <<<"$man_txt"
-ok $? "man -l renders it, no warnings: $(head -3 "$work/man.err")"
-names() { # option names at the start of lines: "-c, --client", "--json", "-1"
-	sed -E 's/^ +//' | grep -oE '^(-[A-Za-z0-9], )?--[a-z0-9-]+|^-[A-Za-z0-9]' | tr ', ' '\n\n' | grep . | sort -u
+day=$(date -u -d "@$(date -d "$(sed -n 's/^ -- .*>  //p' "$tools/changelog" | head -1)" +%s)" +%F)
+zcat "$page" >"$work/page.1"
+"$bp" --man "$day" | cmp -s - "$work/page.1"
+ok $? "the package's page is 'boardperf --man $day'"
+on_tty() { # on_tty COLS CMD...: CMD's stdout on a terminal COLS wide (script(1)'s pty)
+	local cols=$1; shift
+	script -qec "stty cols $cols rows 24; $(printf '%q ' "$@")" /dev/null </dev/null | tr -d '\r'
 }
+for gen in "--man $day" --bash-completion; do
+	ref=$("$bp" $gen | md5sum)
+	narrow=$(COLUMNS=40 "$bp" $gen | md5sum)
+	wide=$(COLUMNS=200 "$bp" $gen | md5sum)
+	tty40=$(on_tty 40 env COLUMNS=40 "$bp" $gen | md5sum)
+	tty200=$(on_tty 200 "$bp" $gen | md5sum)
+	[ "$narrow" = "$ref" ] && [ "$wide" = "$ref" ] && [ "$tty40" = "$ref" ] && [ "$tty200" = "$ref" ]
+	ok $? "boardperf $gen: the same bytes under COLUMNS=40 and 200, on terminals 40 and 200 wide"
+done
+[ "$(tr -d '\000-\177' <"$work/page.1" | wc -c)" -eq 0 ]
+ok $? "the page is ASCII (anything else as \\[uXXXX])"
+g=$(groff -man -ww -z "$work/page.1" 2>&1)
+[ -z "$g" ]; ok $? "groff -man -ww: no warnings $(head -3 <<<"$g")"
+man_txt=$(MANWIDTH=80 man --warnings -l "$page" 2>"$work/man.err" | col -b)
+[ -n "$man_txt" ] && [ ! -s "$work/man.err" ]
+ok $? "man --warnings -l renders it 80 wide, no warnings: $(head -3 "$work/man.err")"
+sections=$(grep -E '^[A-Z][A-Z ]+$' <<<"$man_txt" | tr '\n' ,)
+[ "$sections" = "NAME,SYNOPSIS,DESCRIPTION,COMMANDS,OPTIONS,EXIT STATUS,FILES,SEE ALSO," ]
+ok $? "sections: $sections"
 help_cmds=$("$bp" --help | awk '/^Commands:/ {on = 1; next} on && /^$/ {exit} on {print $1}')
 man_cmds=$(awk '/^COMMANDS/ {on = 1; next} /^[A-Z]/ {on = 0} on && /^       [a-z0-9]+( |$)/ {print $1}' <<<"$man_txt")
 [ -n "$help_cmds" ] && [ "$help_cmds" = "$man_cmds" ]
 ok $? "COMMANDS lists the commands of --help: $(echo $man_cmds)"
+# What the page says of each command, read back from its roff on its own: the usage line,
+# the summary and "NAMES VALUE TEXT" of each option (.TP), unescaped; "-": boardperf's own
+# options (OPTIONS before the first subsection).
+perl -CO -ne '
+	sub un { my $s = shift;
+		$s =~ s/\\(f[BIR]|-|e|&|~|\((dq|aq|ga)|\[u([0-9A-F]{4,6})\])/
+			$3 ? chr(hex $3) : $2 ? {dq => "\"", aq => "\x27", ga => "`"}->{$2} :
+			{"-" => "-", e => "\\", "&" => "", "~" => " "}->{$1} \/\/ ""/ge;
+		return $s }
+	chomp;
+	if (/^\.SH OPTIONS$/) { $cmd = "-"; $state = ""; next }
+	if (/^\.S[HS]/ && !/^\.SS boardperf (.*)/) { $cmd = ""; next }
+	if (/^\.SS boardperf (.*)/) { $cmd = un($1); $state = "usage"; next }
+	next if $cmd eq "";
+	if ($state eq "usage") { print "$cmd\tUsage: ", un($_), "\n"; $state = "br" }
+	elsif ($state eq "br") { $state = /^\.br$/ ? "summary" : "bad" }
+	elsif ($state eq "summary") { print "$cmd\t", un($_), "\n"; $state = "" }
+	elsif (/^\.TP$/) { $state = "tag" }
+	elsif ($state eq "tag") { $tag = un($_); $state = "text" }
+	elsif ($state eq "text") { print "$cmd\t$tag ", un($_), "\n"; $state = "" }
+	else { print "$cmd\tunexpected: $_\n" }
+' "$work/page.1" | sed -E 's/ +/ /g' >"$work/page.view"
+view() { # view CMD: the page's lines of CMD
+	awk -F'\t' -v c="$1" '$1 == c {print $2}' "$work/page.view"
+}
+squeeze() { sed -E 's/^ +//; s/ +/ /g'; }
+h=$("$bp" --help | grep -E '^ +-' | squeeze)
+[ -n "$h" ] && [ "$h" = "$(view -)" ]
+ok $? "OPTIONS: boardperf's own options as --help gives them$( [ "$h" = "$(view -)" ] || diff <(echo "$h") <(view -) | tr '\n' ' ')"
 for c in $help_cmds; do
-	h=$("$bp" "$c" --help | grep -E '^ +-' | names)
-	# the command's subsection: from "   boardperf CMD" to the next subsection or section
-	m=$(awk -v c="$c" '$0 == "   boardperf " c {on = 1; next} on && /^(   )?[A-Za-z]/ {on = 0}
-		on && /^       -/' <<<"$man_txt" | names)
-	[ -n "$h" ] && [ "$h" = "$m" ]
-	ok $? "man page's boardperf $c has --help's $(wc -l <<<"$h") options$( [ "$h" = "$m" ] || diff <(echo "$h") <(echo "$m") | tr '\n' ' ')"
+	# --help's lines but its headings: the usage line, the summary, one line per option
+	h=$("$bp" "$c" --help | grep -vE '^$|^(Common o|O)ptions:$' | squeeze)
+	m=$(view "$c")
+	[ "$(grep -c '^-' <<<"$h")" -gt 10 ] && [ "$h" = "$m" ]
+	ok $? "boardperf $c in the page says what its --help says: usage, summary, $(grep -c '^-' <<<"$h") options$( [ "$h" = "$m" ] || diff <(echo "$h") <(echo "$m") | tr '\n' ' ')"
 done
+[ "$(cut -f1 "$work/page.view" | sort -u | grep -cvx -- -)" -eq "$(wc -l <<<"$help_cmds")" ]
+ok $? "the page has a subsection for each command and for nothing else"
 
-# Completion: the commands at the top level, each command's options after it.
+# Completion (boardperf --bash-completion): the commands at the top level, each command's
+# options after it, read against --help.
 comp=$root/usr/share/bash-completion/completions/boardperf
+"$bp" --bash-completion | cmp -s - "$comp"
+ok $? "the package's completion is 'boardperf --bash-completion'"
+bash -n "$comp"; ok $? "bash -n: the completion parses"
+names() { # option names at the start of lines: "-c, --client", "--json", "-1"
+	sed -E 's/^ +//' | grep -oE '^(-[A-Za-z0-9], )?--[a-z0-9-]+|^-[A-Za-z0-9]' | tr ', ' '\n\n' | grep . | sort -u
+}
 complete_words() { # complete_words WORD...: what completing after those words offers
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _boardperf
 		printf "%s\n" "${COMPREPLY[@]}" | sort -u' _ "$comp" boardperf "$@"
 }
 top=$(complete_words '')
 [ "$(grep -v '^-' <<<"$top")" = "$(sort -u <<<"$help_cmds")" ]; ok $? "completes the commands"
+[ "$(grep '^-' <<<"$top")" = "$("$bp" --help | grep -E '^ +-' | names)" ]
+ok $? "completes boardperf's own options: $(grep '^-' <<<"$top" | tr '\n' ' ')"
 for c in $help_cmds; do
 	h=$("$bp" "$c" --help | grep -E '^ +-' | names)
 	[ "$(complete_words "$c" -)" = "$h" ]; ok $? "completes boardperf $c's options"
@@ -84,6 +145,13 @@ done
 ok $? "completes a prefix only to that command's options"
 [ "$(complete_words serve --psk "$root/usr/share/doc/boardperf/copy")" = "$root/usr/share/doc/boardperf/copyright" ]
 ok $? "an option taking a FILE completes a path"
+[ "$(complete_words run --suite '' | tr '\n' ' ')" = "full quick " ] &&
+	[ "$(complete_words disk --engine i)" = io_uring ]
+ok $? "an option of a few choices completes them"
+[ -z "$(complete_words tcp -c '')" ] && [ -z "$(complete_words tcp --time 1)" ]
+ok $? "an option taking a host or a number completes nothing"
+[ "$(complete_words gpio --readback --rea)" = "--readback" ]
+ok $? "after --readback (its value only after '=') come options"
 
 # The unit: what it runs and with which rights, then systemd's own check (the binary's
 # path pointed at the scratch root, the man page found there).

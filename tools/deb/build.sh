@@ -3,8 +3,10 @@
 # bash completion, boardperf-serve.service, the copyright and changelog (dpkg-deb, no
 # debhelper: the binary is already built by tools/dist.sh).
 #   usage: tools/deb/build.sh ARCH BINARY HELPBIN VERSION OUTDIR
-#   HELPBIN: a binary this machine runs, whose --help the man page and the completion are
-#   generated from (the same sources as BINARY: the text does not depend on the architecture).
+#   HELPBIN: a boardperf of the same sources as BINARY that this machine runs (BINARY itself,
+#   or for an ARM one BINARY under qemu-user: tools/dist.sh). It writes the man page and the
+#   completion from its own option tables (`boardperf --man DATE`, `boardperf
+#   --bash-completion`: src/cli/help.h), the same bytes on any architecture and terminal.
 set -euo pipefail
 usage="usage: build.sh ARCH BINARY HELPBIN VERSION OUTDIR"
 arch=${1:?$usage} bin=${2:?$usage} helpbin=${3:?$usage} version=${4:?$usage} out=${5:?$usage}
@@ -29,8 +31,12 @@ doc=$root/usr/share/doc/boardperf
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
 	"$root/usr/share/bash-completion/completions" "$root/lib/systemd/system" "$doc"
 install -m 755 "$bin" "$root/usr/bin/boardperf"
-"$here/manpage.sh" "$helpbin" "$version" "$day" | gzip -9n >"$root/usr/share/man/man1/boardperf.1.gz"
-"$here/completion.sh" "$helpbin" >"$root/usr/share/bash-completion/completions/boardperf"
+# The man page names HELPBIN's version: it must be the one packaged.
+helpver=$("$helpbin" --version | sed -n '1s/^boardperf \([^ ]*\) .*/\1/p')
+[ "$helpver" = "$version" ] ||
+	{ echo "build.sh: HELPBIN '$helpbin' is boardperf '$helpver', not version '$version'" >&2; exit 1; }
+"$helpbin" --man "$day" | gzip -9n >"$root/usr/share/man/man1/boardperf.1.gz"
+"$helpbin" --bash-completion >"$root/usr/share/bash-completion/completions/boardperf"
 install -m 644 "$here/boardperf-serve.service" "$root/lib/systemd/system/"
 install -m 644 "$here/copyright" "$doc/copyright"
 gzip -9nc "$here/changelog" >"$doc/changelog.gz"

@@ -160,11 +160,100 @@ static void test_help_and_json(void)
 	json_decref(j);
 }
 
+/* A table of the other forms: a common option replaced, a repeatable one, --x[=N]. */
+struct more {
+	bool json;
+	struct bp_strings headers;
+	int64_t readback;
+};
+
+static const struct bp_opt more_table[] = {
+	{ 0, "json", BP_OPT_FLAG, offsetof(struct more, json), NULL, NULL, 0, 0, NULL,
+	  "the table as JSON" },
+	{ 'H', "header", BP_OPT_STRINGS, offsetof(struct more, headers), "'NAME: VALUE'", NULL, 0, 0,
+	  NULL, "send this header" },
+	{ 0, "readback", BP_OPT_OPTINT, offsetof(struct more, readback), "N", "0", 0, 100, NULL,
+	  ".every Nth write" },
+	BP_OPT_END,
+};
+
+static char *man_of(const struct bp_opt *t, bool common)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	bp_opts_man(f, t, common);
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; p && (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* The man page's entries: the same names, value and text as --help, in roff. */
+static void test_man(void)
+{
+	char *m = man_of(table, true);
+	int ncommon = 0, n = 0, njson = 0;
+	const struct bp_opt *o;
+
+	CHECK(m && strstr(m, ".TP\n\\fB\\-P\\fR, \\fB\\-\\-parallel\\fR \\fIN\\fR\n"
+			    "parallel streams [default: 1]\n") == m + strlen(".TP\n\\fB\\-R\\fR, "
+			    "\\fB\\-\\-reverse\\fR\nserver sends\n"));
+	CHECK(m && strstr(m, ".TP\n\\fB\\-\\-mode\\fR \\fIMODE\\fR\n"
+			    "workload (rndrw|seqrd) [default: rndrw]\n"));
+	CHECK(m && strstr(m, ".TP\n\\fB\\-J\\fR, \\fB\\-\\-json\\fR\n"));
+	CHECK(m && strstr(m, "\\fB\\-\\-db\\fR \\fIFILE\\fR\n"));
+	/* every option once: the table's, then every common one */
+	for (o = bp_common_opt_table; o->short_name || o->long_name; o++)
+		ncommon++;
+	CHECK_INT(count(m, ".TP\n"), 8 + ncommon);
+	free(m);
+
+	m = man_of(table, false);
+	CHECK_INT(count(m, ".TP\n"), 8);
+	CHECK(m && !strstr(m, "json"));
+	free(m);
+
+	/* the table's --json replaces the common one; 'x' and [=N] as --help writes them */
+	m = man_of(more_table, true);
+	CHECK_INT(count(m, "\\-\\-json\\fR"), 1);
+	CHECK(m && strstr(m, ".TP\n\\fB\\-\\-json\\fR\nthe table as JSON\n") == m);
+	CHECK(m && strstr(m, ".TP\n\\fB\\-H\\fR, \\fB\\-\\-header\\fR "
+			    "\\fI\\(aqNAME: VALUE\\(aq\\fR\nsend this header (repeatable)\n"));
+	CHECK(m && strstr(m, ".TP\n\\fB\\-\\-readback\\fR[=\\fIN\\fR]\n\\&.every Nth write\n"));
+	CHECK_INT(count(m, ".TP\n"), 3 + ncommon - 1);
+	free(m);
+
+	/* bp_opts_next: the same order, the replaced common option left out */
+	o = bp_opts_next(more_table, NULL);
+	CHECK(o == &more_table[0]);
+	for (; o; o = bp_opts_next(more_table, o)) {
+		njson += o->long_name && !strcmp(o->long_name, "json");
+		n++;
+	}
+	CHECK_INT(n, 3 + ncommon - 1);
+	CHECK_INT(njson, 1);
+	CHECK(bp_opts_next(NULL, NULL) == bp_common_opt_table);
+	CHECK(!bp_opt_takes_value(&more_table[0]) && bp_opt_takes_value(&more_table[1]) &&
+	      !bp_opt_takes_value(&more_table[2]));
+}
+
 int main(void)
 {
 	test_defaults();
 	test_forms();
 	test_errors();
 	test_help_and_json();
+	test_man();
 	return tap_done();
 }
