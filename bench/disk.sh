@@ -29,9 +29,9 @@ rounds=${ROUNDS:-5}
 time=${TIME:-3}
 size=${SIZE:-256M}
 
-for tool in sysbench fio; do
-	command -v "$tool" >/dev/null || apt-get install -y "$tool" >/dev/null
-done
+need sysbench
+need fio
+need jq
 work=$(mktemp -d)
 sbd=$(mktemp -d "$dir/bench-disk.XXXXXX")
 trap 'rm -rf "$sbd" "$work"' EXIT

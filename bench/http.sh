@@ -32,9 +32,11 @@ clk=$(getconf CLK_TCK)
 need /usr/bin/time time
 need nginx
 need wrk
-command -v h2load >/dev/null || apt-get install -y nghttp2-client >/dev/null 2>&1 || true
+need pgrep procps
 tools=(boardperf wrk)
-command -v h2load >/dev/null && tools+=(h2load)
+if command -v h2load >/dev/null; then tools+=(h2load); else
+	echo "bench/http.sh: no h2load (Debian package nghttp2-client, in \`make deps-bench\`): wrk only" >&2
+fi
 
 tmp=$(mktemp -d)
 ngx_pid=

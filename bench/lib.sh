@@ -32,12 +32,12 @@ bench_rounds() {
 # die MESSAGE...: "bench/NAME.sh: MESSAGE" on stderr, exit 1.
 die() { echo "bench/$(basename "$0"): $*" >&2; exit 1; }
 
-# need CMD [PACKAGE]: installs the Debian package (default: CMD) when CMD is missing, and dies
-# if it still is.
+# need CMD [PACKAGE]: dies when CMD is missing, in one line naming it, its Debian package
+# (default: CMD) and `make deps-bench`, which installs every bench's tools (BENCH_DEPS in the
+# Makefile; `make bench` installs them and runs the benches).
 need() {
 	command -v "$1" >/dev/null && return 0
-	apt-get install -y -qq "${2:-$1}" >/dev/null 2>&1 || true
-	command -v "$1" >/dev/null || die "$1 is needed (apt-get install ${2:-$1})"
+	die "need $1 (Debian package ${2:-$1}): run \`make deps-bench\` (as root)"
 }
 
 # bench_args DEFAULT_ROUNDS [BOARDPERF] [ROUNDS] [SECONDS]: sets bp, rounds and secs from the
@@ -54,6 +54,7 @@ bench_args() {
 	[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive integer, not '$secs'"
 	[[ -x $bp ]] || die "no boardperf binary at $bp (ninja -C build)"
 	need jq
+	need ss iproute2
 }
 
 # listening PORT: something listens on TCP PORT.

@@ -28,9 +28,8 @@ bp=${1:-$here/../build/boardperf}
 rounds=${ROUNDS:-7}
 size_mib=${SIZE_MIB:-256}
 
-if ! command -v mbw >/dev/null; then
-	apt-get install -y mbw >/dev/null
-fi
+need mbw
+need jq
 # The mbw flag whose test calls memcpy() (see above).
 mbw_version=$(dpkg-query -W -f '${Version}' mbw 2>/dev/null || echo unknown)
 case $mbw_version in

@@ -49,6 +49,7 @@ settle=0.3 # seconds after a client exits before the server's CPU is read (tear-
 need /usr/bin/time time
 need iperf3
 need iperf
+need pgrep procps
 
 ip3_version=$(dpkg-query -W -f '${Version}' iperf3 2>/dev/null || echo unknown)
 ip2_version=$(dpkg-query -W -f '${Version}' iperf 2>/dev/null || echo unknown)
