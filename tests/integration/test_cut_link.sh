@@ -7,6 +7,9 @@
 # upload, so that they stop counting at the cut). Senders are paced below the link (-b 8M
 # into 10mbit): no queue overflow, so no out-of-order data that TCP holds back and the
 # counters could not see.
+# Not in parts (tap.sh, "Parts"): all of it is timed. Each cut's run gives its four checks, two
+# of them times (the end within the idle timeout + 1 s of the cut, the data-stopped time within
+# 0.6 s of it); its counts and rate cannot be had without running the cut again (~5 s each).
 # Usage: test_cut_link.sh BOARDPERF
 set -u
 bp=$(realpath "$1")

@@ -4,6 +4,10 @@
 # random, and no --max, so the search starts at 10 Gbit/s. The zero-loss rate found must be
 # what the shaped egress carries (within 5 %) for 64, 512 and 1518-byte frames, and the result
 # must say that the tester's egress set it. Needs root (skips otherwise); ~40 s.
+# Not in parts (tap.sh, "Parts"): timed as a whole. Its run is the five rounds (~30 s), and
+# their checks are rates (zero loss within 5 % of the egress's) or need the tester to out-run
+# its egress (the few trials, the tester-egress-limited warning); the two that are not (the
+# link speed, the search from 10 Gbit/s in every round) would cost a rig or the rounds again.
 # Usage: test_rfc2544_egress.sh BOARDPERF   (BP_EGRESS_MBIT=N reruns with R = N Mbit/s)
 set -u
 bp=$(realpath "$1")
