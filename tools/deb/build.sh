@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One .deb from one static binary: boardperf_VERSION_ARCH.deb with the binary, boardperf(1),
-# bash completion, boardperf-serve.service, the copyright and changelog (dpkg-deb, no
-# debhelper: the binary is already built by tools/dist.sh).
+# bash completion, boardperf-serve.service, the copyright and changelog, and the manual
+# (README.md and docs/*.md, compressed) (dpkg-deb, no debhelper: the binary is already built
+# by tools/dist.sh).
 #   usage: tools/deb/build.sh ARCH BINARY HELPBIN VERSION OUTDIR
 #   HELPBIN: a binary this machine runs, whose --help the man page and the completion are
 #   generated from (the same sources as BINARY: the text does not depend on the architecture).
@@ -27,7 +28,7 @@ trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
 doc=$root/usr/share/doc/boardperf
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
-	"$root/usr/share/bash-completion/completions" "$root/lib/systemd/system" "$doc"
+	"$root/usr/share/bash-completion/completions" "$root/lib/systemd/system" "$doc/docs"
 install -m 755 "$bin" "$root/usr/bin/boardperf"
 "$here/manpage.sh" "$helpbin" "$version" "$day" | gzip -9n >"$root/usr/share/man/man1/boardperf.1.gz"
 "$here/completion.sh" "$helpbin" >"$root/usr/share/bash-completion/completions/boardperf"
@@ -35,9 +36,12 @@ install -m 644 "$here/boardperf-serve.service" "$root/lib/systemd/system/"
 install -m 644 "$here/copyright" "$doc/copyright"
 gzip -9nc "$here/changelog" >"$doc/changelog.gz"
 gzip -9nc "$here/../../README.md" >"$doc/README.md.gz"
+for page in "$here"/../../docs/*.md; do
+	gzip -9nc "$page" >"$doc/docs/$(basename "$page").gz"
+done
 install -d "$root/usr/share/lintian/overrides"
 install -m 644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/boardperf"
-chmod 644 "$root/usr/share/bash-completion/completions/boardperf" "$doc"/*.gz \
+chmod 644 "$root/usr/share/bash-completion/completions/boardperf" "$doc"/*.gz "$doc"/docs/*.gz \
 	"$root/usr/share/man/man1/boardperf.1.gz"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

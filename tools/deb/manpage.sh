@@ -63,5 +63,5 @@ as a service with the server's default limits (\fBsystemctl enable \-\-now board
 .SH SEE ALSO
 .BR iperf3 (1),
 .BR sysbench (1);
-/usr/share/doc/boardperf/README.md.gz, the whole manual, with the JSON contract and the methods.
+/usr/share/doc/boardperf/README.md.gz and docs/*.md.gz: the manual (the JSON contract in docs/json.md.gz).
 TAIL
