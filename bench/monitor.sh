@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the monitor costs (README, "The monitor"): the same test with the monitor on and with
+# What the monitor costs (docs/json.md, "The monitor"): the same test with the monitor on and with
 # --no-monitor, alternately in one run (rounds alternate the order too), everything pinned
 # to CPU 0 as on a 1-core board:
 #   cpu   `cpu --algo sha256 --sizes 8192 -t SECONDS`: SHA-256 B/s (the monitor wakes once a

@@ -1,4 +1,5 @@
-/* The environment snapshot every result carries (docs/ARCHITECTURE.md, "The result model"). */
+/* The environment snapshot every result carries (docs/ARCHITECTURE.md,
+ * "The result model and the JSON contract"). */
 #ifndef BP_BOARD_ENV_H
 #define BP_BOARD_ENV_H
 

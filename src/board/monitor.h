@@ -8,7 +8,7 @@
  *
  * The first sample is taken by bp_monitor_new, before the test starts; the last by
  * bp_monitor_stop, after it ended. board/monitor_result.c turns the samples into the
- * result's figures and warnings (README, "The monitor").
+ * result's figures and warnings (docs/json.md, "The monitor").
  */
 #ifndef BP_BOARD_MONITOR_H
 #define BP_BOARD_MONITOR_H

@@ -10,7 +10,7 @@
  *
  * The shares between two samples are percent of the summed CPUs' time: busy (everything
  * but idle and iowait, steal left out), steal, and "other": busy less the CPU time of this
- * process and of the boardperf peers found at the start (README, "The monitor").
+ * process and of the boardperf peers found at the start (docs/json.md, "The monitor").
  */
 #ifndef BP_BOARD_MONITOR_PROC_H
 #define BP_BOARD_MONITOR_PROC_H

@@ -1,6 +1,6 @@
 /*
  * The monitor in a result: each interval's `monitor` object, the result's `monitor`
- * summary and the warnings throttled, clock-dropped, hot and busy-machine (README, "The
+ * summary and the warnings throttled, clock-dropped, hot and busy-machine (docs/json.md, "The
  * monitor"). bp_monitor_begin and bp_monitor_end are what the command path (cli/dispatch.c)
  * and a suite's children (suite/suite.c) call around a test's run.
  */
@@ -13,7 +13,7 @@
 
 /*
  * Only for tests: the /sys tree the monitor reads instead of the machine's (a fixture whose
- * files a test changes during the run). Documented in README, "The monitor".
+ * files a test changes during the run). Documented in docs/json.md, "The monitor".
  */
 #define BP_MONITOR_SYS_ROOT_ENV "BP_MONITOR_SYS_ROOT"
 

@@ -1,6 +1,6 @@
 /*
  * The monitor's samples reduced to what a result says about the whole test, and the
- * thresholds of its four warnings (README, "The monitor"): throttled, clock-dropped, hot,
+ * thresholds of its four warnings (docs/json.md, "The monitor"): throttled, clock-dropped, hot,
  * busy-machine. Pure functions of the samples, so unit tests check every threshold at and
  * past its value.
  */

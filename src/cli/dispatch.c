@@ -137,7 +137,8 @@ static const char *printed_format(const struct bp_common_opts *c)
 	return c->json_stream ? "json-stream" : c->json ? "json" : c->csv ? "csv" : "text";
 }
 
-/* Params by the command's table, and the common --label (README: params.label). */
+/* Params by the command's table, and the common --label (docs/json.md, "Common options and exit
+ * status": params.label). */
 static json_t *params_json(const struct bp_test *t, const void *params,
 			   const struct bp_common_opts *c)
 {
@@ -198,7 +199,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
 	bp_live_start(ctx.live, r);
-	/* What the board did meanwhile, for every measuring command (README, "The monitor"). */
+	/* What the board did meanwhile, for every measuring command (docs/json.md, "The
+	 * monitor"). */
 	if (!t->no_result && !t->no_monitor)
 		mon = bp_monitor_begin(r, c);
 	bp_starve_snap_take(&s0);
@@ -207,7 +209,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	else
 		rc = t->run(params, &ctx, r, err, sizeof(err));
 	if (!t->no_result) {
-		/* The CPU the test did not get, for every command in one place (README). */
+		/* The CPU the test did not get, for every command in one place (docs/json.md,
+		 * "The tester's CPU"). */
 		bp_starve_since(&s0, &starved);
 		bp_result_add_starvation(r, &starved);
 		bp_monitor_end(mon, r, c);

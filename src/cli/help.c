@@ -162,8 +162,8 @@ int bp_cli_man(FILE *out, const char *date)
 	      ".SH SEE ALSO\n"
 	      ".BR iperf3 (1),\n"
 	      ".BR sysbench (1);\n"
-	      "/usr/share/doc/boardperf/README.md.gz, the whole manual, with the JSON contract and "
-	      "the methods.\n", out);
+	      "/usr/share/doc/boardperf/README.md.gz and docs/*.md.gz: the manual (the JSON "
+	      "contract in docs/json.md.gz).\n", out);
 	return flush_status(out);
 }
 

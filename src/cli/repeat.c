@@ -104,7 +104,7 @@ static void record_params(struct bp_result *r, const struct bp_common_opts *c, l
 			    c->until_stable > 0 ? json_real(c->until_stable) : json_null());
 }
 
-/* The CoV reached and the target missed, in the words of the README's warning. */
+/* The CoV reached and the target missed, in the words of docs/run.md, "Repeating a test". */
 static void warn_not_stable(struct bp_result *r, const char *name, double cov, double target,
 			    long cap)
 {

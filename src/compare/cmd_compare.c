@@ -1,6 +1,6 @@
 /*
- * `boardperf compare A B [C...]`: results side by side (README, "Comparing boards
- * (`compare`)"). Each argument is what bp_store_resolve takes: a result id, a JSON file
+ * `boardperf compare A B [C...]`: results side by side (docs/results.md, "Comparing
+ * boards (`compare`)"). Each argument is what bp_store_resolve takes: a result id, a JSON file
  * another board wrote, or a label (its newest run). The results database is opened only
  * when an argument is not a file, so comparing two files needs none. The command measures
  * nothing: it prints the table itself (to ctx->out) and leaves no result (no_result), so
@@ -34,7 +34,7 @@ static const struct bp_opt compare_opts[] = {
 	{ .long_name = "html", .type = BP_OPT_FLAG, .offset = P(html),
 	  .help = "print the table as an HTML fragment (one <section>)" },
 	{ .short_name = 'J', .long_name = "json", .type = BP_OPT_FLAG, .offset = P(json),
-	  .help = "print the table as JSON (its shape is in README.md)" },
+	  .help = "print the table as JSON (its shape is in docs/results.md)" },
 	{ .long_name = "csv", .type = BP_OPT_FLAG, .offset = P(csv),
 	  .help = "print the table as CSV (one value, ratio and mark column per run)" },
 	BP_OPT_END,

@@ -1,5 +1,5 @@
 /*
- * Results side by side (`boardperf compare`, README "Comparing boards (`compare`)"): one
+ * Results side by side (`boardperf compare`, docs/results.md, "Comparing boards (`compare`)"): one
  * table per test with a row per metric every run of it has, a column per run, each run's
  * ratio to the test's first run marked better or worse by the metric's "better"; what only
  * some runs have, parameters that differ and each run's warnings are shown in the table,
@@ -31,7 +31,8 @@ void bp_compare_free(struct bp_compare *c);
 enum bp_compare_format { BP_COMPARE_TEXT, BP_COMPARE_MARKDOWN, BP_COMPARE_CSV,
 			 BP_COMPARE_HTML /* a <section> fragment, no <html> */, BP_COMPARE_JSON };
 
-/* Prints the table in format f (README: each format's shape). 0, -EINVAL, -ENOMEM or -EIO. */
+/* Prints the table in format f (docs/results.md, "Comparing boards": each format's shape). 0,
+ * -EINVAL, -ENOMEM or -EIO. */
 int bp_compare_render(const struct bp_compare *c, enum bp_compare_format f, FILE *out);
 
 #endif

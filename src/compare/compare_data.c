@@ -1,7 +1,7 @@
 /*
  * compare for programs: CSV (one wide table a spreadsheet opens) and JSON (the document
  * scripts read), both with the figures in base units as the results hold them; the shapes
- * are in the README, "Comparing boards (`compare`)".
+ * are in docs/results.md, "Comparing boards (`compare`)".
  *
  * CSV: test,kind,name,unit,better, then one value column per run (headed by its name),
  * one "ratio NAME" and one "mark NAME" column per run. kind is run (name: test, label,

@@ -9,7 +9,8 @@
 int bp_cmp_render_csv(const struct bp_compare *c, FILE *out);
 int bp_cmp_render_html(const struct bp_compare *c, FILE *out);
 int bp_cmp_render_json(const struct bp_compare *c, FILE *out);
-/* The JSON document bp_cmp_render_json prints (README: its shape); NULL out of memory. */
+/* The JSON document bp_cmp_render_json prints (docs/results.md, "Comparing boards": its shape);
+ * NULL out of memory. */
 json_t *bp_cmp_to_json(const struct bp_compare *c);
 
 #endif

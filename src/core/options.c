@@ -11,7 +11,7 @@
 
 const struct bp_opt bp_common_opt_table[] = {
 	{ 'J', "json", BP_OPT_FLAG, offsetof(struct bp_common_opts, json), NULL, NULL, 0, 0, NULL,
-	  "print the result as JSON (the contract in README.md)" },
+	  "print the result as JSON (the contract in docs/json.md)" },
 	{ 0, "json-stream", BP_OPT_FLAG, offsetof(struct bp_common_opts, json_stream), NULL, NULL,
 	  0, 0, NULL, "print JSON Lines as the test runs: start, each interval, end (as iperf3)" },
 	{ 0, "csv", BP_OPT_FLAG, offsetof(struct bp_common_opts, csv), NULL, NULL, 0, 0, NULL,

@@ -62,7 +62,7 @@ struct bp_opt {
 /* Flags every command has; they fill struct bp_common_opts. */
 struct bp_common_opts {
 	bool json;
-	bool json_stream;  /* JSON Lines as the test runs (README, "JSON Lines") */
+	bool json_stream;  /* JSON Lines as the test runs (docs/json.md, "JSON Lines") */
 	bool csv;
 	bool no_save;
 	const char *db;    /* --db FILE: the results database (NULL: the default) */
@@ -77,7 +77,7 @@ struct bp_common_opts {
 	bool help;
 	bool quiet;
 	int verbose;
-	bool no_monitor;     /* no monitor thread (README, "The monitor") */
+	bool no_monitor;     /* no monitor thread (docs/json.md, "The monitor") */
 	double busy_warn;    /* busy-machine above this percent of the CPUs (default 20) */
 };
 extern const struct bp_opt bp_common_opt_table[];

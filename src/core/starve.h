@@ -13,7 +13,7 @@
  * - involuntary context switches of the process (getrusage ru_nivcsw), a hint only: a
  *   switch says the scheduler preferred another task, not for how long.
  *
- * bp_starve_judge holds the threshold (README.md, warning tester-cpu-starved).
+ * bp_starve_judge holds the threshold (docs/json.md, "The tester's CPU").
  */
 #ifndef BP_CORE_STARVE_H
 #define BP_CORE_STARVE_H

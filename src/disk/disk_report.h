@@ -1,6 +1,6 @@
 /*
  * A disk run's figures into the result: the metric names and units are the contract
- * (README.md, `boardperf disk`), as sysbench prints them and in base units:
+ * (docs/board.md, "boardperf disk"), as sysbench prints them and in base units:
  *   reads.rate, writes.rate, fsyncs.rate            op/s   (sysbench's reads/s, ...)
  *   read.bandwidth, write.bandwidth                 B/s    (sysbench's read, MiB/s, ...)
  *   reads.count, writes.count, fsyncs.count          count

@@ -11,7 +11,7 @@
  *   operations, count -> nothing (a plain number).
  *
  * A few dotted parts are a parameter of the figure rather than its kind, and become a
- * label (README, "Prometheus"): cpu's block size (sha256.8192 -> boardperf_sha256_
+ * label (docs/results.md, "Prometheus"): cpu's block size (sha256.8192 -> boardperf_sha256_
  * bytes_per_second{block_size="8192"}) and its workers (worker2 -> worker="2"),
  * rfc2544's frame size (frame1518 -> frame_size="1518"), http's status code (status.200 ->
  * code="200"), mem's buffer size (latency.16KiB -> size="16KiB"). Names are lower case. A name that would end like the samples of another type (_total, _count,

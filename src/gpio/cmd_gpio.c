@@ -3,7 +3,7 @@
  * (the character device, sysfs, the SoC's registers), every one through the same loop, with
  * the writes verified by reading back (--readback) or by a jumper to a second line whose
  * edges the kernel timestamps (--loop-to); `--list` shows the chips and which lines are
- * free. README, "boardperf gpio"; the methods behind gpio_method.h.
+ * free. docs/board.md, "boardperf gpio"; the methods behind gpio_method.h.
  */
 #include <errno.h>
 #include <stdbool.h>

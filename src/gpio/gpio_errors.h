@@ -1,5 +1,5 @@
 /*
- * The one-line reasons and JSON error codes of `boardperf gpio` (README, "boardperf gpio",
+ * The one-line reasons and JSON error codes of `boardperf gpio` (docs/board.md, "boardperf gpio",
  * errors): "no-gpio", "line-busy", "permission", "unsupported", "io".
  */
 #ifndef BP_GPIO_GPIO_ERRORS_H

@@ -1,5 +1,5 @@
 /*
- * What a gpio run puts in its result (README, "boardperf gpio"): per method METHOD the
+ * What a gpio run puts in its result (docs/board.md, "boardperf gpio"): per method METHOD the
  * metrics METHOD.periods.rate (Hz: full periods, what a scope shows), METHOD.edges.rate
  * (op/s: level changes, twice that), METHOD.write.mean and METHOD.overhead (ns), the
  * latency METHOD.write (every 1024th pair timed), with --readback METHOD.readback.checks

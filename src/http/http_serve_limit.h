@@ -21,7 +21,7 @@
 /*
  * 4 GiB: three of the largest bodies (1 GiB, /1g) and a few thousand /1m on one
  * connection; over half a minute of a gigabit link on one connection, and a load tool that
- * meets it on a faster link reconnects (a handshake per 4 GiB). README "The HTTP
+ * meets it on a faster link reconnects (a handshake per 4 GiB). docs/server.md, "The HTTP
  * responder" says why.
  */
 #define BP_HTTP_MAX_BYTES_DEFAULT (4ULL << 30)

@@ -1,6 +1,6 @@
 /*
  * boardperf report RUN... --html FILE: the HTML page of stored runs and result files
- * (README, "HTML report (`report`)"). It measures nothing: a service-like command
+ * (docs/results.md, "HTML report (`report`)"). It measures nothing: a service-like command
  * (no_result) whose run writes the page and says where on stderr.
  */
 #include <errno.h>

@@ -1,10 +1,10 @@
 /*
- * The HTML report (`boardperf report`, README "HTML report (`report`)"): one self-contained
- * page from result documents (the JSON contract), with inline CSS and boardperf's own SVG
- * charts (src/svg), no script and no network reference: a runs table, then per test its
- * interval series, latency percentile curves and the figures particular to it (rfc2544's
- * zero-loss rate per frame size, cpu by threads, mem by working set), every run of a test in
- * one chart, and the compare table (src/compare) last.
+ * The HTML report (`boardperf report`, docs/results.md, "HTML report (`report`)"): one
+ * self-contained page from result documents (the JSON contract), with inline CSS and
+ * boardperf's own SVG charts (src/svg), no script and no network reference: a runs table, then
+ * per test its interval series, latency percentile curves and the figures particular to it
+ * (rfc2544's zero-loss rate per frame size, cpu by threads, mem by working set), every run of
+ * a test in one chart, and the compare table (src/compare) last.
  */
 #ifndef BP_REPORT_REPORT_H
 #define BP_REPORT_REPORT_H

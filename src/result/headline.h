@@ -1,6 +1,7 @@
 /*
- * A test's headline: the figures its README section leads with, which a suite's summary
- * (result/text_summary.c) shows for each test and `together` compares alone and together.
+ * A test's headline: the figures its section of the manual (docs/) leads with, which a
+ * suite's summary (result/text_summary.c) shows for each test and `together` compares alone
+ * and together.
  * Presentation, not measurement: it lives with the renderers.
  */
 #ifndef BP_RESULT_HEADLINE_H

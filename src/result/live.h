@@ -2,7 +2,7 @@
  * The live sink: each interval's line when the interval ends, as iperf3 prints them, rather
  * than the whole table at the end. A test finds one in its context (struct bp_test_ctx,
  * NULL for none) and calls bp_live_interval when it closes an interval; the sink prints,
- * so a test still never does. Two forms (README.md, "Live output" and "JSON Lines"):
+ * so a test still never does. Two forms (docs/json.md, "Live output" and "JSON Lines"):
  *
  *   text         the header line once, then the interval table's columns with one line
  *                per interval, flushed at once (a terminal, or a pipe read line by line);

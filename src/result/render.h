@@ -16,7 +16,7 @@ enum bp_format {
 
 /*
  * The contract form of a result (docs/ARCHITECTURE.md, "The result model and the JSON
- * contract"; field by field in the README), with "schema". New reference.
+ * contract"; field by field in docs/json.md, "JSON result contract"), with "schema". New reference.
  */
 json_t *bp_result_to_json(const struct bp_result *r);
 /* One interval as the contract's "intervals" array holds it: start, end, metrics. */

@@ -242,7 +242,7 @@ static int put_result(FILE *out, const struct bp_result *r)
 		err = bp_streams_figures(r, put_stream_figure, &(struct stream_rows){ out, r });
 	if (!err && r->cpu)
 		err = put_leaves(out, row_for(r, "cpu"), r->cpu, "");
-	if (!err && r->monitor)  /* README, "The monitor": the summary's leaves */
+	if (!err && r->monitor)  /* docs/json.md, "The monitor": the summary's leaves */
 		err = put_leaves(out, row_for(r, "monitor"), r->monitor, "");
 	if (!err) {
 		put_warnings(out, r);

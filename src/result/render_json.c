@@ -84,7 +84,7 @@ json_t *bp_interval_to_json(const struct bp_interval *iv)
 		err = json_object_set_new(o, "metrics", m);
 		m = NULL;
 	}
-	if (!err && iv->monitor)  /* README, "The monitor" */
+	if (!err && iv->monitor)  /* docs/json.md, "The monitor" */
 		err = json_object_set_new(o, "monitor", json_incref(iv->monitor));
 	json_decref(m);
 	if (err) {
@@ -214,7 +214,7 @@ json_t *bp_result_to_json(const struct bp_result *r)
 	err |= json_object_set_new(o, "intervals", intervals_array(r));
 	err |= bp_streams_json_into(o, r);  /* "streams": only a test with streams has it */
 	err |= json_object_set_new(o, "cpu", r->cpu ? json_incref(r->cpu) : json_null());
-	if (r->monitor)  /* README, "The monitor": only a test the monitor watched has it */
+	if (r->monitor)  /* docs/json.md, "The monitor": only a test the monitor watched has it */
 		err |= json_object_set_new(o, "monitor", json_incref(r->monitor));
 	err |= json_object_set_new(o, "warnings", warnings_array(r));
 	err |= json_object_set_new(o, "error", error_json(&r->error));

@@ -1,5 +1,5 @@
 /*
- * Rendering a result's per-stream figures (bp_result.streams; README "Per-stream
+ * Rendering a result's per-stream figures (bp_result.streams; docs/network.md, "Per-stream
  * figures"): in JSON the top-level "streams" and each interval's "streams", in text a
  * table per stream with [SUM] rows (and one per interval with -v), in CSV one row per
  * figure. The renderers call these hooks; each does nothing for a result without streams.

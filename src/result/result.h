@@ -2,7 +2,7 @@
  * The result model: everything a test measured, in base units, plus what is needed to
  * trust it later (effective parameters, environment snapshot, the tester's own CPU use,
  * warnings). Renderers (text, JSON, CSV) and the store only read it. Its JSON form is a
- * contract, versioned by BP_RESULT_SCHEMA; see README.md "JSON result contract".
+ * contract, versioned by BP_RESULT_SCHEMA; see docs/json.md, "JSON result contract".
  */
 #ifndef BP_RESULT_RESULT_H
 #define BP_RESULT_RESULT_H
@@ -44,7 +44,7 @@ struct bp_interval {
 	double start, end;  /* seconds since the test's start */
 	size_t nmetrics;
 	struct bp_metric *metrics;
-	/* What the board did meanwhile (board/monitor_result.c; README, "The monitor"), NULL
+	/* What the board did meanwhile (board/monitor_result.c; docs/json.md, "The monitor"), NULL
 	 * for none: clocks, temperatures, throttle bits, other processes' share. Owned. */
 	json_t *monitor;
 };
@@ -100,8 +100,9 @@ struct bp_result {
 	/*
 	 * Per-stream figures of a test with streams (tcp, udp), NULL otherwise:
 	 * {"end": [stream, ...], "intervals": [[stream, ...] or null, ...]}, the intervals in
-	 * step with `intervals` (README, "Per-stream figures"). Set with bp_result_set_streams
-	 * (result_streams.c); the text shows the per-interval ones only when asked (-v).
+	 * step with `intervals` (docs/network.md, "Per-stream figures"). Set with
+	 * bp_result_set_streams (result_streams.c); the text shows the per-interval ones only when
+	 * asked (-v).
 	 */
 	json_t *streams;
 	bool text_show_stream_intervals;
@@ -109,13 +110,13 @@ struct bp_result {
 	/*
 	 * The GPIO chips and lines of `boardperf gpio --list` (test "gpio-list"), NULL
 	 * otherwise: [{"name", "path", "label", "lines", "sysfs_base", "lines_info": [...]}]
-	 * (README, "boardperf gpio"). JSON carries it as "chips", the text as gpioinfo does
+	 * (docs/board.md, "boardperf gpio"). JSON carries it as "chips", the text as gpioinfo does
 	 * (result/render_chips.c). Set with bp_result_set_chips.
 	 */
 	json_t *chips;
 
 	/*
-	 * The monitor's summary of the whole test (board/monitor_result.c; README, "The
+	 * The monitor's summary of the whole test (board/monitor_result.c; docs/json.md, "The
 	 * monitor"), NULL when no monitor ran (info, run's own result, --no-monitor). Set with
 	 * bp_result_set_monitor; each interval's own figures are in its `monitor`.
 	 */
@@ -162,7 +163,7 @@ int bp_result_set_error(struct bp_result *r, const char *code, const char *fmt, 
 
 /*
  * The stable short word for a negative errno a test's run returned, as the JSON's
- * error.code carries it (README, "JSON result contract"): "connect-refused",
+ * error.code carries it (docs/json.md, "JSON result contract"): "connect-refused",
  * "server-refused", "timeout", "unreachable", "peer-gone", "no-space", "permission",
  * "not-found", "interrupted", "protocol", "out-of-memory", "io-error", "address-in-use",
  * "read-only", "invalid", and "failed" for any other.

@@ -1,5 +1,5 @@
 /*
- * A result document (README, "JSON result contract") back into the result model: what a
+ * A result document (docs/json.md, "JSON result contract") back into the result model: what a
  * suite needs to hold the documents its child processes printed (`together` runs each test
  * in a process of its own) as children of its own result, so that the renderers and the
  * store see them as they see `run`'s. The bytes come from another process: every field is

@@ -1,5 +1,5 @@
 /*
- * The monitor's one line in the text output (README, "The monitor"): the clock range and
+ * The monitor's one line in the text output (docs/json.md, "The monitor"): the clock range and
  * where it started, the temperature range, the firmware's throttle bits when a Pi has them,
  * other processes' and the hypervisor's shares of the CPUs.
  */

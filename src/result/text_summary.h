@@ -2,7 +2,7 @@
  * The last thing `boardperf run` prints: one line per test it ran, with whether it measured,
  * its headline figures and the codes of its warnings, so that a long suite reads at a
  * glance (each test's full tables are above it). Which figures are a test's headline is a
- * matter of presentation and lives here: the ones its README section leads with.
+ * matter of presentation and lives here: the ones its section of the manual (docs/) leads with.
  */
 #ifndef BP_RESULT_TEXT_SUMMARY_H
 #define BP_RESULT_TEXT_SUMMARY_H

@@ -55,7 +55,7 @@ static const char *const padding_names[] = { "pkcs1", "oaep", NULL };
 
 /*
  * The limits' defaults are bounds a lab user rarely meets and an attacker always does; the
- * README ("Limits and their defaults") gives the reasons: 10 minutes covers iperf3's usual
+ * docs/server.md, "Limits and their defaults", gives the reasons: 10 minutes covers iperf3's usual
  * 60-600 s runs; 4 tests per address leave 60 of the 64 slots to the other hosts; 128
  * streams is iperf3's own -P maximum; the rate stays open so that a 10G or 100G link is
  * measured, not this server's cap (the duration bounds what one test can move).
@@ -192,7 +192,8 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
 	return 0;
 }
 
-/* serve --metrics --db FILE: each scrape reads the stored figures afresh (README). */
+/* serve --metrics --db FILE: each scrape reads the stored figures afresh (docs/results.md,
+ * "Prometheus"). */
 struct metrics_store {
 	const char *db;
 	struct bp_ratelimit rl;

@@ -31,7 +31,8 @@ struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
 	unsigned port;
 	enum bp_family family;
-	/* Admission limits (server_limits.h checks them; README, "Limits and their defaults"). */
+	/* Admission limits (server_limits.h checks them; docs/server.md, "Limits and their
+	 * defaults"). */
 	int max_clients;           /* tests at once; 0: no limit */
 	int max_per_client;        /* tests at once from one client address; 0: no limit */
 	uint64_t max_duration_ns;  /* time plus omit; 0: no limit */

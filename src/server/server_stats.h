@@ -1,5 +1,5 @@
 /*
- * The server's own counters, for `serve --metrics` (README, "Prometheus"): tests by kind
+ * The server's own counters, for `serve --metrics` (docs/results.md, "Prometheus"): tests by kind
  * and outcome (ok, refused with the refusal's reason, failed), the bytes the tests' data
  * moved, connections accepted on the test port and those it closed before they were part
  * of a test, the tests running, the uptime. Kept on the server's loop thread, the only

@@ -2,7 +2,7 @@
  * The spread of one figure over repeated runs of a test (`--repeat`, `--until-stable`):
  * median, min, max, mean, sample standard deviation and the coefficient of variation.
  * Pure arithmetic on the runs' own values, so the integration test can recompute each
- * figure from the kept runs' documents and must get the same numbers (README, "Repeating
+ * figure from the kept runs' documents and must get the same numbers (docs/run.md, "Repeating
  * a test").
  */
 #ifndef BP_STATS_RUN_STATS_H

@@ -1,6 +1,6 @@
 /*
  * The results database: every result a command prints is saved (unless --no-save) to SQLite,
- * the whole document as JSON (README, "JSON result contract") beside indexed columns and one
+ * the whole document as JSON (docs/json.md, "JSON result contract") beside indexed columns and one
  * row per metric, so that history, compare, report and export read figures without parsing
  * JSON. WAL mode, a schema version migrated from the first on, a busy timeout so that two
  * boardperf processes saving at once both succeed. Saving never costs a printed result: the

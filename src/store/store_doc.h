@@ -1,7 +1,7 @@
 /*
  * Result documents from outside: a file another board wrote (`boardperf ... --json > f`),
  * checked before import, compare or report trust it. The checks are those the store and
- * every reader lean on (README, "JSON result contract"): schema boardperf/1, a test name,
+ * every reader lean on (docs/json.md, "JSON result contract"): schema boardperf/1, a test name,
  * metrics with a name, a number (or null), a unit and a direction, a suite's children
  * documents themselves. Fields the contract adds later are let through.
  */

@@ -2,7 +2,7 @@
  * The result's per-stream figures (bp_result.streams) from what both sides of a tcp or udp
  * test measured: for each stream its sender's and its receiver's bytes and bit rate over
  * that side's own span, a TCP sender's retransmits and TCP_INFO (cwnd, rtt, rttvar, pmtu),
- * a UDP receiver's loss and jitter; at the end and per interval. The shape is the README's
+ * a UDP receiver's loss and jitter; at the end and per interval. The shape is docs/network.md's
  * "Per-stream figures".
  */
 #ifndef BP_STREAM_STREAM_STREAMS_H

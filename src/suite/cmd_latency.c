@@ -3,8 +3,8 @@
  * --bounceback-congest and the IETF responsiveness draft measure it: small rr probes on an
  * idle path, then the same probes while -P TCP streams saturate it in one direction or
  * both; the delay the load added per percentile, round trips per minute under load, the
- * throughput reached meanwhile and the load's congestion control (README, "Latency under
- * load"). The probes and the load are the rr and tcp commands themselves (latency_run.c).
+ * throughput reached meanwhile and the load's congestion control (docs/latency.md, "Latency
+ * under load"). The probes and the load are the rr and tcp commands themselves (latency_run.c).
  */
 #include <errno.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 
 #include "result/result.h"
 
-/* The method params.rpm_method names (README, "Latency under load"). */
+/* The method params.rpm_method names (docs/latency.md, "Latency under load"). */
 #define BP_LATENCY_RPM_METHOD \
 	"60 / TM95 of the loaded round trips, in seconds: TM95 is the mean of the best 95 % " \
 	"(draft-ietf-ippm-responsiveness's single-sided trimmed mean, TMP 95 %), over probes " \

@@ -1,5 +1,5 @@
 /*
- * `boardperf latency`'s two phases (README, "Latency under load"): rr probes on an idle
+ * `boardperf latency`'s two phases (docs/latency.md, "Latency under load"): rr probes on an idle
  * path, then the same probes while TCP streams load it, each probe protocol and the load
  * on connections (and control sessions) of their own against one `boardperf serve`. Each
  * is the real `rr` or `tcp` command, parsed from the command line a user would type, run

@@ -2,7 +2,7 @@
  * The arithmetic of `together`: how much worse a figure is beside the other tests than
  * alone, per round, and the median and spread over the rounds. Pure functions, so the
  * integration test's recomputation from the children's documents has one definition to
- * agree with (README, "Tests at the same time").
+ * agree with (docs/run.md, "Tests at the same time").
  */
 #ifndef BP_SUITE_TOGETHER_FIGURES_H
 #define BP_SUITE_TOGETHER_FIGURES_H

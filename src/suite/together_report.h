@@ -1,5 +1,5 @@
 /*
- * What `together` reports from the runs it made (README, "Tests at the same time"): per
+ * What `together` reports from the runs it made (docs/run.md, "Tests at the same time"): per
  * test and headline figure its median alone and together over the rounds and the
  * degradation in percent with its median, min and max; the intervals of every together
  * phase on the common start's clock; warnings for runs that failed and for tests that

@@ -87,7 +87,7 @@ timed() { [ "$BP_PART" != plain ]; }
 plain() { [ "$BP_PART" != timed ]; }
 
 # ---- Isolation: tests run side by side (meson's is_parallel) and two CI runs may share the
-# machine (docs/ARCHITECTURE.md, "Tests side by side"). Everything machine-global a test makes
+# machine (docs/ARCHITECTURE.md, "Tests, benches and CI"). Everything machine-global a test makes
 # carries BP_RUN (a run's prefix: exported by whoever starts the run, or one per test here)
 # and the test's PID: its folders (bp-$BP_RUN-…), namespaces (tests/rig/rig.sh), lock files.
 # Ports come from bp_ports, never from $$ or $RANDOM. tests/integration/check_isolation.py
@@ -156,6 +156,6 @@ _bp_ports_fds=()
 
 tap_tmp=$(mktemp -d -t "bp-$BP_RUN-XXXXXX")
 trap 'rm -rf "$tap_tmp"' EXIT
-# Every result a command prints is saved (README, "Results history"): into this test's own
+# Every result a command prints is saved (docs/results.md, "Results history"): into this test's own
 # folder, never the real home's database.
 export XDG_DATA_HOME="$tap_tmp/data"

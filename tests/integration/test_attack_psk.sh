@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A server locked with a pre-shared key (serve --psk, README "Pre-shared key"), attacked on
+# A server locked with a pre-shared key (serve --psk, docs/server.md, "Pre-shared key"), attacked on
 # loopback: the right key passes tcp, udp, rr and crr; no key, a wrong key, a key file
 # others may read and a key too short are each refused with their line (one at the client,
 # one in the server's log); a stock iperf3 is refused; a client with --psk refuses a server

@@ -33,7 +33,8 @@ dpkg -x "$deb" "$root"
 ok $? "dpkg -x into a scratch root"
 for f in usr/bin/boardperf usr/share/man/man1/boardperf.1.gz \
 	usr/share/bash-completion/completions/boardperf lib/systemd/system/boardperf-serve.service \
-	usr/share/doc/boardperf/copyright usr/share/doc/boardperf/changelog.gz; do
+	usr/share/doc/boardperf/copyright usr/share/doc/boardperf/changelog.gz \
+	usr/share/doc/boardperf/README.md.gz usr/share/doc/boardperf/docs/json.md.gz; do
 	[ -f "$root/$f" ]; ok $? "has /$f"
 done
 cmp -s "$bp" "$root/usr/bin/boardperf" && [ -x "$root/usr/bin/boardperf" ]

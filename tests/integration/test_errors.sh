@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Failures and Ctrl-C as scripts see them (README, "JSON result contract" and the exit
+# Failures and Ctrl-C as scripts see them (docs/json.md, "JSON result contract" and the exit
 # status): every failure after parsing still prints the document, with error.code and
 # error.message beside what was measured, exit 1; after SIGINT a test that measured
 # something exits 0 with the warning "interrupted", one that measured nothing exits 1 with

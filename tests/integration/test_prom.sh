@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prometheus, the real thing (README, "Prometheus"): `export --openmetrics` and scrapes of
+# Prometheus, the real thing (docs/results.md, "Prometheus"): `export --openmetrics` and scrapes of
 # `serve --metrics` in both formats through Debian's promtool; the server's byte counters
 # against what real tcp tests on 127.0.0.1 report (receiver.bytes, sender.bytes: exact);
 # the tests-run and refusal counts; the listener's limits; and a real prometheus started

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --repeat and --until-stable (README, "Repeating a test") with real short runs (~25 s): cpu
+# --repeat and --until-stable (docs/run.md, "Repeating a test") with real short runs (~25 s): cpu
 # and tcp on loopback; the median, min, max and CoV of each headline figure recomputed with
 # jq from the kept runs' own figures; the cap; --until-stable stopping once stable and
 # warning not-stable with the CoV reached when not; bad values exit 2 with one line; the

@@ -198,8 +198,9 @@ fi
 awk -v m="${mbps:-0}" 'BEGIN { exit !(m >= 90 && m <= 100) }'
 ok $? "${checks[16]} (got $(printf '%.1f' "${mbps:-0}") Mbit/s)"
 
-# A send buffer larger than tbf's queue (README.md, "Notes for loss tests"): the excess is dropped by
-# the DUT's tbf, never by a qdisc on the sending host (whose socket would see ENOBUFS instead).
+# A send buffer larger than tbf's queue (tests/rig/README.md, "Notes for loss tests"): the
+# excess is dropped by the DUT's tbf, never by a qdisc on the sending host (whose socket would
+# see ENOBUFS instead).
 d0=$(rig_qdisc_drops dut-server) lost=
 if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/dut-udp-s.log" 2>&1 && rig_wait_port server 5201; then  # port-ok: in the test's own namespaces
 	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -u -b 150M -l 1400 -t 2 -w 4M -J \

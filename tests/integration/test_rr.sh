@@ -41,22 +41,22 @@ if plain; then
 	sum=$(jq '[.intervals[] | .metrics["transactions.rate"] * (.end - .start)] | add' <<<"$out")
 	near "$sum" "$tx" 1; ok $? "interval rates add up to the total ($sum vs $tx)"
 
-	# --csv: every scope it writes, cpu included, is the README's ("JSON result contract"), and
-	# each cpu row's name ends in a unit suffix that paragraph explains.
+	# --csv: every scope it writes, cpu included, is named in docs/json.md, "CSV (`--csv`)", and
+	# each cpu row's name ends in a unit suffix that section explains.
 	expect_exit 0 "rr --csv" "$bp" rr -c 127.0.0.1 -p "$port" -t 0.3 --csv
-	readme=$(dirname "$0")/../../README.md
-	csv_doc=$(sed -n '/^CSV (`--csv`)/,/^$/p' "$readme")
+	manual=$(dirname "$0")/../../docs/json.md
+	csv_doc=$(sed -n '/^## CSV (`--csv`)/,/^## /p' "$manual")
 	scopes=$(tail -n +2 <<<"$out" | cut -d, -f2 | sort -u)
 	grep -qx cpu <<<"$scopes"; ok $? "rr --csv has cpu rows"
 	missing=""
 	for s in $scopes; do grep -qF "\`$s\`" <<<"$csv_doc" || missing="$missing $s"; done
-	[ -z "$missing" ]; ok $? "README's CSV paragraph names every scope (missing:${missing:- none})"
+	[ -z "$missing" ]; ok $? "docs/json.md's CSV section names every scope (missing:${missing:- none})"
 	bad=""
 	for n in $(grep '^rr,cpu,' <<<"$out" | cut -d, -f5); do
 		suffix=_${n##*_}
 		grep -qF "\`$suffix\`" <<<"$csv_doc" || bad="$bad $n"
 	done
-	[ -z "$bad" ]; ok $? "README's CSV paragraph gives the unit of every cpu row (not:${bad:- none})"
+	[ -z "$bad" ]; ok $? "docs/json.md's CSV section gives the unit of every cpu row (not:${bad:- none})"
 
 	expect_exit 0 "rr TCP -P 4 -l 64,1K" "$bp" rr -c 127.0.0.1 -p "$port" -t 1 -P 4 -l 64,1K --json
 	jq -e '.params.workers == 2 or .params.workers == 1' <<<"$out" >/dev/null

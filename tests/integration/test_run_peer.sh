@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `run --peer` (README, "boardperf run") against a `boardperf serve --http` in the server
+# `run --peer` (docs/run.md, "boardperf run") against a `boardperf serve --http` in the server
 # namespace of a rig (tests/rig/rig.sh), the suite run from the client namespace (~60 s):
 # every network step's JSON names the peer; the tcp step's bytes against an nftables counter
 # on the server namespace's input (ground truth: what reached the peer while that step ran,

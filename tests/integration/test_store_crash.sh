@@ -1,5 +1,5 @@
 #!/bin/bash
-# Crash safety of the results database (README, "Results history"): a save killed with
+# Crash safety of the results database (docs/results.md, "Results history"): a save killed with
 # kill -9 at a random point leaves the database passing PRAGMA integrity_check with every
 # result saved before it; ten boardperf processes saving at once are all saved (WAL and
 # the 5 s busy timeout).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The slow-disk rig of `boardperf together` (README, "Tests at the same time"): an x86-64
+# The slow-disk rig of `boardperf together` (docs/run.md, "Tests at the same time"): an x86-64
 # guest under qemu-system (TCG, one vCPU) whose Ethernet and USB stick share one emulated
 # USB 2.0 (EHCI) bus, as a Raspberry Pi's LAN9514 Ethernet and its USB stick share the
 # Pi's one USB 2.0 port and its slow CPU. The stick is a raw image QEMU throttles to a cheap

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One .deb from one static binary: boardperf_VERSION_ARCH.deb with the binary, boardperf(1),
-# bash completion, boardperf-serve.service, the copyright and changelog (dpkg-deb, no
-# debhelper: the binary is already built by tools/dist.sh).
+# bash completion, boardperf-serve.service, the copyright and changelog, and the manual
+# (README.md and docs/*.md, compressed) (dpkg-deb, no debhelper: the binary is already built
+# by tools/dist.sh).
 #   usage: tools/deb/build.sh ARCH BINARY HELPBIN VERSION OUTDIR
 #   HELPBIN: a boardperf of the same sources as BINARY that this machine runs (BINARY itself,
 #   or for an ARM one BINARY under qemu-user: tools/dist.sh). It writes the man page and the
@@ -29,7 +30,7 @@ trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
 doc=$root/usr/share/doc/boardperf
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
-	"$root/usr/share/bash-completion/completions" "$root/lib/systemd/system" "$doc"
+	"$root/usr/share/bash-completion/completions" "$root/lib/systemd/system" "$doc/docs"
 install -m 755 "$bin" "$root/usr/bin/boardperf"
 # The man page names HELPBIN's version: it must be the one packaged.
 helpver=$("$helpbin" --version | sed -n '1s/^boardperf \([^ ]*\) .*/\1/p')
@@ -41,9 +42,12 @@ install -m 644 "$here/boardperf-serve.service" "$root/lib/systemd/system/"
 install -m 644 "$here/copyright" "$doc/copyright"
 gzip -9nc "$here/changelog" >"$doc/changelog.gz"
 gzip -9nc "$here/../../README.md" >"$doc/README.md.gz"
+for page in "$here"/../../docs/*.md; do
+	gzip -9nc "$page" >"$doc/docs/$(basename "$page").gz"
+done
 install -d "$root/usr/share/lintian/overrides"
 install -m 644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/boardperf"
-chmod 644 "$root/usr/share/bash-completion/completions/boardperf" "$doc"/*.gz \
+chmod 644 "$root/usr/share/bash-completion/completions/boardperf" "$doc"/*.gz "$doc"/docs/*.gz \
 	"$root/usr/share/man/man1/boardperf.1.gz"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

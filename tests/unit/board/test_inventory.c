@@ -92,8 +92,9 @@ static int same_shape(json_t *want, json_t *got, const char *where)
 }
 
 /*
- * The README's contract: an unknown value is null. A string "unknown" anywhere (a label, a
- * kernel's word copied through) would make scripts test for a magic word; names the path.
+ * The JSON contract (docs/json.md, "JSON result contract"): an unknown value is null. A
+ * string "unknown" anywhere (a label, a kernel's word copied through) would make scripts test
+ * for a magic word; names the path.
  */
 static int no_unknown_word(json_t *v, const char *where)
 {
