@@ -4,7 +4,7 @@
 # Debian packages, in four lists: each target installs only the ones it needs (as root,
 # `apt-get install --no-install-recommends`, those missing), so that `make run` on a board
 # gets the compiler and the libraries, not the test suite's browser, clang or nginx. The
-# sizes of each on a fresh Debian 12 are in README.md ("Two commands").
+# sizes of each on a fresh Debian 12 are in README.md ("The two commands").
 
 # Building and running (`make build`, `make run`): the compiler, Meson, Ninja, pkg-config and
 # the libraries meson.build links: libcrypto and libssl, jansson, liburing (disk --engine

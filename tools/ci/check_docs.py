@@ -34,7 +34,7 @@ README_CAP = 400
 DOCS_CAP = 500
 # Pages over DOCS_CAP when the cap came (issue 30), with the lines they had then: each may
 # shrink, never grow; trim it below DOCS_CAP and drop it from here.
-CAP_CEILING = {"docs/ARCHITECTURE.md": 515}
+CAP_CEILING = {}
 
 SCAN_DIRS = ["src", "tests", "tools", "bench", "docs", ".ci"]
 SCAN_FILES = ["README.md", "Makefile", "meson.build"]
