@@ -218,7 +218,7 @@ if timed; then
 		kill -INT "$pid"
 		for _ in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.01; done
 		gone_ms=$((($(date +%s%N) - t2) / 1000000))
-		sleep "$(awk -v g="$gap" 'BEGIN { d = 1.2 - g; print d > 0 ? d : 0 }')"
+		sleep "$(awk -v g="$gap" 'BEGIN { d = 1.2 - g; print (d > 0 ? d : 0) }')"
 		kill -CONT "$spid"
 		wait "$pid"; rc=$?
 	}
