@@ -63,6 +63,19 @@ expect_exit() {
 
 # wait_log FILE TEXT: true once FILE holds TEXT (a server's log line), within 10 s.
 wait_log() { for _ in $(seq 100); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
+# wait_flowing PORT: true once a TCP connection from this namespace to PORT has sent (acked)
+# or received more than 64 KiB (a test's data under way, not only its control exchange;
+# answers coming), within 10 s: the event to wait for before cutting or crowding a running
+# test, instead of a sleep.
+wait_flowing() {
+	for _ in $(seq 100); do
+		ss -Htni state established "dport = :$1" 2>/dev/null |
+			grep -Eo 'bytes_(acked|received):[0-9]+' |
+			awk -F: '$2 > 65536 { f = 1 } END { exit !f }' && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # raw_send FD FORMAT ARGS...: printf to a socket the test opened on FD (exec N<>/dev/tcp/...),
 # in a subshell that ignores SIGPIPE: a server that closes on bad bytes before the write
 # (what some of these tests provoke) must fail that write, not kill the test script.

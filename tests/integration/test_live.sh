@@ -4,7 +4,12 @@
 # Every line is stamped with its arrival time by a reader on the other end of a pipe (a pipe,
 # not a terminal: stdout is then fully buffered, so only a flush per line gets it through).
 # tcp, tcp -R, udp, rr, crr and http against `serve` on loopback, disk on a small file set.
-# Usage: test_live.sh BOARDPERF
+# Timed sections (tap.sh, "Parts"): every 3 s run stamped through the pipe, each held to its
+# first interval line arriving >= 1.5 s before the end; the checks on what those runs printed
+# (interval lines under one header, events in order, live against end intervals) come from
+# the same runs and go with them. Plain: the end document's keys against --json (a 1 s run
+# of each form), -i 0, a refused connection, --json-stream's exclusions, cpu.
+# Usage: [BP_PART=all|plain|timed] test_live.sh BOARDPERF
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
@@ -85,80 +90,86 @@ stream() {
 	ok $? "$name --json-stream: each interval has start, end and metrics"
 }
 
-# same_keys NAME CMD...: the end document has the keys --json prints, in its order.
+# same_keys NAME CMD...: the end document of CMD --json-stream has the keys CMD --json
+# prints, in its order.
 same_keys() {
 	local name=$1 want got
 	shift
 	want=$("$@" --json 2>/dev/null | jq -c keys_unsorted)
-	got=$(jq -sc '[.[] | select(.event == "end")][0].data | keys_unsorted' \
-		"$tap_tmp/$name.lines")
+	got=$("$@" --json-stream 2>/dev/null |
+		jq -sc '[.[] | select(.event == "end")][0].data | keys_unsorted')
 	[ -n "$want" ] && [ "$want" = "$got" ]
 	ok $? "$name: the end document has the keys of --json ($got)"
 }
 
 c=(-c 127.0.0.1 -p "$sport")
-text tcp "$bp" tcp "${c[@]}" -t 3 -i 1
-stream tcp "$bp" tcp "${c[@]}" -t 3 -i 1
-same_keys tcp "$bp" tcp "${c[@]}" -t 1
-# The live line is what this side knows then: with -R it received, the sender's figures come
-# from the server at the end, and the final intervals have both.
-jq -se '[.[] | select(.event == "interval") | .data.metrics] | all(has("sender.bitrate"))' \
-	"$tap_tmp/tcp.lines" >/dev/null
-ok $? "tcp: a sending client's live lines have its sender figures"
-stream tcp-R "$bp" tcp "${c[@]}" -t 3 -i 1 -R
-jq -se '([.[] | select(.event == "interval") | .data.metrics] |
-		all(has("receiver.bitrate") and (has("sender.bitrate") | not))) and
-	([.[] | select(.event == "end")][0].data.intervals |
-		all(.metrics | has("receiver.bitrate") and has("sender.bitrate")))' \
-	"$tap_tmp/tcp-R.lines" >/dev/null
-ok $? "tcp -R: live lines have what this side received; the end document both sides"
-
-text udp "$bp" udp "${c[@]}" -t 3 -i 1 -b 10M
-stream udp "$bp" udp "${c[@]}" -t 3 -i 1 -b 10M
-stream udp-R "$bp" udp "${c[@]}" -t 3 -i 1 -b 10M -R
-# iperf3's receiver line: jitter and lost of the datagrams expected, from its own counts.
-jq -se '[.[] | select(.event == "interval") | .data.metrics] |
-	all(has("receiver.pps") and has("jitter") and has("lost") and has("loss.percent"))' \
-	"$tap_tmp/udp-R.lines" >/dev/null
-ok $? "udp -R: live lines have packets/s, jitter, lost and loss percent"
-
-text rr "$bp" rr "${c[@]}" -t 3 -i 1
-stream rr "$bp" rr "${c[@]}" -t 3 -i 1
-same_keys rr "$bp" rr "${c[@]}" -t 1
-stream crr "$bp" crr "${c[@]}" -t 3 -i 1 -P 2
-
 u=http://127.0.0.1:$hport/1k
-text http "$bp" http "$u" -t 3 -i 1 -c 4
-stream http "$bp" http "$u" -t 3 -i 1 -c 4
-same_keys http "$bp" http "$u" -t 1 -c 4
-
 mkdir -p "$tap_tmp/disk-dir"
 d=(--dir "$tap_tmp/disk-dir" --size 8M --files 8)
-text disk "$bp" disk "${d[@]}" -t 3 -i 1
-stream disk "$bp" disk "${d[@]}" -t 3 -i 1
-same_keys disk "$bp" disk "${d[@]}" -t 1
+if timed; then
+	text tcp "$bp" tcp "${c[@]}" -t 3 -i 1
+	stream tcp "$bp" tcp "${c[@]}" -t 3 -i 1
+	# The live line is what this side knows then: with -R it received, the sender's figures come
+	# from the server at the end, and the final intervals have both.
+	jq -se '[.[] | select(.event == "interval") | .data.metrics] | all(has("sender.bitrate"))' \
+		"$tap_tmp/tcp.lines" >/dev/null
+	ok $? "tcp: a sending client's live lines have its sender figures"
+	stream tcp-R "$bp" tcp "${c[@]}" -t 3 -i 1 -R
+	jq -se '([.[] | select(.event == "interval") | .data.metrics] |
+			all(has("receiver.bitrate") and (has("sender.bitrate") | not))) and
+		([.[] | select(.event == "end")][0].data.intervals |
+			all(.metrics | has("receiver.bitrate") and has("sender.bitrate")))' \
+		"$tap_tmp/tcp-R.lines" >/dev/null
+	ok $? "tcp -R: live lines have what this side received; the end document both sides"
 
-# -i 0: no interval lines, as iperf3; the text is today's (the table at the end, once).
-live i0 "$bp" tcp "${c[@]}" -t 1 -i 0 --json-stream
-[ "$rc" = 0 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/i0.lines")" = start,end ]
-ok $? "tcp -i 0 --json-stream: start and end only (exit $rc)"
+	text udp "$bp" udp "${c[@]}" -t 3 -i 1 -b 10M
+	stream udp "$bp" udp "${c[@]}" -t 3 -i 1 -b 10M
+	stream udp-R "$bp" udp "${c[@]}" -t 3 -i 1 -b 10M -R
+	# iperf3's receiver line: jitter and lost of the datagrams expected, from its own counts.
+	jq -se '[.[] | select(.event == "interval") | .data.metrics] |
+		all(has("receiver.pps") and has("jitter") and has("lost") and has("loss.percent"))' \
+		"$tap_tmp/udp-R.lines" >/dev/null
+	ok $? "udp -R: live lines have packets/s, jitter, lost and loss percent"
 
-# A failure: the error, then the document with it; exit 1, one line on stderr.
-cport=$((sport + 2))  # reserved, never listened on
-live refused "$bp" tcp -c 127.0.0.1 -p "$cport" -t 1 --json-stream
-[ "$rc" = 1 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/refused.lines")" = start,error,end ] &&
-	jq -se '.[1].data.code == "connect-refused" and .[2].data.error == .[1].data' \
-		"$tap_tmp/refused.lines" >/dev/null && [ "$(wc -l <"$tap_tmp/refused.err")" = 1 ]
-ok $? "closed port --json-stream: start, error, end with that error (exit $rc)"
+	text rr "$bp" rr "${c[@]}" -t 3 -i 1
+	stream rr "$bp" rr "${c[@]}" -t 3 -i 1
+	stream crr "$bp" crr "${c[@]}" -t 3 -i 1 -P 2
 
-# --json-stream excludes --json and --csv: one line, exit 2.
-for other in --json --csv; do
-	expect_exit 2 "--json-stream $other" "$bp" tcp "${c[@]}" --json-stream "$other"
-	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"--json-stream and $other exclude"* ]]
-	ok $? "--json-stream $other: one line naming both ($err)"
-done
-# cpu has no intervals: start and end, the end being the --json document's shape.
-live cpu "$bp" cpu --algo sha256 -t 0.2 --json-stream
-[ "$rc" = 0 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/cpu.lines")" = start,end ]
-ok $? "cpu --json-stream: start and end (exit $rc)"
+	text http "$bp" http "$u" -t 3 -i 1 -c 4
+	stream http "$bp" http "$u" -t 3 -i 1 -c 4
+
+	text disk "$bp" disk "${d[@]}" -t 3 -i 1
+	stream disk "$bp" disk "${d[@]}" -t 3 -i 1
+fi
+
+if plain; then
+	same_keys tcp "$bp" tcp "${c[@]}" -t 1
+	same_keys rr "$bp" rr "${c[@]}" -t 1
+	same_keys http "$bp" http "$u" -t 1 -c 4
+	same_keys disk "$bp" disk "${d[@]}" -t 1
+
+	# -i 0: no interval lines, as iperf3; the text is today's (the table at the end, once).
+	live i0 "$bp" tcp "${c[@]}" -t 1 -i 0 --json-stream
+	[ "$rc" = 0 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/i0.lines")" = start,end ]
+	ok $? "tcp -i 0 --json-stream: start and end only (exit $rc)"
+
+	# A failure: the error, then the document with it; exit 1, one line on stderr.
+	cport=$((sport + 2))  # reserved, never listened on
+	live refused "$bp" tcp -c 127.0.0.1 -p "$cport" -t 1 --json-stream
+	[ "$rc" = 1 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/refused.lines")" = start,error,end ] &&
+		jq -se '.[1].data.code == "connect-refused" and .[2].data.error == .[1].data' \
+			"$tap_tmp/refused.lines" >/dev/null && [ "$(wc -l <"$tap_tmp/refused.err")" = 1 ]
+	ok $? "closed port --json-stream: start, error, end with that error (exit $rc)"
+
+	# --json-stream excludes --json and --csv: one line, exit 2.
+	for other in --json --csv; do
+		expect_exit 2 "--json-stream $other" "$bp" tcp "${c[@]}" --json-stream "$other"
+		[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"--json-stream and $other exclude"* ]]
+		ok $? "--json-stream $other: one line naming both ($err)"
+	done
+	# cpu has no intervals: start and end, the end being the --json document's shape.
+	live cpu "$bp" cpu --algo sha256 -t 0.2 --json-stream
+	[ "$rc" = 0 ] && [ "$(jq -rs 'map(.event) | join(",")' "$tap_tmp/cpu.lines")" = start,end ]
+	ok $? "cpu --json-stream: start and end (exit $rc)"
+fi
 tap_done

@@ -4,7 +4,10 @@
 # the user's output (shown with -v only); and client and server of a network test each
 # report their own threads' CPU, not the process's twice: the two figures differ, and
 # together they are what the whole process spent (cpu.process, from getrusage).
-# Usage: test_run.sh BOARDPERF
+# Timed sections (tap.sh, "Parts"): the second run (--json -v) whole: its CPU shares against
+# the process's (within 15 %, the http client's below 0.9 of it) and, as they come from that
+# run, its -v log lines and JSON. The plain part is the first run: its summary and its quiet log.
+# Usage: [BP_PART=all|plain|timed] test_run.sh BOARDPERF
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
@@ -12,59 +15,63 @@ bp=$1
 # The server's lines: "listening on ADDR" and one per test ("127.0.0.1:PORT: tcp upload, ...").
 server_line='listening on |127\.0\.0\.1:[0-9]+: (tcp|udp|rr|crr)|server: '
 
-expect_exit 0 "run" "$bp" run
-text=$out
-! grep -Eq "$server_line" <<<"$text"; ok $? "no server log line on stdout"
-! grep -Eq "$server_line" <<<"$err"; ok $? "no server log line on stderr without -v"
-[ -z "$(grep -E "$server_line" <<<"$err$text")" ] ||
-	grep -E "$server_line" <<<"$err$text" | sed 's/^/#   /'
+if plain; then
+	expect_exit 0 "run" "$bp" run
+	text=$out
+	! grep -Eq "$server_line" <<<"$text"; ok $? "no server log line on stdout"
+	! grep -Eq "$server_line" <<<"$err"; ok $? "no server log line on stderr without -v"
+	[ -z "$(grep -E "$server_line" <<<"$err$text")" ] ||
+		grep -E "$server_line" <<<"$err$text" | sed 's/^/#   /'
 
-# The summary: after the last test's section, a header and one line per test run.
-summary=$(awk '/^summary$/ { on = 1; next } on' <<<"$text")
-children=$(grep -c '^=== ' <<<"$text")
-[ "$(tail -n +2 <<<"$summary" | grep -c .)" -eq "$children" ] && [ "$children" -eq 8 ]
-ok $? "summary has one line per test ($children tests)"
-head -1 <<<"$summary" | grep -Eq '^test +status +headline +warnings$'; ok $? "summary header"
-[ "$(tail -1 <<<"$text")" = "$(tail -1 <<<"$summary")" ]; ok $? "the summary ends the output"
-for pair in cpu:rsa2048.sign mem:memcpy.bandwidth disk:reads.rate tcp:receiver.bitrate \
-	udp:receiver.pps rr:transactions.rate crr:connections.rate http:requests.rate; do
-	t=${pair%%:*} m=${pair#*:}
-	# "tcp   ok   receiver.bitrate 37.6 Gbit/s ...": the figure with its unit
-	grep -Eq "^$t +ok +(.*, )?$m [0-9.]+[kMG]? [A-Za-z/%]+" <<<"$summary"
-	ok $? "summary: $t ok with $m"
-done
-sed 's/^/#   /' <<<"$summary"
+	# The summary: after the last test's section, a header and one line per test run.
+	summary=$(awk '/^summary$/ { on = 1; next } on' <<<"$text")
+	children=$(grep -c '^=== ' <<<"$text")
+	[ "$(tail -n +2 <<<"$summary" | grep -c .)" -eq "$children" ] && [ "$children" -eq 8 ]
+	ok $? "summary has one line per test ($children tests)"
+	head -1 <<<"$summary" | grep -Eq '^test +status +headline +warnings$'; ok $? "summary header"
+	[ "$(tail -1 <<<"$text")" = "$(tail -1 <<<"$summary")" ]; ok $? "the summary ends the output"
+	for pair in cpu:rsa2048.sign mem:memcpy.bandwidth disk:reads.rate tcp:receiver.bitrate \
+		udp:receiver.pps rr:transactions.rate crr:connections.rate http:requests.rate; do
+		t=${pair%%:*} m=${pair#*:}
+		# "tcp   ok   receiver.bitrate 37.6 Gbit/s ...": the figure with its unit
+		grep -Eq "^$t +ok +(.*, )?$m [0-9.]+[kMG]? [A-Za-z/%]+" <<<"$summary"
+		ok $? "summary: $t ok with $m"
+	done
+	sed 's/^/#   /' <<<"$summary"
+fi
 
-# With -v the server's lines come on stderr, marked, and stdout stays a clean document.
-expect_exit 0 "run --json -v" "$bp" run --json -v
-json=$out
-grep -Eq 'server: listening on 127\.0\.0\.1:[0-9]+' <<<"$err"; ok $? "-v shows the server's log"
-grep -Eq 'server: 127\.0\.0\.1:[0-9]+: tcp upload, 2 streams' <<<"$err"
-ok $? "-v shows the server's line for the tcp test"
-jq -e . <<<"$json" >/dev/null; ok $? "stdout is one JSON document"
+if timed; then
+	# With -v the server's lines come on stderr, marked, and stdout stays a clean document.
+	expect_exit 0 "run --json -v" "$bp" run --json -v
+	json=$out
+	grep -Eq 'server: listening on 127\.0\.0\.1:[0-9]+' <<<"$err"; ok $? "-v shows the server's log"
+	grep -Eq 'server: 127\.0\.0\.1:[0-9]+: tcp upload, 2 streams' <<<"$err"
+	ok $? "-v shows the server's line for the tcp test"
+	jq -e . <<<"$json" >/dev/null; ok $? "stdout is one JSON document"
 
-# Each side's CPU: the client sends over loopback (its sends also run the receive path in
-# the kernel), the server's MSG_TRUNC receives are cheap, so the two figures differ; and
-# their sum over the test's span is what the process used over the child (set-up included:
-# within 15 %).
-for t in tcp udp; do
-	c=$(jq -c --arg t "$t" '.results[] | select(.test == $t) | .cpu' <<<"$json")
-	secs=$(jq -r --arg t "$t" '.results[] | select(.test == $t) | .params.time' <<<"$json")
-	echo "# $t cpu: $c"
-	jq -e '.local.total_percent != .remote.total_percent' <<<"$c" >/dev/null
-	ok $? "$t: local and remote CPU are not the same figure"
-	jq -e --argjson s "$secs" '((.local.total_percent + .remote.total_percent) / 100 * $s) as $sides
-		| (.process.user_s + .process.system_s) as $p
-		| $p > 0 and ($sides - $p | fabs) / $p < 0.15' <<<"$c" >/dev/null
-	ok $? "$t: local + remote is the process's CPU (within 15 %)"
-done
+	# Each side's CPU: the client sends over loopback (its sends also run the receive path in
+	# the kernel), the server's MSG_TRUNC receives are cheap, so the two figures differ; and
+	# their sum over the test's span is what the process used over the child (set-up included:
+	# within 15 %).
+	for t in tcp udp; do
+		c=$(jq -c --arg t "$t" '.results[] | select(.test == $t) | .cpu' <<<"$json")
+		secs=$(jq -r --arg t "$t" '.results[] | select(.test == $t) | .params.time' <<<"$json")
+		echo "# $t cpu: $c"
+		jq -e '.local.total_percent != .remote.total_percent' <<<"$c" >/dev/null
+		ok $? "$t: local and remote CPU are not the same figure"
+		jq -e --argjson s "$secs" '((.local.total_percent + .remote.total_percent) / 100 * $s) as $sides
+			| (.process.user_s + .process.system_s) as $p
+			| $p > 0 and ($sides - $p | fabs) / $p < 0.15' <<<"$c" >/dev/null
+		ok $? "$t: local + remote is the process's CPU (within 15 %)"
+	done
 
-# http against the responder in this process: cpu.local is the client's threads alone, so
-# below what the whole process (client and responder, both busy) spent over the child.
-c=$(jq -c '.results[] | select(.test == "http") | .cpu' <<<"$json")
-echo "# http cpu: $c"
-jq -e '(.local.user_s + .local.system_s) as $l | (.process.user_s + .process.system_s) as $p
-	| $l > 0 and $p > 0 and $l < 0.9 * $p' <<<"$c" >/dev/null
-ok $? "http: cpu.local is the client's own, below the process's (responder included)"
+	# http against the responder in this process: cpu.local is the client's threads alone, so
+	# below what the whole process (client and responder, both busy) spent over the child.
+	c=$(jq -c '.results[] | select(.test == "http") | .cpu' <<<"$json")
+	echo "# http cpu: $c"
+	jq -e '(.local.user_s + .local.system_s) as $l | (.process.user_s + .process.system_s) as $p
+		| $l > 0 and $p > 0 and $l < 0.9 * $p' <<<"$c" >/dev/null
+	ok $? "http: cpu.local is the client's own, below the process's (responder included)"
+fi
 
 tap_done
