@@ -26,17 +26,17 @@ cd "$(dirname "$0")/../.."
 export BP_RUN=${BP_RUN:-m$(od -An -N4 -tx1 /dev/urandom | tr -d " \n")}
 builds=(build build-asan build-tsan)
 # Budgets in seconds (docs/CI.md): the 25 minutes of .ci/run shared out.
-declare -A budget=([build]=90 [build-asan]=90 [build-tsan]=110)
+declare -A budget=([build]=60 [build-asan]=100 [build-tsan]=90)
 for b in "${builds[@]}"; do rm -f "$b/meson-logs/testlog.json"; done
 for b in "${builds[@]}"; do
 	step "$b" "${budget[$b]}" make -s --no-print-directory "$b" ||
 		{ steps_report "test times"; exit 1; }
 done
 rc=0
-step gcc 220 meson test -C build --suite unit --suite fuzz --suite figures --print-errorlogs || rc=1
-step asan 270 env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+step gcc 250 meson test -C build --suite unit --suite fuzz --suite figures --print-errorlogs || rc=1
+step asan 440 env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	meson test -C build-asan --no-suite figures --print-errorlogs --num-processes 3 || rc=1
-step tsan 60 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
+step tsan 20 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
 steps_report "test times"
 tests/summary.sh "${builds[@]}" || rc=1
 exit "$rc"
