@@ -42,13 +42,27 @@ static int add_rate(struct bp_result *r, const char *name, double v, const char 
 	return bp_result_add_metric(r, name, v, unit, BP_BETTER_HIGHER);
 }
 
+/*
+ * Where a worker ran: "on CPU 1" when it was pinned there, "unpinned" when it floated (the
+ * one-core runs: a pinned worker would wait behind another process while a core idles), so
+ * that a warning never names CPU -1.
+ */
+static void cpu_text(char *buf, size_t len, int cpu)
+{
+	if (cpu >= 0)
+		snprintf(buf, len, "on CPU %d", cpu);
+	else
+		snprintf(buf, len, "unpinned");
+}
+
 static void note_figure(struct bp_mem_starved *st, const struct bp_mem_bw_figure *f,
 			enum bp_mem_op op, const char *where)
 {
-	char what[96];
+	char what[96], cpu[24];
 
-	snprintf(what, sizeof(what), "%s on %s, worker %d on CPU %d", bp_mem_op_name(op),
-		 where, f->min_worker, f->min_cpu);
+	cpu_text(cpu, sizeof(cpu), f->min_cpu);
+	snprintf(what, sizeof(what), "%s on %s, worker %d %s", bp_mem_op_name(op), where,
+		 f->min_worker, cpu);
 	bp_mem_starved_note(st, f->min_busy_share, what);
 }
 
@@ -84,14 +98,15 @@ int bp_mem_report_latency(struct bp_result *r, const struct bp_mem_lat_figure *f
 	int rc = 0;
 
 	for (int i = 0; i < n && !rc; i++) {
-		char size[32], m[64], what[96];
+		char size[32], m[64], what[96], cpu[24];
 
 		if (isnan(fig[i].ns))
 			continue;
 		bp_mem_size_name(size, sizeof(size), fig[i].size);
 		snprintf(m, sizeof(m), "latency.%s", size);
 		rc = bp_result_add_metric(r, m, fig[i].ns, "ns", BP_BETTER_LOWER);
-		snprintf(what, sizeof(what), "latency at %s on CPU %d", size, fig[i].cpu);
+		cpu_text(cpu, sizeof(cpu), fig[i].cpu);
+		snprintf(what, sizeof(what), "latency at %s %s", size, cpu);
 		bp_mem_starved_note(st, fig[i].busy_share, what);
 	}
 	return rc;

@@ -23,7 +23,7 @@ struct bp_mem_starved {
 };
 
 void bp_mem_starved_init(struct bp_mem_starved *s);
-/* Count one item; what names it ("memcpy on all cores, worker 1 on CPU 1"). */
+/* Count one item; what names it ("memcpy on all cores, worker 1 on CPU 1", "... unpinned"). */
 void bp_mem_starved_note(struct bp_mem_starved *s, double busy_share, const char *what);
 /* Adds "tester-cpu-starved" when any item was starved. 0 or -ENOMEM. */
 int bp_mem_starved_report(const struct bp_mem_starved *s, struct bp_result *r);
