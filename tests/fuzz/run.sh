@@ -34,7 +34,7 @@ fuzz_one() { # fuzz_one NAME SEEDS
 	local name=$1 seeds=$2 bin="$build/tests/fuzz/fuzz_$1" d="$scratch/$1" start rc stats found
 	mkdir -p "$d/new" "$d/crash"
 	if [ ! -x "$bin" ]; then
-		echo "fuzz $name: no target $bin (not a clang fuzz build?)" >"$d/out"
+		echo "fuzz $name: no target $bin (not a clang fuzz build? a build-asan set up with gcc before: rm -rf build-asan && make build-asan)" >"$d/out"
 		echo "no target" >"$d/text"; echo FAIL >"$d/verdict"; return
 	fi
 	start=$(date +%s)
