@@ -4,18 +4,20 @@
 #   gcc, optimised (build):    the unit tests, the fuzz corpora and the suite 'figures':
 #                              figures against ground truth or a stock tool want an
 #                              optimised build and the machine to themselves;
-#   ASan + UBSan (build-asan, clang, also CI's libFuzzer build: .ci/run fuzzes its targets
-#                              after this): the unit tests, the fuzz corpora and every integration test
-#                              but the figures, side by side where a test neither measures
-#                              nor checks a timing (tests/integration/meson.build says which
-#                              run alone, and why); three at a time: most of them wait on
+#   ASan + UBSan (build-asan): clang, also CI's libFuzzer build (.ci/run fuzzes its targets
+#                              after this); the unit tests, the fuzz corpora and every
+#                              integration test but the figures, side by side where a
+#                              test neither measures nor checks a timing (a test with a
+#                              few timed checks in two parts, tap.sh's "Parts";
+#                              tests/integration/meson.build says which run alone, and
+#                              why); three at a time: most of them wait on
 #                              a clock or a peer, and on two cores three finished 65 s
 #                              sooner than two (894 -> 829 s), none failing;
 #   TSan (build-tsan):         the unit tests, which have the threads, side by side: the
 #                              timing logic they check runs on an injected clock
 #                              (src/core/clock.h), so a busy machine cannot make one late.
-# ASan and TSan are clang with -Werror over every target, gcc's build gcc's: both compilers'
-# warnings are checked.
+# build-asan is clang with -Werror over every target (build-tsan over all but tests/fuzz),
+# build gcc's: both compilers' warnings are checked.
 # A build that fails stops here; a failing test fails the whole, after every build's tests
 # ran. A log left from an earlier run must not count: it goes first. The last lines are
 # each step's time beside its budget and the summary over the three builds.
