@@ -3,9 +3,9 @@
 # logs: "tests: N passed, N failed, N skipped" (each TAP check counts; "ok ... # SKIP" is
 # skipped). A folder without a log (its tests never ran) counts as one failure. An argument
 # may also be a log file itself (tests/fuzz/run.sh writes BUILD/meson-logs/fuzzlog.json). Above the
-# closing line, every failure by name: the build, the test, and its "not ok" lines (or, for a
-# test that failed without one, its result and the last lines it printed), so a CI log cut
-# to its end still says what failed.
+# closing line, every failure by name: the build, the test, and its "not ok" lines, each with
+# up to six "#" lines of diagnosis that follow it; for a test that failed without one, its
+# result and the last lines it printed. A CI log cut to its end still says what failed, and why.
 set -euo pipefail
 passed=0 failed=0 skipped=0 named=
 for b in "$@"; do
@@ -26,11 +26,13 @@ for b in "$@"; do
 	echo "$b: $p passed, $f failed, $s skipped"
 	named+=$(jq -rs --arg b "$b" '
 		.[] | (.stdout // "" | split("\n")) as $lines
-		| [$lines[] | select(test("^not ok "))] as $nok
+		| [range($lines | length) | select($lines[.] | test("^not ok "))] as $at
+		| [$at[:10][] as $i | $lines[$i],
+		   ($lines[$i + 1:$i + 7] | until(length == 0 or all(test("^#")); .[:-1]) | .[])] as $nok
 		| select(($nok | length) > 0 or .result == "FAIL" or .result == "TIMEOUT"
 			 or .result == "ERROR")
 		| "failed: \($b) \(.name) (\(.result))",
-		  (if ($nok | length) > 0 then ($nok[:10][] | "  \(.)")
+		  (if ($nok | length) > 0 then ($nok[] | "  \(.)")
 		   else ((.stdout // "") + (.stderr // "") | split("\n")
 			 | map(select(length > 0)) | .[-5:][] | "  \(.)") end)' "$log")
 	named+=$'\n'

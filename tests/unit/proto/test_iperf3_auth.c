@@ -104,9 +104,12 @@ static void test_round_trip(void)
 		CHECK_STR(c.user, "mario");
 		CHECK_STR(c.password, "rossi");
 		CHECK_INT(c.ts, NOW);
-		/* The other padding does not decrypt it. */
+		/* The other padding does not give it back. Read as PKCS#1 v1.5, an OAEP block
+		 * (random padding, a new one each run) passes the padding check about once in
+		 * 10^5 runs and then fails as text: either refusal is right, a result is not. */
 		CHECK(bp_iperf3_auth_decode(token, priv, !pad, &c, err, sizeof(err)) < 0);
-		CHECK(strstr(err, "does not decrypt"));
+		CHECK(strstr(err, "does not decrypt") ||
+		      (pad == BP_IPERF3_PAD_OAEP && strstr(err, "decrypts, but not to iperf3's")));
 		CHECK_STR(c.user, "");
 	}
 	/* Text too long for one block of a 2048-bit key (245 bytes with PKCS#1 v1.5). */
