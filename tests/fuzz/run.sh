@@ -15,7 +15,7 @@
 # own), so that tests/summary.sh counts the fuzz runs with the tests.
 set -u
 build=${1:?usage: run.sh BUILD_DIR [SECONDS_EACH] [--merge]}
-secs=${2:-12}
+secs=${2:-10}
 merge=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d /tmp/bp-fuzz.XXXXXX)

@@ -29,15 +29,39 @@ export BP_RUN=${BP_RUN:-m$(od -An -N4 -tx1 /dev/urandom | tr -d " \n")}
 builds=(build build-asan build-tsan)
 # Budgets in seconds (docs/CI.md): the 25 minutes of .ci/run shared out.
 declare -A budget=([build]=60 [build-asan]=100 [build-tsan]=90)
-for b in "${builds[@]}"; do rm -f "$b/meson-logs/testlog.json"; done
+for b in "${builds[@]}"; do rm -f "$b"/meson-logs/testlog*.json; done
 for b in "${builds[@]}"; do
 	step "$b" "${budget[$b]}" make -s --no-print-directory "$b" ||
 		{ steps_report "test times"; exit 1; }
 done
+# lanes BUILD A B SOLO: the serial tests of suites A and B, the two lanes side by side (each
+# one test at a time, its lines marked [A] or [B], its log meson-logs/testlog-A.json), then
+# those of SOLO with nothing beside them (tests/integration/meson.build, "Lanes").
+lanes() {
+	local b=$1 a=$2 lb=$3 solo=$4 pa pb rc=0
+	meson test -C "$b" --no-rebuild --suite "$a" --logbase "testlog-$a" --print-errorlogs \
+		2>&1 | sed -u "s/^/[$a] /" &
+	pa=$!
+	meson test -C "$b" --no-rebuild --suite "$lb" --logbase "testlog-$lb" --print-errorlogs \
+		2>&1 | sed -u "s/^/[$lb] /" &
+	pb=$!
+	wait "$pa" || rc=1
+	wait "$pb" || rc=1
+	meson test -C "$b" --no-rebuild --suite "$solo" --logbase "testlog-$solo" --print-errorlogs ||
+		rc=1
+	return "$rc"
+}
+# The sanitizers' settings for every test of build-asan (a subshell's exports).
+asan() (
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+	"$@"
+)
 rc=0
-step gcc 250 meson test -C build --suite unit --suite fuzz --suite figures --print-errorlogs || rc=1
-step asan 440 env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	meson test -C build-asan --no-suite figures --print-errorlogs --num-processes 3 || rc=1
+step gcc 40 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
+step figures 160 lanes build figures_a figures_b figures_solo || rc=1
+step asan 260 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
+	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
+step asan-lanes 300 asan lanes build-asan lane_a lane_b solo || rc=1
 step tsan 20 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
 steps_report "test times"
 tests/summary.sh "${builds[@]}" || rc=1

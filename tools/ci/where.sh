@@ -8,17 +8,22 @@
 #            fuzz=build-asan/meson-logs/fuzzlog.json \
 #            arm64=build-dist/arm64 armhf=build-dist/armhf armel=build-dist/armel \
 #            boards=build-dist/boards vm=build-dist/vm
-# DIR is a folder with meson-logs/testlog.json, or that file itself. With --suites, rows are
+# DIR is a folder with meson-logs/testlog*.json, or one such file. With --suites, rows are
 # grouped to one per suite (unit, integration, figures, fuzz, ...) instead of one per test.
 set -euo pipefail
 group=
 [ "${1:-}" = --suites ] && { group=1; shift; }
 [ $# -gt 0 ] || { echo "usage: where.sh [--suites] LEG=DIR..." >&2; exit 2; }
-args=() legs=()
+args=() legs=() tmps=()
+trap 'rm -f "${tmps[@]}"' EXIT
 for spec in "$@"; do
 	leg=${spec%%=*} path=${spec#*=}
 	[ "$leg" != "$spec" ] || { echo "where.sh: '$spec': expected LEG=DIR" >&2; exit 2; }
-	[ -d "$path" ] && path=$path/meson-logs/testlog.json
+	if [ -d "$path" ]; then  # testlog.json and test.sh's lanes' testlog-LANE.json, as one
+		logs=("$path"/meson-logs/testlog*.json)
+		[ -f "${logs[0]}" ] || { echo "where.sh: $leg: no test log in $path/meson-logs" >&2; exit 1; }
+		path=$(mktemp); tmps+=("$path"); cat "${logs[@]}" >"$path"
+	fi
 	[ -f "$path" ] || { echo "where.sh: $leg: no test log at $path" >&2; exit 1; }
 	legs+=("$leg")
 	args+=(--slurpfile "l${#legs[@]}" "$path")
@@ -27,7 +32,7 @@ done
 jq -rn --argjson group "${group:-0}" "${args[@]}" --arg legs "${legs[*]}" '
 	($legs | split(" ")) as $names
 	| [range(0; $names | length) as $i | $ARGS.named["l\($i + 1)"][]
-	   | (.name | sub("^boardperf:"; "")) as $n
+	   | (.name | sub("^boardperf:"; "") | sub("\\+(solo|lane_[ab]|figures_(a|b|solo))"; "")) as $n
 	   | ((.stdout // "") | split("\n") | map(select(test("^(not )?ok "))) | length) as $c
 	   | {leg: $names[$i], test: (if $group == 1 then ($n | split(" / ")[0]
 				      | if test("^fuzz_.*_run$") then "fuzz (libFuzzer)" else . end)
