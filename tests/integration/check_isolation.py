@@ -11,7 +11,9 @@ file:line for
   - `ip netns add` of a name that does not carry $BP_RUN (followed through variables);
   - a fixed path under /tmp, /var/tmp, /dev/shm, /run or /sys/fs/cgroup, a mktemp whose
     template lacks $BP_RUN;
-  - nft run in the host's namespace (tables belong in the test's own namespaces).
+  - nft run in the host's namespace (tables belong in the test's own namespaces);
+  - in meson.build, a serial test without a lane (solo, lane_a, ...) or a lane's test that
+    is not serial (tools/ci/test.sh runs the serial tests lane by lane).
 
 A command may be let through by a comment "# port-ok: WHY" (a literal port that no other test
 can meet: inside a namespace of the test's own, a refused usage error, a privileged port nothing
@@ -152,6 +154,33 @@ def check(path, text):
     return problems
 
 
+LANES = ("solo", "lane_a", "lane_b", "figures_a", "figures_b", "figures_solo")
+
+
+def check_lanes(path, text):
+    """Every serial test (is_parallel : false) of meson.build names its lane (tools/ci/test.sh
+    runs the serial tests lane by lane: one without a lane would run alone where no lane
+    looked for it, or a side-by-side one in a lane would run twice), and only serial ones do."""
+    problems = []
+    for m in re.finditer(r"^test\('([\w-]+)',", text, re.M):
+        depth, end = 0, m.start()
+        for end in range(m.start(), len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0 and text[end] == ")":
+                break
+        block = text[m.start():end + 1]
+        lane = re.search(r"suite : (\w+),", block)
+        lane = lane.group(1) if lane and lane.group(1) in LANES else None
+        serial = "is_parallel : false" in block
+        where = f"{path}:{text.count(chr(10), 0, m.start()) + 1}"
+        if serial and not lane:
+            problems.append((where, f"serial test {m.group(1)} names no lane ({', '.join(LANES)})",
+                             block.splitlines()[0]))
+        if lane and not serial:
+            problems.append((where, f"test {m.group(1)} in lane {lane} is not serial", block.splitlines()[0]))
+    return problems
+
+
 def main(args):
     here = os.path.dirname(os.path.abspath(__file__))
     roots = args or [here, os.path.join(here, "..", "rig", "rig.sh")]
@@ -162,15 +191,19 @@ def main(args):
         else:
             files.append(r)
     files = [f for f in files if os.path.basename(f) != os.path.basename(__file__)]
+    if not args:
+        files.append(os.path.join(here, "meson.build"))
     n = failed = 0
     for f in files:
         with open(f, encoding="utf-8") as fh:
             text = fh.read()
         rel = os.path.relpath(f, os.path.join(here, "..", ".."))
-        problems = check(rel, text)
+        problems = check_lanes(rel, text) if f.endswith("meson.build") else check(rel, text)
         if not problems:
             n += 1
-            print(f"ok {n} - {rel}: nothing two tests could collide on")
+            what = ("every serial test in a lane, only serial ones" if rel.endswith("meson.build")
+                    else "nothing two tests could collide on")
+            print(f"ok {n} - {rel}: {what}")
         for where, what, line in problems:
             n += 1
             failed += 1

@@ -39,11 +39,12 @@ done
 # those of SOLO with nothing beside them (tests/integration/meson.build, "Lanes").
 lanes() {
 	local b=$1 a=$2 lb=$3 solo=$4 pa pb rc=0
+	# meson's own status from wait (the marking through a process substitution, no pipe)
 	meson test -C "$b" --no-rebuild --suite "$a" --logbase "testlog-$a" --print-errorlogs \
-		2>&1 | sed -u "s/^/[$a] /" &
+		> >(sed -u "s/^/[$a] /") 2>&1 &
 	pa=$!
 	meson test -C "$b" --no-rebuild --suite "$lb" --logbase "testlog-$lb" --print-errorlogs \
-		2>&1 | sed -u "s/^/[$lb] /" &
+		> >(sed -u "s/^/[$lb] /") 2>&1 &
 	pb=$!
 	wait "$pa" || rc=1
 	wait "$pb" || rc=1
