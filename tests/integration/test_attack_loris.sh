@@ -13,7 +13,7 @@
 #     told the server is busy, not "not a boardperf or iperf3 server?".
 #  C. (timed) 8 connections below the cap, a byte every 0.5 s: each closed between the head
 #     deadline (2 s) and its sweep plus slack (3.5 s), though bytes kept coming.
-# Parts (tap.sh): A and B side by side (~14 s); C alone (~5 s).
+# Parts (tap.sh): A and B side by side (~18 s); C alone (~6 s: a 4 s attack).
 # Usage: [BP_PART=all|plain|timed] test_attack_loris.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -134,7 +134,7 @@ if timed; then
 	idle=2 sport=$((port + 4)) hport=$((port + 5))
 	serve C "$(ulimit -n)" -p "$sport" --http "$hport" --idle-timeout "$idle"
 	ok $? "C: server listens (--idle-timeout $idle)"
-	attack C "$hport" 8 4.5 0.5 127.0.0.6
+	attack C "$hport" 8 4 0.5 127.0.0.6
 	ok $? "C: 8 trickling connections (a header byte every 0.5 s)"
 	wait "$apid" 2>/dev/null
 	jq -e --argjson d "$idle" '(.lifetimes_s | length) >= 8 and
