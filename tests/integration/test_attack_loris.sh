@@ -11,9 +11,11 @@
 #     by its trickle (all closed within 7 s: the 3 s head deadline, a loose bound side by side).
 #  B. At the fd limit itself (prlimit to the descriptors the server holds), a tcp client is
 #     told the server is busy, not "not a boardperf or iperf3 server?".
+#  D. --metrics at a limit its own start reaches into the tests' quarter: a scrape is
+#     closed unanswered, a tcp test passes.
 #  C. (timed) 8 connections below the cap, a byte every 0.5 s: each closed between the head
 #     deadline (2 s) and its sweep plus slack (3.5 s), though bytes kept coming.
-# Parts (tap.sh): A and B side by side (~18 s); C alone (~6 s: a 4 s attack).
+# Parts (tap.sh): A, B and D side by side (~20 s); C alone (~6 s: a 4 s attack).
 # Usage: [BP_PART=all|plain|timed] test_attack_loris.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -28,7 +30,7 @@ fi
 pids=()
 cleanup() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
 trap 'cleanup; rm -rf "$tap_tmp"' EXIT
-bp_ports 6; port=$BP_PORT  # port .. port + 5 (tap.sh)
+bp_ports 8; port=$BP_PORT  # port .. port + 7 (tap.sh)
 
 # serve NAME FDLIMIT ARGS...: a server with that fd limit; $spid, $slog; ready when listening.
 serve() {
@@ -126,6 +128,23 @@ if plain; then
 	ok $? "B: the client says the server is busy: $err"
 	prlimit --pid "$spid" --nofile="$soft:"
 	expect_exit 0 "B: a tcp test once the limit is raised" "$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --json
+	stop_server
+
+	# --- D: --metrics keeps off the tests' reserve ---------------------------------------
+	# A server whose own descriptors reach into the top quarter of its limit (3 more than it
+	# opens at the start): a scrape would take a reserved one and is closed; a test is not.
+	sport=$((port + 6)) mport=$((port + 7))
+	serve D0 "$(ulimit -n)" -p "$sport" --metrics "127.0.0.1:$mport"
+	base=$(free_fd "$spid")
+	stop_server
+	lim=$((base + 3))
+	serve D "$lim" -p "$sport" --metrics "127.0.0.1:$mport"
+	ok $? "D: server with --metrics listens with ulimit -n $lim (it opens $base at the start)"
+	! http_get "http://127.0.0.1:$mport/metrics" 0
+	ok $? "D: a scrape on a descriptor of the tests' reserve is closed unanswered"
+	grep -q "metrics: connection closed: descriptor $base is one of those kept for tests" "$slog"
+	ok $? "D: the server says why: $(grep -m1 'metrics: connection closed' "$slog")"
+	expect_exit 0 "D: a tcp test takes the reserve" "$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --json
 	stop_server
 fi
 
