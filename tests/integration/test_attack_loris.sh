@@ -13,9 +13,9 @@
 #     told the server is busy, not "not a boardperf or iperf3 server?".
 #  D. --metrics at a limit its own start reaches into the tests' quarter: a scrape is
 #     closed unanswered, a tcp test passes.
-#  C. (timed) 8 connections below the cap, a byte every 0.5 s: each closed between the head
-#     deadline (2 s) and its sweep plus slack (3.5 s), though bytes kept coming.
-# Parts (tap.sh): A, B and D side by side (~20 s); C alone (~6 s: a 4 s attack).
+#  C. (timed) 8 connections below the cap, a byte every 0.25 s: each closed between the head
+#     deadline (1 s) and its sweep plus slack (2.5 s), though bytes kept coming.
+# Parts (tap.sh): A, B and D side by side (~20 s); C alone (~5 s: a 3 s attack).
 # Usage: [BP_PART=all|plain|timed] test_attack_loris.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -150,11 +150,11 @@ fi
 
 if timed; then
 	# --- C: the head deadline, below the cap -----------------------------------------
-	idle=2 sport=$((port + 4)) hport=$((port + 5))
+	idle=1 sport=$((port + 4)) hport=$((port + 5))
 	serve C "$(ulimit -n)" -p "$sport" --http "$hport" --idle-timeout "$idle"
 	ok $? "C: server listens (--idle-timeout $idle)"
-	attack C "$hport" 8 4 0.5 127.0.0.6
-	ok $? "C: 8 trickling connections (a header byte every 0.5 s)"
+	attack C "$hport" 8 3 0.25 127.0.0.6
+	ok $? "C: 8 trickling connections (a header byte every 0.25 s)"
 	wait "$apid" 2>/dev/null
 	jq -e --argjson d "$idle" '(.lifetimes_s | length) >= 8 and
 		all(.lifetimes_s[]; . >= $d - 0.05 and . <= $d + 1.5)' "$tap_tmp/C.json" >/dev/null
