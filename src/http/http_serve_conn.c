@@ -16,6 +16,12 @@
 /* iovecs and bytes per send: many pipelined answers, or a large body, in one call. */
 #define WRITE_IOV 64
 #define WRITE_CAP (4u << 20)
+/* A closed connection whose client never closes its side is dropped after this. */
+#define LINGER_NS (2 * BP_NS_PER_SEC)
+
+/* To a connection turned away at once: no body, nothing to queue. */
+static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+			   "Retry-After: 1\r\nConnection: close\r\n\r\n";
 
 static struct bp_http_serve_conn *conn_of(http_parser *p)
 {
@@ -28,6 +34,17 @@ static int on_message_begin(http_parser *p)
 
 	c->url_len = 0;
 	c->url_long = false;
+	c->in_head = true;
+	return 0;
+}
+
+/* The head is whole: what follows (a body) is timed by its bytes, not by the head's deadline. */
+static int on_headers_complete(http_parser *p)
+{
+	struct bp_http_serve_conn *c = conn_of(p);
+
+	c->in_head = false;
+	c->in_body = true;
 	return 0;
 }
 
@@ -106,6 +123,7 @@ static int on_message_complete(http_parser *p)
 	struct bp_http_serve_conn *c = conn_of(p);
 	struct bp_http_route route = { BP_HTTP_ROUTE_TOO_LONG, 414, 0 };
 
+	c->in_body = false;
 	if (!c->url_long)
 		bp_http_route_of(c->url, c->url_len, &route);
 	enqueue(c, &route, p->method == HTTP_HEAD, http_should_keep_alive(p),
@@ -123,6 +141,7 @@ static int on_message_complete(http_parser *p)
 static const http_parser_settings settings = {
 	.on_message_begin = on_message_begin,
 	.on_url = on_url,
+	.on_headers_complete = on_headers_complete,
 	.on_message_complete = on_message_complete,
 };
 
@@ -162,6 +181,7 @@ void bp_http_serve_conn_free(struct bp_http_serve_conn *c)
 	close(c->flow.fd);
 	free(c->left);
 	free(c);
+	w->nconns--;
 }
 
 void bp_http_serve_conn_abort(struct bp_http_serve_conn *c)
@@ -172,9 +192,50 @@ void bp_http_serve_conn_abort(struct bp_http_serve_conn *c)
 	bp_http_serve_conn_free(c);
 }
 
-bool bp_http_serve_conn_stalled(const struct bp_http_serve_conn *c, uint64_t now, uint64_t t)
+enum bp_http_serve_verdict bp_http_serve_conn_verdict(const struct bp_http_serve_conn *c,
+						      uint64_t now)
 {
-	return c->qlen && !c->lingering && now - c->last_moved > t;
+	uint64_t t = c->w->idle_timeout_ns;
+
+	/* From the FIN sent, whatever the client trickles meanwhile (not read as activity). */
+	if (c->lingering)
+		return now - c->last_active > LINGER_NS ? BP_HTTP_IDLE : BP_HTTP_KEEP;
+	/* Asked for answers and never read them: what it trickles in does not count. */
+	if (c->qlen)
+		return now - c->last_moved > t ? BP_HTTP_UNREAD : BP_HTTP_KEEP;
+	if (c->in_body)
+		return now - c->last_active > t ? BP_HTTP_IDLE : BP_HTTP_KEEP;
+	/* Waiting for a request: its head by the deadline, however slowly it trickles. */
+	if (now - c->head_since > t)
+		return c->in_head ? BP_HTTP_NO_HEAD : BP_HTTP_IDLE;
+	return BP_HTTP_KEEP;
+}
+
+void bp_http_serve_sweep(struct bp_http_serve_worker *w, uint64_t now)
+{
+	struct bp_http_serve_conn *c = w->conns, *next;
+	double t = (double)w->idle_timeout_ns / BP_NS_PER_SEC;
+
+	for (; c; c = next) {
+		next = c->next;
+		switch (bp_http_serve_conn_verdict(c, now)) {
+		case BP_HTTP_UNREAD:
+			bp_http_limit_log(w->log, c->flow.fd, "reset: answers unread for the "
+					  "idle timeout (%.3g s)", t);
+			bp_http_serve_conn_abort(c);
+			break;
+		case BP_HTTP_NO_HEAD:
+			bp_http_limit_log(w->log, c->flow.fd, "closed: no whole request head "
+					  "within the idle timeout (%.3g s)", t);
+			bp_http_serve_conn_free(c);
+			break;
+		case BP_HTTP_IDLE:
+			bp_http_serve_conn_free(c);
+			break;
+		case BP_HTTP_KEEP:
+			break;
+		}
+	}
 }
 
 /* Keep what the parser could not take yet. false when out of memory. */
@@ -211,9 +272,10 @@ static bool readable(struct bp_http_serve_conn *c)
 		bp_http_serve_conn_free(c);
 		return false;
 	}
-	c->last_active = bp_now_ns();
+	/* After a closing answer, what the client sends keeps nothing open. */
 	if (c->no_more || c->lingering)
 		return true;
+	c->last_active = bp_now_ns();
 	/* No request may be parsed now (a full queue would be overrun): keep the bytes. */
 	used = can_parse(c) ? feed(c, w->buf, (size_t)n) : 0;
 	if (used < (size_t)n && !keep_left(c, w->buf + used, (size_t)n - used)) {
@@ -276,6 +338,9 @@ static bool advance(struct bp_http_serve_conn *c, size_t n)
 			c->qlen = 0;
 			return true;
 		}
+		/* All written: the next request's head is due within the idle timeout. */
+		if (!c->qlen)
+			c->head_since = c->last_moved;
 	}
 	return false;
 }
@@ -384,10 +449,59 @@ void bp_http_serve_conn_new(struct bp_http_serve_worker *w, int fd)
 		free(c);
 		return;
 	}
-	c->last_active = bp_now_ns();
+	c->last_active = c->head_since = bp_now_ns();
 	c->next = w->conns;
 	if (c->next)
 		c->next->prev = c;
 	w->conns = c;
+	w->nconns++;
 	__atomic_store_n(&w->connections, w->connections + 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Turn a connection away at once with a 503. What it sent is read first, so that the close
+ * is a FIN: a reset for unread bytes could overtake the answer.
+ */
+static void refuse(struct bp_http_serve_worker *w, int fd)
+{
+	(void)recv(fd, w->buf, w->buflen, MSG_DONTWAIT);
+	(void)send(fd, busy, sizeof(busy) - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	close(fd);
+}
+
+/* The connection that has waited longest for a request (nothing queued); NULL: none. */
+static struct bp_http_serve_conn *longest_waiting(struct bp_http_serve_worker *w)
+{
+	struct bp_http_serve_conn *best = NULL;
+
+	for (struct bp_http_serve_conn *c = w->conns; c; c = c->next)
+		if (!c->qlen && (!best || c->head_since <= best->head_since))
+			best = c;
+	return best;
+}
+
+void bp_http_serve_accept(struct bp_http_serve_worker *w, int fd)
+{
+	struct bp_http_serve_conn *old;
+
+	if (fd >= w->fd_floor) {
+		bp_http_limit_log(w->log, fd, "refused (503): descriptor %d is one of those kept "
+				  "for tests (from %d up)", fd, w->fd_floor);
+		refuse(w, fd);
+		return;
+	}
+	if (w->nconns >= w->max_conns) {
+		old = longest_waiting(w);
+		if (!old) {
+			bp_http_limit_log(w->log, fd, "refused (503): %d connections on this thread "
+					  "(its share of the cap), all being answered", w->nconns);
+			refuse(w, fd);
+			return;
+		}
+		bp_http_limit_log(w->log, old->flow.fd, "closed for a new connection: %d on this "
+				  "thread (its share of the cap), this one waited longest for a "
+				  "request", w->nconns);
+		bp_http_serve_conn_free(old);
+	}
+	bp_http_serve_conn_new(w, fd);
 }

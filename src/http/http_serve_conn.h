@@ -10,6 +10,15 @@
  * client), bytes are written only when the socket takes them, and a connection whose
  * answers have not moved for the idle timeout is reset. Every answer is promised against
  * the connection's byte budget (http_serve_limit.h) before it is queued.
+ *
+ * Nor may a client hold a connection by trickling: a connection waiting for a request (at
+ * its accept, or once its answers are all written) must have the request's whole head
+ * within the idle timeout, however the bytes come (a byte every few seconds gains nothing:
+ * slowloris); a request's body must keep coming (each byte is activity). And the responder
+ * keeps to its share of the descriptors (io/fd_share.h): a connection accepted as one of
+ * the tests' reserve is refused with a 503, and at the responder's cap a new connection
+ * closes the one of its thread that has waited longest for a request (a real client sends
+ * its next request within a round trip), or, when every one is busy answering, is refused.
  */
 #ifndef BP_HTTP_HTTP_SERVE_CONN_H
 #define BP_HTTP_HTTP_SERVE_CONN_H
@@ -37,6 +46,9 @@ struct bp_http_serve_worker {
 	struct bp_flow listener;
 	struct bp_timer sweep, resume;     /* idle connections; the listener after EMFILE */
 	struct bp_http_serve_conn *conns;  /* doubly linked */
+	int nconns;
+	int max_conns;                     /* this thread's part of the responder's cap */
+	int fd_floor;                      /* accepted as this descriptor or above: refused */
 	uint64_t idle_timeout_ns;
 	uint64_t max_bytes;                /* a connection's budget (UINT64_MAX: none) */
 	struct bp_http_limit_log *log;     /* shared by the workers */
@@ -60,16 +72,35 @@ struct bp_http_serve_conn {
 	bool no_more;                      /* a closing answer is queued: read nothing more */
 	bool peer_done;                    /* the client closed its side */
 	bool lingering;                    /* all sent and shut down: waiting for the client */
+	bool in_head;                      /* a request's first bytes came, not its whole head */
+	bool in_body;                      /* its head is whole, its body is coming */
 	uint64_t committed;                /* bytes of the answers promised so far (bounds) */
 	uint64_t written;                  /* of those, written (or, for a header shorter
 					    * than its bound, never to be) */
 	uint64_t last_active;              /* the last byte read or written */
 	uint64_t last_moved;               /* answers last written to, or queued from empty */
+	uint64_t head_since;               /* began waiting for a request (nothing queued) */
 };
 
-/* Whether the connection is stuck: answers waiting that the client has not read for t. */
-bool bp_http_serve_conn_stalled(const struct bp_http_serve_conn *c, uint64_t now, uint64_t t);
+/* What the sweep does with a connection, once a second. */
+enum bp_http_serve_verdict {
+	BP_HTTP_KEEP,
+	BP_HTTP_UNREAD,    /* answers the client has not read for the idle timeout: reset */
+	BP_HTTP_NO_HEAD,   /* a request's head begun, not whole within the idle timeout: close */
+	BP_HTTP_IDLE,      /* silent for the idle timeout (2 s once closed): close */
+};
 
+/* The verdict on c at now (its worker's idle timeout). */
+enum bp_http_serve_verdict bp_http_serve_conn_verdict(const struct bp_http_serve_conn *c,
+						      uint64_t now);
+/* Act on every connection's verdict (logged when cut short). */
+void bp_http_serve_sweep(struct bp_http_serve_worker *w, uint64_t now);
+
+/*
+ * An accepted socket (owned from now on): refused with a 503 when it is one of the tests'
+ * descriptors (w->fd_floor), or at the cap with no connection to close for it; else taken.
+ */
+void bp_http_serve_accept(struct bp_http_serve_worker *w, int fd);
 /* Take an accepted socket (owned from now on, closed on failure). */
 void bp_http_serve_conn_new(struct bp_http_serve_worker *w, int fd);
 /* Close and free. */

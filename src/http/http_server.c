@@ -17,12 +17,11 @@
 #include "core/workers.h"
 #include "http/http_serve_conn.h"
 #include "http/http_serve_limit.h"
+#include "io/fd_share.h"
 
 #define BUF_LEN (64 * 1024)
 #define BACKLOG 1024
 #define SWEEP_NS BP_NS_PER_SEC
-/* A closed connection whose client never closes its side is dropped after this. */
-#define LINGER_NS (2 * BP_NS_PER_SEC)
 /* Out of descriptors: stop accepting for a moment rather than spin on the listener. */
 #define ACCEPT_PAUSE_NS (100 * BP_NS_PER_MS)
 #define ACCEPT_BURST 64
@@ -61,7 +60,7 @@ static void accept_ready(struct bp_flow *f, uint32_t events)
 		}
 		/* Answers are written whole; Nagle would hold a pipelined answer's tail. */
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		bp_http_serve_conn_new(w, fd);
+		bp_http_serve_accept(w, fd);
 	}
 }
 
@@ -76,22 +75,8 @@ static void resume_accepting(struct bp_timer *t, uint64_t now)
 static void sweep(struct bp_timer *t, uint64_t now)
 {
 	struct bp_http_serve_worker *w = t->data;
-	struct bp_http_serve_conn *c = w->conns, *next;
 
-	for (; c; c = next) {
-		next = c->next;
-		if (bp_http_serve_conn_stalled(c, now, w->idle_timeout_ns)) {
-			/* Asked for answers and never read them: what it trickles in does not
-			 * count as activity. */
-			bp_http_limit_log(w->log, c->flow.fd, "reset: answers unread for the "
-					  "idle timeout (%.3g s)",
-					  (double)w->idle_timeout_ns / BP_NS_PER_SEC);
-			bp_http_serve_conn_abort(c);
-		} else if (now - c->last_active >
-			   (c->lingering ? LINGER_NS : w->idle_timeout_ns)) {
-			bp_http_serve_conn_free(c);
-		}
-	}
+	bp_http_serve_sweep(w, now);
 	bp_timer_arm(w->loop, &w->sweep, now + SWEEP_NS);
 }
 
@@ -153,8 +138,11 @@ static int open_listeners(struct bp_http_server *s, const struct bp_http_server_
 }
 
 static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_server_opts *o,
-		       struct bp_http_limit_log *log)
+		       const struct bp_fd_share *fds, int n, struct bp_http_limit_log *log)
 {
+	/* The kernel spreads connections evenly over the listeners: the cap is split alike. */
+	w->max_conns = fds->http_cap / n > 0 ? fds->http_cap / n : 1;
+	w->fd_floor = fds->floor;
 	w->loop = bp_loop_new();
 	w->buf = malloc(BUF_LEN);
 	w->buflen = BUF_LEN;
@@ -199,6 +187,7 @@ struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o,
 					    size_t errlen)
 {
 	struct bp_http_server *s = calloc(1, sizeof(*s));
+	struct bp_fd_share fds;
 	int rc = -ENOMEM;
 
 	if (!s) {
@@ -215,8 +204,9 @@ struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o,
 		goto error;
 	}
 	rc = open_listeners(s, o, err, errlen);
+	bp_fd_share_now(&fds);
 	for (int i = 0; !rc && i < s->n; i++)
-		if (worker_init(&s->w[i], o, &s->log)) {
+		if (worker_init(&s->w[i], o, &fds, s->n, &s->log)) {
 			snprintf(err, errlen, "http: cannot create an event loop");
 			rc = -ENOMEM;
 		}

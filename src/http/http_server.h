@@ -10,7 +10,10 @@
  * time. The threads sleep in epoll while nobody asks.
  *
  * Left on a network, it must not be a cannon: each connection has a byte budget, and a
- * client gets large answers only as fast as it reads them (http_serve_conn.h).
+ * client gets large answers only as fast as it reads them (http_serve_conn.h). Nor a
+ * sink: a request's head must come whole within the idle timeout, and the connections stay
+ * within their share of the process's descriptors (io/fd_share.h), so that slow clients
+ * cannot leave the tests of `serve` without one.
  */
 #ifndef BP_HTTP_HTTP_SERVER_H
 #define BP_HTTP_HTTP_SERVER_H
@@ -25,8 +28,9 @@ struct bp_http_server_opts {
 	unsigned port;             /* 0: the kernel picks (read it with bp_http_server_port) */
 	enum bp_family family;
 	int workers;               /* 0: one per core */
-	uint64_t idle_timeout_ns;  /* a connection silent this long is closed, one that does
-				    * not read its answers this long is reset; 0: 10 s */
+	uint64_t idle_timeout_ns;  /* a connection silent this long, or without a request's
+				    * whole head this long, is closed; one that does not read
+				    * its answers this long is reset; 0: 10 s */
 	uint64_t max_bytes;        /* bytes one connection may be sent (http_serve_limit.h);
 				    * 0: 4 GiB, UINT64_MAX: no limit */
 };

@@ -33,7 +33,8 @@ static const char *peer(const struct bp_ctl *c, char buf[64])
 
 /*
  * A refusal from the server: SERVER_ERROR then boardperf's {"error": "..."} or a stock
- * iperf3's error numbers; ACCESS_DENIED is iperf3's "busy". -EREMOTEIO, not
+ * iperf3's error numbers; ACCESS_DENIED is iperf3's "busy", which a boardperf server out of
+ * descriptors follows with its reason (proto/iperf3_error.h). -EREMOTEIO, not
  * -ECONNREFUSED: the result's error code tells a server that said no ("server-refused")
  * from a port nobody listens on ("connect-refused").
  */
@@ -43,6 +44,9 @@ int bp_ctl_refusal(struct bp_ctl *c, int state)
 
 	if (state == BP_SERVER_ERROR &&
 	    bp_iperf3_recv_refusal(c->fd, why, sizeof(why), bp_now_ns() + BP_NS_PER_SEC))
+		why[0] = '\0';
+	if (state == BP_ACCESS_DENIED &&
+	    bp_iperf3_recv_denied_reason(c->fd, why, sizeof(why), bp_now_ns() + BP_NS_PER_SEC))
 		why[0] = '\0';
 	snprintf(c->err, c->errlen, "server %s: %s", peer(c, (char[64]){ 0 }),
 		 why[0] ? why : state == BP_ACCESS_DENIED ?

@@ -130,3 +130,15 @@ int bp_iperf3_recv_refusal(int fd, char *why, size_t len, uint64_t deadline_ns)
 			 bp_iperf3_error_text((int)code, buf, sizeof(buf)), code);
 	return 0;
 }
+
+int bp_iperf3_recv_denied_reason(int fd, char *why, size_t len, uint64_t deadline_ns)
+{
+	unsigned char head[5];
+	int rc = bp_proto_read_all(fd, head, sizeof(head), deadline_ns);
+
+	if (rc)
+		return rc;
+	if (head[4] != '{')
+		return -EBADMSG;
+	return read_json_reason(fd, bp_get_be32(head), why, len, deadline_ns);
+}

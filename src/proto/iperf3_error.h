@@ -54,4 +54,11 @@ int bp_iperf3_send_refusal(int fd, int bp_version, int code, int sys_errno, cons
  */
 int bp_iperf3_recv_refusal(int fd, char *why, size_t len, uint64_t deadline_ns);
 
+/*
+ * What may follow an ACCESS_DENIED: boardperf's {"error": ...} (a boardperf server out of
+ * descriptors says so), or nothing (a stock iperf3 closes after the state). 0 with why
+ * filled, or a negative errno with why untouched.
+ */
+int bp_iperf3_recv_denied_reason(int fd, char *why, size_t len, uint64_t deadline_ns);
+
 #endif

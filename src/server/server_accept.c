@@ -13,8 +13,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/be32.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "proto/control.h"
 #include "server/server_accept.h"
 #include "server/server_internal.h"
 
@@ -29,6 +31,32 @@
 static int open_reserve(void)
 {
 	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * The connection taken with the reserve descriptor, told why before it is closed: iperf3's
+ * ACCESS_DENIED (a stock iperf3 prints "the server is busy"), then boardperf's reason, which
+ * a boardperf client prints instead of "closed without answering: not a boardperf or iperf3
+ * server?" (a stock iperf3 stops reading after the state). Its cookie is read first, so that
+ * the close is a FIN: a reset for unread bytes could overtake the answer.
+ */
+static void tell_busy(struct srv *s, int fd)
+{
+	unsigned char msg[160];
+	char cookie[BP_COOKIE_LEN];
+	struct rlimit rl;
+	int len;
+
+	(void)recv(fd, cookie, sizeof(cookie), MSG_DONTWAIT);
+	/* The limit now: it may have been changed since the start (prlimit). */
+	len = snprintf((char *)msg + 5, sizeof(msg) - 5, "{\"error\":\"busy: the server is out of "
+		       "file descriptors (ulimit -n %llu); try again later\"}",
+		       getrlimit(RLIMIT_NOFILE, &rl) ? (unsigned long long)s->door.fd_limit :
+		       (unsigned long long)rl.rlim_cur);
+	msg[0] = (unsigned char)BP_ACCESS_DENIED;
+	bp_put_be32(msg + 1, (uint32_t)len);
+	(void)send(fd, msg, 5 + (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	close(fd);
 }
 
 static void resume_listener(struct bp_timer *t, uint64_t now_ns)
@@ -86,8 +114,8 @@ void srv_door_out_of_fds(struct srv *s, const char *op, int err)
 /*
  * The accept failed for want of a descriptor. True when the loop may try again: a
  * pending connection was shed (its descriptor is free), or the reserve let the newest
- * connection be accepted and closed (the client learns at once, instead of waiting in
- * the queue). False: the listener rests for a moment.
+ * connection be accepted, told the server is busy and closed (the client learns at once,
+ * instead of waiting in the queue). False: the listener rests for a moment.
  */
 static bool out_of_fds(struct srv *s, int err)
 {
@@ -114,7 +142,7 @@ static bool out_of_fds(struct srv *s, int err)
 	close(d->reserve_fd);
 	fd = accept4(s->listener.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd >= 0) {
-		close(fd);
+		tell_busy(s, fd);
 		d->refused++;
 	}
 	/* Another thread (the HTTP responder) may take the descriptor first: then rest. */

@@ -11,8 +11,8 @@
  * - near the descriptor limit a pending connection is shed for each new one, so that tests
  *   (their streams, UDP sockets, the HTTP responder) keep descriptors to open; at the limit
  *   (EMFILE/ENFILE) with none to shed, a reserve descriptor is given up to accept the newest
- *   connection and close it at once, and failing that the listener pauses for a moment
- *   instead of spinning on a queue it cannot take from;
+ *   connection, tell it the server is busy and close it at once, and failing that the
+ *   listener pauses for a moment instead of spinning on a queue it cannot take from;
  * - what a flood makes the server say goes through rate-limited log lines (core/log.h).
  */
 #ifndef BP_SERVER_SERVER_ACCEPT_H

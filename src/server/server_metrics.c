@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "io/fd_share.h"
 #include "server/metrics_request.h"
 #include "server/server_internal.h"
 
@@ -194,6 +195,14 @@ static void take(struct srv *s, int fd)
 	struct srv_metrics *m = &s->metrics;
 	struct srv_mconn *c;
 
+	if (fd >= m->fd_floor) {
+		m->refused++;
+		bp_info_ratelimited(&m->rl_shed, "metrics: connection closed: descriptor %d is one "
+				    "of those kept for tests (from %d up; %llu so far)", fd,
+				    m->fd_floor, (unsigned long long)m->refused);
+		close(fd);
+		return;
+	}
 	if (m->nconns >= SRV_METRICS_MAX_CONNS) {
 		m->shed++;
 		bp_info_ratelimited(&m->rl_shed, "metrics: %d connections at once: the oldest "
@@ -257,12 +266,15 @@ static void listener_readable(struct bp_flow *f, uint32_t events)
 int srv_metrics_open(struct srv *s, char *err, size_t errlen)
 {
 	const struct bp_server_opts *o = s->o;
+	struct bp_fd_share fds;
 	struct bp_addr a;
 	char where[64];
 	int fd, rc;
 
 	if (!o->metrics)
 		return 0;
+	bp_fd_share_of(s->door.fd_limit, &fds);
+	s->metrics.fd_floor = fds.floor;
 	rc = bp_resolve(o->metrics_bind, o->metrics_port, o->family, true, &a, err, errlen);
 	if (!rc)
 		rc = bp_tcp_listen(&a, 64, &fd, err, errlen);

@@ -6,7 +6,8 @@
  * takes milliseconds), the whole exchange within the idle timeout, a request head of at
  * most BP_METRICS_REQUEST_MAX bytes, one request per connection, only GET /metrics (404 for
  * other paths, 405 for other methods, 400 for what is not HTTP), and what a flood makes it
- * log rate-limited.
+ * log rate-limited. Nor does it take one of the descriptors kept for tests (io/fd_share.h):
+ * a connection accepted as one of those is closed at once.
  */
 #ifndef BP_SERVER_SERVER_METRICS_H
 #define BP_SERVER_SERVER_METRICS_H
@@ -30,7 +31,8 @@ struct srv_metrics {
 	struct bp_timer resume;              /* the listener, after it rested (EMFILE) */
 	struct srv_mconn *oldest, *newest;   /* connections, in the order accepted */
 	int nconns;
-	uint64_t shed;
+	int fd_floor;                        /* accepted as this descriptor or above: closed */
+	uint64_t shed, refused;
 	struct bp_ratelimit rl_shed, rl_bad;
 };
 
