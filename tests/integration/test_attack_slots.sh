@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Issue 31, item 3: --max-clients held by a few addresses. On loopback, scaled down from the
+# issue's 16 addresses x 4 tests against --max-clients 64: a server of --max-clients 16 (the
+# default --max-per-client 4 and --idle-timeout 10), and attack_slots.py asking from
+# 127.0.1.1..16 for 4 tests each (tcp -P 128 -t 10), connecting no stream, reopening each
+# test 0.3 s after the server ends it, for 7 s (64 connections at once, at most ~1,500 in
+# all). Before the fix the 16 addresses held all 16 slots for the idle timeout, again and
+# again, and everyone else was "busy". Now:
+#  - their subnet, 127.0.1.0/24, holds at most its share, 12 of the 16 (docs/server.md,
+#    "Limits and their defaults"), so a stock iperf3 from 127.0.2.1 is admitted at its first
+#    attempt (no wait) and runs, while a new address in their subnet is refused;
+#  - a test whose streams do not come is released 5 s after its admission (not at the
+#    10 s idle timeout) and told so;
+#  - every "busy" refusal says when to try again (a slot's expected end), boardperf's client
+#    prints it, a stock iperf3 gets its own "busy" text; and the global cap stays (a second
+#    server of --max-clients 2, both slots held by stock iperf3 -t 4 from 127.0.0.1);
+#  - the server's log stays bounded: refusals and releases share one rate-limited line.
+# Side by side (plain): no check bounds a time tighter than the 7 s attack (~10 s in all).
+# Usage: test_attack_slots.sh BOARDPERF
+set -u
+bp=$1
+here=$(dirname "$0")
+. "$here/tap.sh"
+
+if ! command -v python3 >/dev/null || ! command -v jq >/dev/null || ! command -v iperf3 >/dev/null ||
+	! command -v ss >/dev/null; then
+	echo "1..0 # SKIP python3, jq, iperf3 or ss not installed"
+	exit 0
+fi
+bp_ports 2; port=$BP_PORT  # port, port + 1 (tap.sh)
+cport=$((port + 1))         # the server of --max-clients 2
+pids=()
+cleanup() { local p; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
+trap 'cleanup; rm -rf "$tap_tmp"' EXIT
+
+# established PORT: the server side's established TCP connections on PORT
+established() { ss -Htn state established "( sport = :$1 )" | wc -l; }
+# start_server PORT LOG ARGS...
+start_server() {
+	local p=$1 log=$2
+	shift 2
+	"$bp" serve -B 127.0.0.1 -p "$p" "$@" 2>"$log" &
+	pids+=($!)
+	wait_log "$log" listening; ok $? "serve $* listens on $p"
+}
+now() { date +%s%N; }
+
+log=$tap_tmp/serve.log
+clog=$tap_tmp/cap.log
+start_server "$port" "$log" --max-clients 16
+start_server "$cport" "$clog" --max-clients 2
+
+# --- the attack: 16 addresses x 4 tests, no streams ---
+rm -f "$tap_tmp/ready"
+python3 "$here/attack_slots.py" 127.0.0.1 "$port" 127.0.1.1-16 4 7 "$tap_tmp/ready" \
+	>"$tap_tmp/attack.json" &
+apid=$!
+pids+=("$apid")
+for _ in $(seq 50); do [ -s "$tap_tmp/ready" ] && break; sleep 0.1; done
+[ -s "$tap_tmp/ready" ]; ok $? "the attacker's 64 tests from 127.0.1.1..16 all had their answer"
+
+# The global cap, beside it: both slots of a server of --max-clients 2 held by real tests.
+holders=()
+for _ in 1 2; do
+	iperf3 -c 127.0.0.1 -p "$cport" -t 4 -b 10M >/dev/null 2>&1 &
+	holders+=($!)
+done
+pids+=("${holders[@]}")
+
+# A real client from another address, while the 16 hold what they can: admitted at once.
+t0=$(now)
+expect_exit 0 "a stock iperf3 from 127.0.2.1 beside the 16 attacking addresses" \
+	timeout 20 iperf3 -B 127.0.2.1 -c 127.0.0.1 -p "$port" -t 1 -b 10M
+t1=$(now)
+grep -q "127.0.2.1:.*tcp upload" "$log"
+ok $? "the server ran it from 127.0.2.1, admitted at its first attempt ($(( (t1 - t0) / 1000000 )) ms for a 1 s test)"
+kill -0 "$apid" 2>/dev/null; ok $? "the attack was still under way meanwhile"
+expect_exit 1 "a stock iperf3 from 127.0.1.99, a new address in the attackers' subnet" \
+	timeout 20 iperf3 -B 127.0.1.99 -c 127.0.0.1 -p "$port" -t 1
+grep -q "iperf3: error - the server is busy" <<<"$err"; ok $? "iperf3 says the server is busy: $err"
+
+for _ in $(seq 50); do [ "$(established "$cport")" -ge 4 ] && break; sleep 0.1; done
+[ "$(established "$cport")" -ge 4 ]; ok $? "both slots of --max-clients 2 held (control + stream each)"
+expect_exit 1 "boardperf tcp over --max-clients 2" timeout 20 "$bp" tcp -c 127.0.0.1 -p "$cport" -t 1
+grep -qE "server busy: 2 tests running \(--max-clients 2\); try again in [1-4] s" <<<"$err"
+ok $? "boardperf's client prints when to try again (the holders end within 4 s): $err"
+expect_exit 1 "a stock iperf3 over --max-clients 2" timeout 20 iperf3 -c 127.0.0.1 -p "$cport" -t 1
+grep -q "iperf3: error - the server is busy" <<<"$err"; ok $? "iperf3 gets its own busy text: $err"
+[ "$(grep -cE "server busy: 2 tests running \(--max-clients 2\); try again in [1-4] s" "$clog")" -eq 2 ]
+ok $? "the server logged both refusals with their retry time"
+fails=0
+for p in "${holders[@]}"; do wait "$p" || fails=$((fails + 1)); done
+[ "$fails" -eq 0 ]; ok $? "the two holders of --max-clients 2 completed ($fails failed)"
+
+wait "$apid"
+a=$tap_tmp/attack.json
+echo "# attacker: $(jq -c 'del(.release_after_s, .retry_s, .examples)' "$a")"
+[ "$(jq .max_held "$a")" -eq 12 ]
+ok $? "the attackers' subnet held at most its share, 12 of --max-clients 16 ($(jq .max_held "$a"))"
+sub="server busy for 127.0.1.0/24: 12 tests from this subnet running (a subnet's share: 12 of --max-clients 16); try again in "
+jq -e --arg l "$sub" '.examples | to_entries | any(.value | startswith($l))' "$a" >/dev/null
+ok $? "the attackers were refused by their subnet's share, with a retry time: $(jq -r --arg l "$sub" '[.examples[] | select(startswith($l))][0] // "none"' "$a")"
+jq -e '.retry_s | length > 0 and min >= 1 and max <= 5' "$a" >/dev/null
+ok $? "every retry time is 1 to 5 s, the release of a test without streams: $(jq -c '.retry_s | unique' "$a")"
+jq -e '.released >= 12' "$a" >/dev/null
+ok $? "tests without streams were released: $(jq .released "$a") of $(jq .admitted "$a") admitted"
+jq -e '.releases | keys == ["streams not connected: N of N came, none in the last N.N s: test released, its slot freed"]' "$a" >/dev/null &&
+	jq -e '.examples | to_entries | any(.value | startswith("streams not connected: 0 of 128 came, none in the last 5."))' "$a" >/dev/null
+ok $? "each was told why: $(jq -c '.releases | keys' "$a")"
+jq -e '.release_after_s | min >= 4.5 and max <= 7.5' "$a" >/dev/null
+ok $? "released 5 s after admission, not at the 10 s idle timeout: $(jq -c '.release_after_s | [min, max]' "$a") s"
+events=$(jq '.refused + .released' "$a")
+lines=$(grep -c "127\.0\.1\." "$log")
+[ "$lines" -le 20 ]; ok $? "the server logged $lines lines for $events refusals and releases (rate-limited)"
+grep -q "similar lines suppressed" "$log"; ok $? "the log says how many it left out"
+expect_exit 0 "127.0.1.99 admitted once the attack is over" \
+	timeout 20 iperf3 -B 127.0.1.99 -c 127.0.0.1 -p "$port" -t 1 -b 10M
+
+tap_done
