@@ -92,6 +92,39 @@ uint64_t bp_limits_streams_due_ns(const struct bp_server_opts *o, uint64_t since
 	return since_ns + wait;
 }
 
+static bool remembered(const struct bp_stallers *st, unsigned i, uint64_t now_ns)
+{
+	return st->at_ns[i] && now_ns - st->at_ns[i] < BP_STALLERS_MEMORY_NS;
+}
+
+void bp_stallers_note(struct bp_stallers *st, const struct bp_client_key *k, uint64_t now_ns)
+{
+	for (unsigned i = 0; i < BP_STALLERS; i++)
+		if (st->at_ns[i] && bp_client_key_equal(&st->key[i], k)) {
+			st->at_ns[i] = now_ns ? now_ns : 1;
+			return;
+		}
+	st->key[st->next] = *k;
+	st->at_ns[st->next] = now_ns ? now_ns : 1;
+	st->next = (st->next + 1) % BP_STALLERS;
+}
+
+bool bp_stallers_has(const struct bp_stallers *st, const struct bp_client_key *k,
+		     uint64_t now_ns)
+{
+	for (unsigned i = 0; i < BP_STALLERS; i++)
+		if (remembered(st, i, now_ns) && bp_client_key_equal(&st->key[i], k))
+			return true;
+	return false;
+}
+
+bool bp_limits_may_take(uint64_t now_ns, uint64_t since_ns, int victim_subnet,
+			int newcomer_subnet, bool newcomer_stalled)
+{
+	return !newcomer_stalled && now_ns >= since_ns &&
+	       now_ns - since_ns >= BP_SERVER_STALLED_NS && victim_subnet > newcomer_subnet;
+}
+
 uint64_t bp_slot_due_ns(const struct bp_server_opts *o, const struct bp_slot *sl)
 {
 	if (sl->ending)
@@ -226,13 +259,45 @@ static uint64_t earlier(uint64_t a, uint64_t b)
 	return !a || (b && b < a) ? b : a;
 }
 
-enum bp_limit srv_limits_check(struct srv_session *ss, char *msg, size_t len)
+/* A test admitted and waiting for its streams, not already on its way out. */
+static bool waiting_streams(const struct srv_session *ss)
+{
+	return ss->admitted && !ss->dead && ss->state == SS_STREAMS;
+}
+
+/*
+ * The server is full: the test that has waited longest for its next stream, if it may give
+ * its slot to ss (bp_limits_may_take), or NULL. Only the oldest is weighed, so that a flood
+ * of newcomers at a full server costs two passes over the sessions each, not a search.
+ */
+static struct srv_session *stalled_victim(const struct srv_session *ss, int ss_subnet,
+					  uint64_t now_ns)
+{
+	struct srv_session *oldest = NULL;
+	int n = 0;
+
+	for (struct srv_session *t = ss->srv->sessions; t; t = t->next)
+		if (waiting_streams(t) && (!oldest || t->last_activity_ns < oldest->last_activity_ns))
+			oldest = t;
+	if (!oldest)
+		return NULL;
+	for (const struct srv_session *t = ss->srv->sessions; t; t = t->next)
+		n += t->admitted && bp_client_key_same_subnet(&t->client, &oldest->client);
+	return bp_limits_may_take(now_ns, oldest->last_activity_ns, n, ss_subnet,
+				  bp_stallers_has(&ss->srv->stallers, &ss->client, now_ns)) ?
+	       oldest : NULL;
+}
+
+enum bp_limit srv_limits_check(struct srv_session *ss, char *msg, size_t len,
+			       struct srv_session **take)
 {
 	struct sockaddr_storage peer;
 	socklen_t plen = sizeof(peer);
 	char client[INET6_ADDRSTRLEN], subnet[INET6_ADDRSTRLEN + 4];
 	struct bp_limits_ask a;
+	enum bp_limit l;
 
+	*take = NULL;
 	/*
 	 * A control connection whose peer is gone has no address: it counts under ::, and the
 	 * answer that follows the admission finds the connection lost and ends it.
@@ -265,5 +330,15 @@ enum bp_limit srv_limits_check(struct srv_session *ss, char *msg, size_t len)
 			a.due_client_ns = earlier(a.due_client_ns, due ? due : a.now_ns);
 		}
 	}
-	return bp_limits_check(ss->srv->o, &a, msg, len);
+	l = bp_limits_check(ss->srv->o, &a, msg, len);
+	if (l != BP_LIMIT_CLIENTS)
+		return l;
+	/* Full: admitted in a stalled test's place if nothing else would refuse it. */
+	a.running--;
+	if (bp_limits_check(ss->srv->o, &a, msg, len) != BP_LIMIT_NONE ||
+	    !(*take = stalled_victim(ss, a.running_from_subnet, a.now_ns))) {
+		a.running++;
+		return bp_limits_check(ss->srv->o, &a, msg, len);
+	}
+	return BP_LIMIT_NONE;
 }

@@ -66,6 +66,39 @@ int bp_limits_subnet_share(int max_clients);
  * released. */
 uint64_t bp_limits_streams_due_ns(const struct bp_server_opts *o, uint64_t since_ns);
 
+/*
+ * A full server does not wait for such a release: a test that has waited this long for its
+ * next stream gives its slot to a newcomer whose subnet holds fewer slots than its own
+ * (bp_limits_may_take), so that addresses spread over many subnets, each within its
+ * shares, still cannot keep everyone else out by asking and connecting nothing. A real
+ * client's streams come a round trip apart; one silent for a second is not opening them.
+ */
+#define BP_SERVER_STALLED_NS (1 * BP_NS_PER_SEC)
+
+/*
+ * Addresses whose tests were lately released for streams that never came: they take no
+ * one's slot (an attacker's addresses would otherwise take each other's stalled slots as
+ * fast as they stall, and a real client would find none that had stalled a second). A
+ * ring of the last BP_STALLERS addresses, each remembered BP_STALLERS_MEMORY_NS from its
+ * last release; an address already in it is refreshed, not added again.
+ */
+#define BP_STALLERS 64
+#define BP_STALLERS_MEMORY_NS (60 * BP_NS_PER_SEC)
+struct bp_stallers {
+	struct bp_client_key key[BP_STALLERS];
+	uint64_t at_ns[BP_STALLERS];  /* its last release; 0: an empty entry */
+	unsigned next;                /* the entry the next new address takes */
+};
+void bp_stallers_note(struct bp_stallers *st, const struct bp_client_key *k, uint64_t now_ns);
+bool bp_stallers_has(const struct bp_stallers *st, const struct bp_client_key *k,
+		     uint64_t now_ns);
+
+/* Whether a test waiting for streams since since_ns, whose subnet runs victim_subnet tests,
+ * gives its slot at now_ns to a newcomer whose subnet runs newcomer_subnet (a newcomer
+ * among the stallers takes nothing). */
+bool bp_limits_may_take(uint64_t now_ns, uint64_t since_ns, int victim_subnet,
+			int newcomer_subnet, bool newcomer_stalled);
+
 /* One admitted test, as far as when its slot frees goes. */
 struct bp_slot {
 	bool running;        /* its streams all came (data moves) */
@@ -130,8 +163,12 @@ int srv_limits_running_from(const struct srv *s, const struct bp_client_key *k);
 /*
  * The limit that refuses session ss (its parameters read; its client's address is taken
  * from the control connection and kept in ss->client), or BP_LIMIT_NONE; msg as for
- * bp_limits_check, a busy server's retry time from the admitted sessions' bp_slot. The caller refuses in the client's dialect, or admits and counts.
+ * bp_limits_check, a busy server's retry time from the admitted sessions' bp_slot. The
+ * caller refuses in the client's dialect, or admits and counts. BP_LIMIT_NONE with *take
+ * set: the server is full and *take, a stalled test (BP_SERVER_STALLED_NS), is to be
+ * released first to make room.
  */
-enum bp_limit srv_limits_check(struct srv_session *ss, char *msg, size_t len);
+enum bp_limit srv_limits_check(struct srv_session *ss, char *msg, size_t len,
+			       struct srv_session **take);
 
 #endif

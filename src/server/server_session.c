@@ -148,6 +148,7 @@ static void release_waiting(struct srv_session *ss, uint64_t now_ns)
 {
 	char d[32];
 
+	bp_stallers_note(&ss->srv->stallers, &ss->client, now_ns);
 	srv_session_refuse(ss, SRV_REFUSAL_NO_STREAMS, BP_IE_STREAMACCEPT,
 			   "streams not connected: %d of %d came, none in the last %s: test "
 			   "released, its slot freed", ss->got_streams, ss->expected_streams,
@@ -197,10 +198,29 @@ static enum srv_refusal limit_refusal(enum bp_limit l)
 	}
 }
 
+/*
+ * A full server's newcomer takes the slot of a test whose streams stalled (server_limits.h,
+ * BP_SERVER_STALLED_NS). Another session than the one whose handler runs: closed here.
+ */
+static void give_up_slot(struct srv_session *st)
+{
+	char d[32];
+
+	bp_stallers_note(&st->srv->stallers, &st->client, bp_now_ns());
+	srv_session_refuse(st, SRV_REFUSAL_NO_STREAMS, BP_IE_STREAMACCEPT,
+			   "streams not connected: %d of %d came, none in the last %s, and the "
+			   "server is full: test released, its slot given to another client",
+			   st->got_streams, st->expected_streams,
+			   bp_format_duration(d, sizeof(d),
+					      (double)(bp_now_ns() - st->last_activity_ns)));
+	reap(st);
+}
+
 /* Limits (server_limits.h) are checked before anything is allocated for the test. */
 static bool admit(struct srv_session *ss)
 {
 	char why[256], kinds[64];
+	struct srv_session *stalled;
 	enum bp_limit l;
 
 	if (!ss->kind) {
@@ -210,7 +230,9 @@ static bool admit(struct srv_session *ss)
 				   ss->np.test, kinds);
 		return false;
 	}
-	l = srv_limits_check(ss, why, sizeof(why));
+	l = srv_limits_check(ss, why, sizeof(why), &stalled);
+	if (stalled)
+		give_up_slot(stalled);
 	if (l != BP_LIMIT_NONE)
 		ss->refusal = limit_refusal(l);
 	if (l != BP_LIMIT_NONE && ss->np.bp_version == 0 && bp_limit_busy(l)) {

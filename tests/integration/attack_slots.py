@@ -3,15 +3,17 @@
 
 attack_slots.py HOST PORT SOURCES PER_SOURCE SECONDS READYFILE
 
-SOURCES is A.B.C.FIRST-LAST (e.g. 127.0.1.1-16): from each of those addresses PER_SOURCE
-control connections at once, each sending a cookie and a boardperf test's parameters
-(tcp -P 128 -t 10, so that a refusal comes as text) and then nothing: no data connection.
-Each one the server ends (refused, or admitted and later released) is opened again 0.3 s
-later, at most 40 times per connection in all, until SECONDS pass. READYFILE is written
-once every connection had its first answer. At the end one JSON line: connections opened,
-admitted, refused, released; the most admitted at once; each distinct refusal and release
-line (digits written N) with its count and its first instance; the retry seconds the refusals named; and the
-seconds from admission to each release.
+SOURCES is four octets, one of them a range FIRST-LAST (127.0.1.1-16: 16 addresses of one
+/24; 127.0.3-18.1: 16 addresses of 16 /24s): from each of those addresses PER_SOURCE control
+connections at once, each sending a cookie and a boardperf test's parameters (tcp -P 128
+-t 10, so that a refusal comes as text) and then nothing: no data connection. Each one the
+server ends (refused, or admitted and later released) is opened again 0.3 s later, at most
+40 times per connection in all, until SECONDS pass. READYFILE is written once every
+connection had its first answer, READYFILE.settled once no test was admitted for 1.2 s (the
+slots held have all stalled a second). At the end one JSON line: connections opened, admitted,
+refused, released; the most admitted at once; each distinct refusal and release line
+(digits written N) with its count and its first instance; the retry seconds the refusals
+named; and the seconds from admission to each release.
 """
 import json
 import re
@@ -24,9 +26,10 @@ import time
 host, port, sources, per_source, secs, ready = (sys.argv[1], int(sys.argv[2]), sys.argv[3],
                                                 int(sys.argv[4]), float(sys.argv[5]),
                                                 sys.argv[6])
-prefix, span = sources.rsplit(".", 1)
-first, last = (int(x) for x in span.split("-"))
-ADDRS = [f"{prefix}.{i}" for i in range(first, last + 1)]
+octets = sources.split(".")
+at = next(i for i, o in enumerate(octets) if "-" in o)
+first, last = (int(x) for x in octets[at].split("-"))
+ADDRS = [".".join(octets[:at] + [str(i)] + octets[at + 1:]) for i in range(first, last + 1)]
 PARAMS = json.dumps({"tcp": True, "bp_test": "tcp", "bp_version": 1, "time": 10, "omit": 0,
                      "parallel": 128, "len": 131072, "client_version": "attack_slots"}).encode()
 PARAM_EXCHANGE, CREATE_STREAMS, ACCESS_DENIED, SERVER_ERROR = 9, 10, 0xff, 0xfe
@@ -40,6 +43,7 @@ stats = {"opened": 0, "failed": 0, "admitted": 0, "refused": 0, "busy_state": 0,
 conns = {}      # fd -> dict(sock, slot, buf, phase, admitted_at)
 reopen = {}     # slot -> when
 answered = set()
+last_admit = time.monotonic()
 held = 0
 cookie_n = 0
 
@@ -108,7 +112,7 @@ def finish(fd, why, text=None):
 
 def step(fd):
     """Act on what connection fd has read so far."""
-    global held
+    global held, last_admit
     c = conns[fd]
     while c["buf"] and fd in conns:
         if c["phase"] == "error":
@@ -131,7 +135,7 @@ def step(fd):
             c["phase"] = "answer"
         elif state == CREATE_STREAMS and c["phase"] == "answer":
             c["phase"] = "held"  # and never a stream
-            c["admitted_at"] = time.monotonic()
+            c["admitted_at"] = last_admit = time.monotonic()
             answered.add(c["slot"])
             stats["admitted"] += 1
             held += 1
@@ -157,6 +161,10 @@ while time.monotonic() < end:
         with open(ready, "w") as f:
             f.write("ready\n")
         ready_written = True
+    if ready_written and now - last_admit >= 1.2 and "settled_s" not in stats:
+        stats["settled_s"] = round(secs - (end - now), 2)
+        with open(ready + ".settled", "w") as f:
+            f.write("settled\n")
     r, _, _ = select.select(list(conns), [], [], 0.05)
     # Releases first: a slot the server freed and gave to another connection of ours
     # arrives as two readable sockets, and the count held must not see both at once.

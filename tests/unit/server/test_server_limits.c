@@ -3,7 +3,7 @@
  * its bound (a sum that would overflow included), which one a refusal names when several
  * are broken, the message and its retry time, the iperf3 dialect, the client address and
  * subnet a test counts under, and (on the fake clock) when a test whose streams do not
- * come is released and when a slot is expected to free.
+ * come is released or gives its slot to a newcomer, and when a slot is expected to free.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -302,6 +302,60 @@ static void test_streams_wait(void)
 	bp_clock_fake_stop();
 }
 
+/*
+ * On the fake clock: a full server's newcomer takes the slot of a test silent 1 s in its
+ * streams, from a subnet holding more slots than its own; never a second early, never from
+ * its own subnet or a smaller one.
+ */
+static void test_stalled(void)
+{
+	struct bp_stallers *st = calloc(1, sizeof(*st));
+	struct bp_client_key att = key4("127.0.3.1"), real = key4("127.0.2.1");
+	uint64_t since;
+
+	bp_clock_fake_start(500 * S);
+	since = bp_now_ns();
+	bp_clock_fake_advance(S - 1);
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 0, false));  /* not a ns early */
+	bp_clock_fake_advance(1);
+	CHECK(bp_limits_may_take(bp_now_ns(), since, 4, 0, false));
+	CHECK(bp_limits_may_take(bp_now_ns(), since, 4, 3, false));
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 4, false)); /* an equal share keeps it */
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 1, 2, false));
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 0, true));  /* a staller takes nothing */
+	/* a stream that came resets the wait */
+	since = bp_now_ns();
+	bp_clock_fake_advance(S / 2);
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 0, false));
+	/* a time before the wait began (never, with one clock) takes nothing */
+	CHECK(!bp_limits_may_take(since - 1, since, 4, 0, false));
+
+	/* The stallers: remembered 60 s from the last release, refreshed, not added twice. */
+	CHECK(!bp_stallers_has(st, &att, bp_now_ns()));
+	bp_stallers_note(st, &att, bp_now_ns());
+	CHECK(bp_stallers_has(st, &att, bp_now_ns()));
+	CHECK(!bp_stallers_has(st, &real, bp_now_ns()));
+	bp_clock_fake_advance(30 * S);
+	bp_stallers_note(st, &att, bp_now_ns());            /* released again: 60 s from now */
+	CHECK_INT(st->next, 1);
+	bp_clock_fake_advance(60 * S - 1);
+	CHECK(bp_stallers_has(st, &att, bp_now_ns()));
+	bp_clock_fake_advance(1);
+	CHECK(!bp_stallers_has(st, &att, bp_now_ns()));
+	/* BP_STALLERS other addresses push the oldest out of the ring */
+	bp_stallers_note(st, &att, bp_now_ns());
+	for (int i = 0; i < BP_STALLERS; i++) {
+		struct bp_client_key k = key4("10.0.0.0");
+
+		k.addr[14] = (unsigned char)(i / 256);
+		k.addr[15] = (unsigned char)(i % 256);
+		bp_stallers_note(st, &k, bp_now_ns());
+	}
+	CHECK(!bp_stallers_has(st, &att, bp_now_ns()));
+	free(st);
+	bp_clock_fake_stop();
+}
+
 /* The count per address: admitted tests only, IPv4 and mapped alike. */
 static void test_running_from(void)
 {
@@ -347,5 +401,6 @@ int main(void)
 	test_running_from();
 	test_subnets();
 	test_streams_wait();
+	test_stalled();
 	return tap_done();
 }
