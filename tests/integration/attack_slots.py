@@ -8,14 +8,16 @@ SOURCES is four octets, one of them a range FIRST-LAST (127.0.1.1-16: 16 address
 connections at once, each sending a cookie and a boardperf test's parameters (tcp -P 128
 -t 10, so that a refusal comes as text) and then nothing: no data connection. Each one the
 server ends (refused, or admitted and later released) is opened again 0.3 s later, at most
-40 times per connection in all, until SECONDS pass. READYFILE is written once every
-connection had its first answer, READYFILE.settled once no test was admitted for 1.2 s (the
-slots held have all stalled a second). At the end one JSON line: connections opened, admitted,
+40 times per connection in all, until READYFILE.stop exists or SECONDS pass (from the first
+connection). Written as things happen: READYFILE once every connection had its first
+answer, READYFILE.settled once no test was admitted for 1.2 s (the slots held have all
+stalled a second), READYFILE.released at the first release. At the end one JSON line: connections opened, admitted,
 refused, released; the most admitted at once; each distinct refusal and release line
 (digits written N) with its count and its first instance; the retry seconds the refusals
 named; and the seconds from admission to each release.
 """
 import json
+import os
 import re
 import select
 import socket
@@ -36,7 +38,6 @@ PARAM_EXCHANGE, CREATE_STREAMS, ACCESS_DENIED, SERVER_ERROR = 9, 10, 0xff, 0xfe
 REOPEN_S = 0.3
 MAX_OPENS = 40 * len(ADDRS) * per_source
 
-end = time.monotonic() + secs
 stats = {"opened": 0, "failed": 0, "admitted": 0, "refused": 0, "busy_state": 0,
          "released": 0, "closed": 0, "max_held": 0, "refusals": {}, "releases": {},
          "retry_s": [], "release_after_s": [], "examples": {}}
@@ -95,6 +96,8 @@ def finish(fd, why, text=None):
         held -= 1
     if why == "error" and c["admitted_at"] is not None:
         stats["released"] += 1
+        if stats["released"] == 1:
+            mark(".released")
         stats["release_after_s"].append(round(time.monotonic() - c["admitted_at"], 2))
         count(stats["releases"], text)
     elif why == "error":
@@ -148,23 +151,32 @@ def step(fd):
             finish(fd, "closed")
 
 
+def mark(suffix):
+    with open(ready + suffix, "w") as f:
+        f.write("yes\n")
+
+
+end = time.monotonic() + secs
 for slot in range(len(ADDRS) * per_source):
     open_slot(slot)
 ready_written = False
+stop_checked = 0.0
 while time.monotonic() < end:
     now = time.monotonic()
+    if now - stop_checked >= 0.1:
+        stop_checked = now
+        if os.path.exists(ready + ".stop"):
+            break
     for slot, when in list(reopen.items()):
         if when <= now:
             del reopen[slot]
             open_slot(slot)
     if not ready_written and len(answered) == len(ADDRS) * per_source:
-        with open(ready, "w") as f:
-            f.write("ready\n")
+        mark("")
         ready_written = True
     if ready_written and now - last_admit >= 1.2 and "settled_s" not in stats:
         stats["settled_s"] = round(secs - (end - now), 2)
-        with open(ready + ".settled", "w") as f:
-            f.write("settled\n")
+        mark(".settled")
     r, _, _ = select.select(list(conns), [], [], 0.05)
     # Releases first: a slot the server freed and gave to another connection of ours
     # arrives as two readable sockets, and the count held must not see both at once.
