@@ -3,7 +3,8 @@
  * streams, rate) is within the server's bounds and neither the server as a whole, nor the
  * client's own address, nor its subnet already runs as many tests as allowed. A slot is
  * held only while the test uses it: one whose streams stop coming is released after
- * BP_SERVER_STREAMS_WAIT_NS. A refusal for a full server says when a slot frees. The check
+ * BP_SERVER_STREAMS_WAIT_NS, or sooner to a newcomer at a full server (BP_SERVER_STALLED_NS).
+ * A refusal for a full server or a full share says when a slot frees. The check
  * and the times are pure (no sockets, no sessions), so that every limit and each edge of
  * it has a unit test; the session side (the client's address, the counts, the refusal in
  * the client's dialect) is srv_limits_check.
@@ -58,8 +59,8 @@ int bp_limits_subnet_share(int max_clients);
  * a test admitted whose next stream does not come within this (or --idle-timeout when
  * shorter) of admission or of its last stream is released, so that a client that asks
  * for a test and connects nothing holds its slot for seconds, not the idle timeout. Five
- * seconds: a stream over a satellite hop's seconds of round trip still comes in time, and
- * so does a client that checks something first (test_attack_reflect's waits 2.5 s).
+ * seconds: a stream over a satellite hop (600 ms a round trip) comes with room to spare,
+ * and so does a client that checks something first (test_attack_reflect's waits 2.5 s).
  */
 #define BP_SERVER_STREAMS_WAIT_NS (5 * BP_NS_PER_SEC)
 /* When a test waiting for its streams since since_ns (admission, or its last stream) is
