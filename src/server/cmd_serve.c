@@ -56,7 +56,8 @@ static const char *const padding_names[] = { "pkcs1", "oaep", NULL };
 /*
  * The limits' defaults are bounds a lab user rarely meets and an attacker always does; the
  * docs/server.md, "Limits and their defaults", gives the reasons: 10 minutes covers iperf3's usual
- * 60-600 s runs; 4 tests per address leave 60 of the 64 slots to the other hosts; 128
+ * 60-600 s runs; 4 tests per address leave 60 of the 64 slots to the other hosts, and
+ * one subnet's share (server_limits.h) 16 to the other networks; 128
  * streams is iperf3's own -P maximum; the rate stays open so that a 10G or 100G link is
  * measured, not this server's cap (the duration bounds what one test can move).
  */
@@ -66,7 +67,8 @@ static const struct bp_opt serve_opts[] = {
 	{ 'B', "bind", BP_OPT_STRING, offsetof(struct serve_params, bind), "ADDR", NULL, 0, 0,
 	  NULL, "listen on this address only (default: all, IPv4 and IPv6)" },
 	{ 0, "max-clients", BP_OPT_INT, offsetof(struct serve_params, max_clients), "N", "64", 1,
-	  4096, NULL, "tests at once; more are refused with a message" },
+	  4096, NULL, "tests at once, of which one /24 or /64 holds at most three quarters; "
+	  "more are refused with a message" },
 	{ 0, "max-per-client", BP_OPT_INT, offsetof(struct serve_params, max_per_client), "N",
 	  "4", 0, 4096, NULL, "tests at once from one client address; more are refused "
 	  "(0: no limit)" },

@@ -41,6 +41,7 @@ struct srv {
 	int nsessions;                 /* tests admitted and not yet finished */
 	int finished;                  /* tests completed (for max_tests) */
 	struct srv_stats stats;        /* for --metrics (server_stats.h) */
+	struct bp_stallers stallers;   /* tests released without streams, lately (server_limits.h) */
 	struct srv_metrics metrics;    /* the /metrics listener (server_metrics.h) */
 };
 

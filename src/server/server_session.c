@@ -71,8 +71,11 @@ void srv_session_close(struct srv_session *ss, const char *why)
 	if (ss->params_read)
 		count_test(ss);
 
-	/* A connection that never became a test is a line anyone can make at any rate. */
-	if (why && !ss->admitted)
+	/*
+	 * A connection that never became a test, or a test whose streams never came, is a
+	 * line anyone can make at any rate (connect, ask, go silent, again).
+	 */
+	if (why && (!ss->admitted || ss->state == SS_STREAMS))
 		bp_info_ratelimited(&s->door.rl_setup, "%s: %s", ss->peer, why);
 	else if (why)
 		bp_info("%s: %s", ss->peer, why);
@@ -137,17 +140,36 @@ void srv_session_refuse(struct srv_session *ss, enum srv_refusal reason, int cod
 	kill_session(ss, why);
 }
 
+/*
+ * Admitted, but its streams stopped coming (BP_SERVER_STREAMS_WAIT_NS): the slot goes back
+ * to the others, and the client hears why rather than seeing its control connection close.
+ */
+static void release_waiting(struct srv_session *ss, uint64_t now_ns)
+{
+	char d[32];
+
+	bp_stallers_note(&ss->srv->stallers, &ss->client, now_ns);
+	srv_session_refuse(ss, SRV_REFUSAL_NO_STREAMS, BP_IE_STREAMACCEPT,
+			   "streams not connected: %d of %d came, none in the last %s: test "
+			   "released, its slot freed", ss->got_streams, ss->expected_streams,
+			   bp_format_duration(d, sizeof(d),
+					      (double)(now_ns - ss->last_activity_ns)));
+}
+
 static void idle_expired(struct bp_timer *t, uint64_t now_ns)
 {
 	struct srv_session *ss = t->data;
 	char msg[128], d[32];
 
-	(void)now_ns;
+	if (ss->state == SS_STREAMS) {
+		release_waiting(ss, now_ns);
+		reap(ss);
+		return;
+	}
 	snprintf(msg, sizeof(msg), "no progress for %s in %s: dropped (idle timeout)",
 		 bp_format_duration(d, sizeof(d), (double)ss->srv->o->idle_timeout_ns),
 		 ss->state == SS_PARAMS ? "the parameter exchange" :
-		 ss->state == SS_AUTH ? "the key challenge" :
-		 ss->state == SS_STREAMS ? "opening streams" : "the results exchange");
+		 ss->state == SS_AUTH ? "the key challenge" : "the results exchange");
 	kill_session(ss, msg);
 	reap(ss);
 }
@@ -155,7 +177,10 @@ static void idle_expired(struct bp_timer *t, uint64_t now_ns)
 static void touch(struct srv_session *ss)
 {
 	ss->last_activity_ns = bp_now_ns();
-	if (ss->state != SS_RUNNING)
+	if (ss->state == SS_STREAMS)
+		bp_timer_arm(ss->srv->loop, &ss->idle,
+			     bp_limits_streams_due_ns(ss->srv->o, ss->last_activity_ns));
+	else if (ss->state != SS_RUNNING)
 		bp_timer_arm(ss->srv->loop, &ss->idle,
 			     ss->last_activity_ns + ss->srv->o->idle_timeout_ns);
 }
@@ -165,6 +190,7 @@ static enum srv_refusal limit_refusal(enum bp_limit l)
 	switch (l) {
 	case BP_LIMIT_CLIENTS: return SRV_REFUSAL_MAX_CLIENTS;
 	case BP_LIMIT_PER_CLIENT: return SRV_REFUSAL_MAX_PER_CLIENT;
+	case BP_LIMIT_PER_SUBNET: return SRV_REFUSAL_MAX_PER_SUBNET;
 	case BP_LIMIT_DURATION: return SRV_REFUSAL_MAX_DURATION;
 	case BP_LIMIT_STREAMS: return SRV_REFUSAL_MAX_STREAMS;
 	case BP_LIMIT_RATE: return SRV_REFUSAL_MAX_RATE;
@@ -172,10 +198,29 @@ static enum srv_refusal limit_refusal(enum bp_limit l)
 	}
 }
 
+/*
+ * A full server's newcomer takes the slot of a test whose streams stalled (server_limits.h,
+ * BP_SERVER_STALLED_NS). Another session than the one whose handler runs: closed here.
+ */
+static void give_up_slot(struct srv_session *st)
+{
+	char d[32];
+
+	bp_stallers_note(&st->srv->stallers, &st->client, bp_now_ns());
+	srv_session_refuse(st, SRV_REFUSAL_NO_STREAMS, BP_IE_STREAMACCEPT,
+			   "streams not connected: %d of %d came, none in the last %s, and the "
+			   "server is full: test released, its slot given to another client",
+			   st->got_streams, st->expected_streams,
+			   bp_format_duration(d, sizeof(d),
+					      (double)(bp_now_ns() - st->last_activity_ns)));
+	reap(st);
+}
+
 /* Limits (server_limits.h) are checked before anything is allocated for the test. */
 static bool admit(struct srv_session *ss)
 {
 	char why[256], kinds[64];
+	struct srv_session *stalled;
 	enum bp_limit l;
 
 	if (!ss->kind) {
@@ -185,7 +230,9 @@ static bool admit(struct srv_session *ss)
 				   ss->np.test, kinds);
 		return false;
 	}
-	l = srv_limits_check(ss, why, sizeof(why));
+	l = srv_limits_check(ss, why, sizeof(why), &stalled);
+	if (stalled)
+		give_up_slot(stalled);
 	if (l != BP_LIMIT_NONE)
 		ss->refusal = limit_refusal(l);
 	if (l != BP_LIMIT_NONE && ss->np.bp_version == 0 && bp_limit_busy(l)) {
@@ -227,7 +274,7 @@ static void begin_test(struct srv_session *ss)
 	ss->expected_streams = bp_net_params_up_streams(&ss->np) +
 			       bp_net_params_down_streams(&ss->np);
 	ss->state = SS_STREAMS;
-	touch(ss);  /* the streams get a timeout of their own */
+	touch(ss);  /* the streams get a timeout of their own, BP_SERVER_STREAMS_WAIT_NS */
 	if (bp_proto_send_state(ss->flow.fd, BP_CREATE_STREAMS, send_deadline()))
 		kill_session(ss, "control connection lost while creating streams");
 	else if (ss->expected_streams == 0)

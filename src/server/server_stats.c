@@ -12,6 +12,7 @@ static const char *const refusal_names[SRV_REFUSAL_COUNT] = {
 	[SRV_REFUSAL_AUTHENTICATION] = "authentication",
 	[SRV_REFUSAL_MAX_CLIENTS] = "max-clients",
 	[SRV_REFUSAL_MAX_PER_CLIENT] = "max-per-client",
+	[SRV_REFUSAL_MAX_PER_SUBNET] = "max-per-subnet",
 	[SRV_REFUSAL_MAX_DURATION] = "max-duration",
 	[SRV_REFUSAL_MAX_STREAMS] = "max-streams",
 	[SRV_REFUSAL_MAX_RATE] = "max-rate",
@@ -19,6 +20,7 @@ static const char *const refusal_names[SRV_REFUSAL_COUNT] = {
 	[SRV_REFUSAL_OUT_OF_MEMORY] = "out-of-memory",
 	[SRV_REFUSAL_PROTOCOL] = "protocol",
 	[SRV_REFUSAL_SHED] = "shed",
+	[SRV_REFUSAL_NO_STREAMS] = "no-streams",
 };
 
 const char *srv_refusal_name(enum srv_refusal r)

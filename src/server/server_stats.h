@@ -22,6 +22,7 @@ enum srv_refusal {
 	SRV_REFUSAL_AUTHENTICATION,  /* --psk or iperf3's --username not proven */
 	SRV_REFUSAL_MAX_CLIENTS,     /* the limits, server_limits.h */
 	SRV_REFUSAL_MAX_PER_CLIENT,
+	SRV_REFUSAL_MAX_PER_SUBNET,  /* a subnet's share of --max-clients */
 	SRV_REFUSAL_MAX_DURATION,
 	SRV_REFUSAL_MAX_STREAMS,
 	SRV_REFUSAL_MAX_RATE,        /* asked for too much, or ran above it */
@@ -29,6 +30,7 @@ enum srv_refusal {
 	SRV_REFUSAL_OUT_OF_MEMORY,
 	SRV_REFUSAL_PROTOCOL,        /* a message out of turn */
 	SRV_REFUSAL_SHED,            /* in set-up when --max-pending needed room */
+	SRV_REFUSAL_NO_STREAMS,      /* admitted, its streams did not come: released */
 	SRV_REFUSAL_COUNT,
 };
 const char *srv_refusal_name(enum srv_refusal r);

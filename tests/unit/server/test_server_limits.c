@@ -1,7 +1,9 @@
 /*
  * The server's admission limits (server_limits.h): each limit at, just past and far past
  * its bound (a sum that would overflow included), which one a refusal names when several
- * are broken, the message, the iperf3 dialect, and the client address a test counts under.
+ * are broken, the message and its retry time, the iperf3 dialect, the client address and
+ * subnet a test counts under, and (on the fake clock) when a test whose streams do not
+ * come is released or gives its slot to a newcomer, and when a slot is expected to free.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,7 +34,7 @@ struct check_case {
 };
 
 /* From one client, nothing else running; a time or -P left 0 is 10 s and 1 (test_cases). */
-#define ASK(...) { .client = "192.0.2.7", __VA_ARGS__ }
+#define ASK(...) { .client = "192.0.2.7", .subnet = "192.0.2.0/24", __VA_ARGS__ }
 
 static const struct check_case cases[] = {
 	{ "an ordinary test", DEFAULTS, ASK(), BP_LIMIT_NONE, NULL },
@@ -55,10 +57,30 @@ static const struct check_case cases[] = {
 	{ "the last slot", DEFAULTS, ASK(.running = 63, .running_from_client = 3),
 	  BP_LIMIT_NONE, NULL },
 	{ "every slot taken", DEFAULTS, ASK(.running = 64), BP_LIMIT_CLIENTS,
-	  "server busy: 64 tests running (--max-clients 64); try again later" },
-	{ "this address holds its share", DEFAULTS, ASK(.running = 4, .running_from_client = 4),
-	  BP_LIMIT_PER_CLIENT, "server busy for 192.0.2.7: 4 tests from this address running "
-	  "(--max-per-client 4); try again later" },
+	  "server busy: 64 tests running (--max-clients 64); try again in 1 s" },
+	/* The retry time: the earliest slot of the count that refused, rounded up. */
+	{ "every slot taken, one frees in 2.5 s", DEFAULTS, ASK(.running = 64, .now_ns = 100 * S,
+	  .due_ns = 102 * S + S / 2, .due_client_ns = 200 * S), BP_LIMIT_CLIENTS,
+	  "server busy: 64 tests running (--max-clients 64); try again in 3 s" },
+	{ "this address holds its share", DEFAULTS, ASK(.running = 4, .running_from_client = 4,
+	  .running_from_subnet = 4, .now_ns = 100 * S, .due_ns = 101 * S,
+	  .due_client_ns = 110 * S), BP_LIMIT_PER_CLIENT, "server busy for 192.0.2.7: 4 tests "
+	  "from this address running (--max-per-client 4); try again in 10 s" },
+	/* A subnet holds all but a quarter of --max-clients: 48 of 64. */
+	{ "a subnet one short of its share", DEFAULTS, ASK(.running = 60,
+	  .running_from_subnet = 47), BP_LIMIT_NONE, NULL },
+	{ "a subnet at its share", DEFAULTS, ASK(.running = 60, .running_from_subnet = 48,
+	  .now_ns = 100 * S, .due_ns = 100 * S, .due_subnet_ns = 103 * S), BP_LIMIT_PER_SUBNET,
+	  "server busy for 192.0.2.0/24: 48 tests from this subnet running (a subnet's share: "
+	  "48 of --max-clients 64); try again in 3 s" },
+	{ "the share of 16 slots is 12", { .max_clients = 16 }, ASK(.running = 12,
+	  .running_from_subnet = 12), BP_LIMIT_PER_SUBNET, NULL },
+	{ "under 4 slots a subnet may hold all", { .max_clients = 3 }, ASK(.running = 2,
+	  .running_from_subnet = 2), BP_LIMIT_NONE, NULL },
+	{ "the address's count comes before the subnet's", DEFAULTS, ASK(.running = 60,
+	  .running_from_client = 4, .running_from_subnet = 48), BP_LIMIT_PER_CLIENT, NULL },
+	{ "no --max-clients, no subnet share", { .max_clients = 0 }, ASK(.running = 1000,
+	  .running_from_subnet = 1000), BP_LIMIT_NONE, NULL },
 	{ "no per-client limit", { .max_clients = 64 }, ASK(.running = 40,
 	  .running_from_client = 40), BP_LIMIT_NONE, NULL },
 	{ "the server full names --max-clients first", DEFAULTS, ASK(.running = 64,
@@ -114,6 +136,8 @@ static void test_iperf3_dialect(void)
 {
 	CHECK(bp_limit_busy(BP_LIMIT_CLIENTS));
 	CHECK(bp_limit_busy(BP_LIMIT_PER_CLIENT));
+	CHECK(bp_limit_busy(BP_LIMIT_PER_SUBNET));
+	CHECK_INT(bp_limit_iperf3_code(BP_LIMIT_PER_SUBNET), BP_IE_ACCESSDENIED);
 	CHECK(!bp_limit_busy(BP_LIMIT_DURATION));
 	CHECK(!bp_limit_busy(BP_LIMIT_STREAMS));
 	CHECK(!bp_limit_busy(BP_LIMIT_RATE));
@@ -180,6 +204,158 @@ static void test_client_keys(void)
 	CHECK_INT(key_of(&one, sizeof(one) - 1, &ka), -EAFNOSUPPORT);
 }
 
+static struct bp_client_key key4(const char *a)
+{
+	struct sockaddr_in sin = v4(a);
+	struct bp_client_key k;
+
+	key_of(&sin, sizeof(sin), &k);
+	return k;
+}
+
+static struct bp_client_key key6(const char *a, uint32_t scope)
+{
+	struct sockaddr_in6 sin6 = v6(a, 1, scope);
+	struct bp_client_key k;
+
+	key_of(&sin6, sizeof(sin6), &k);
+	return k;
+}
+
+/* IPv4 /24, IPv6 /64 (a link-local one per link); the two families never share one. */
+static void test_subnets(void)
+{
+	struct bp_client_key a = key4("127.0.1.5"), b = key4("127.0.1.200");
+	struct bp_client_key c = key4("127.0.2.1"), m = key6("::ffff:127.0.1.9", 0);
+	struct bp_client_key g1 = key6("2001:db8::1", 0), g2 = key6("2001:db8::ffff:1:2", 0);
+	struct bp_client_key g3 = key6("2001:db8:0:1::1", 0), one = key6("::1", 0);
+	struct bp_client_key l1 = key6("fe80::1", 2), l2 = key6("fe80::2", 2);
+	struct bp_client_key l3 = key6("fe80::2", 3), lo = key4("127.0.0.1");
+	struct bp_client_key z = key4("0.0.0.1"), z6 = key6("::2", 0);
+	char s[64];
+
+	CHECK(bp_client_key_same_subnet(&a, &b));
+	CHECK(!bp_client_key_same_subnet(&a, &c));
+	CHECK(bp_client_key_same_subnet(&a, &m)); /* IPv4-mapped is IPv4 */
+	CHECK(bp_client_key_same_subnet(&g1, &g2));
+	CHECK(!bp_client_key_same_subnet(&g1, &g3));
+	CHECK(bp_client_key_same_subnet(&l1, &l2));
+	CHECK(!bp_client_key_same_subnet(&l2, &l3));
+	/* ::ffff:0.0.0.1 and ::2 share the first 64 bits; they are still two families. */
+	CHECK(!bp_client_key_same_subnet(&z, &z6));
+	CHECK(!bp_client_key_same_subnet(&lo, &one));
+	CHECK_STR(bp_client_subnet_str(&b, s, sizeof(s)), "127.0.1.0/24");
+	CHECK_STR(bp_client_subnet_str(&m, s, sizeof(s)), "127.0.1.0/24");
+	CHECK_STR(bp_client_subnet_str(&g2, s, sizeof(s)), "2001:db8::/64");
+	CHECK_STR(bp_client_subnet_str(&l1, s, sizeof(s)), "fe80::/64");
+	CHECK_INT(bp_limits_subnet_share(64), 48);
+	CHECK_INT(bp_limits_subnet_share(16), 12);
+	CHECK_INT(bp_limits_subnet_share(4), 3);
+	CHECK_INT(bp_limits_subnet_share(3), 3);
+	CHECK_INT(bp_limits_subnet_share(1), 1);
+	CHECK_INT(bp_limits_subnet_share(0), 0);
+}
+
+/*
+ * On the fake clock: a test admitted and connecting no stream is due for release exactly
+ * BP_SERVER_STREAMS_WAIT_NS later; a stream that comes moves the release on; a shorter
+ * --idle-timeout is the wait; a slot's due time and the retry seconds a refusal prints.
+ */
+static void test_streams_wait(void)
+{
+	struct bp_server_opts o = DEFAULTS;
+	uint64_t admitted, due;
+	struct bp_slot sl;
+
+	o.idle_timeout_ns = 10 * S;
+	bp_clock_fake_start(1000 * S);
+	admitted = bp_now_ns();
+	due = bp_limits_streams_due_ns(&o, admitted);
+	CHECK_INT(due - admitted, 5 * S);
+	bp_clock_fake_advance(5 * S - 1);
+	CHECK(bp_now_ns() < due);        /* not a ns early */
+	bp_clock_fake_advance(1);
+	CHECK(bp_now_ns() >= due);       /* released at 5 s, not at the 10 s idle timeout */
+	/* a stream at 2 s: the next has 5 s from then */
+	bp_clock_fake_start(1000 * S);
+	bp_clock_fake_advance(2 * S);
+	due = bp_limits_streams_due_ns(&o, bp_now_ns());
+	CHECK_INT(due, 1007 * S);
+	o.idle_timeout_ns = 1 * S;
+	CHECK_INT(bp_limits_streams_due_ns(&o, bp_now_ns()), 1003 * S);
+	o.idle_timeout_ns = 0;
+	CHECK_INT(bp_limits_streams_due_ns(&o, bp_now_ns()), 1007 * S);
+
+	o.idle_timeout_ns = 10 * S;
+	sl = (struct bp_slot){ .since_ns = bp_now_ns() };           /* waiting for streams */
+	CHECK_INT(bp_slot_due_ns(&o, &sl), 1007 * S);
+	sl = (struct bp_slot){ .running = true, .since_ns = 1000 * S, .length_ns = 30 * S };
+	CHECK_INT(bp_slot_due_ns(&o, &sl), 1030 * S);               /* its -t (and -O) */
+	sl.ending = true;
+	CHECK_INT(bp_slot_due_ns(&o, &sl), 0);                      /* now */
+	CHECK_INT(bp_limits_retry_s(bp_now_ns(), 1030 * S), 28);
+	CHECK_INT(bp_limits_retry_s(bp_now_ns(), bp_now_ns() + 1), 1);
+	CHECK_INT(bp_limits_retry_s(bp_now_ns(), bp_now_ns() + 3 * S), 3);
+	CHECK_INT(bp_limits_retry_s(bp_now_ns(), bp_now_ns() + 3 * S + 1), 4);
+	CHECK_INT(bp_limits_retry_s(bp_now_ns(), 0), 1);           /* due already */
+	CHECK_INT(bp_limits_retry_s(0, UINT64_MAX), 86400);
+	bp_clock_fake_stop();
+}
+
+/*
+ * On the fake clock: a full server's newcomer takes the slot of a test silent 1 s in its
+ * streams, from a subnet holding more slots than its own; never a second early, never from
+ * its own subnet or a smaller one.
+ */
+static void test_stalled(void)
+{
+	struct bp_stallers *st = calloc(1, sizeof(*st));
+	struct bp_client_key att = key4("127.0.3.1"), real = key4("127.0.2.1");
+	uint64_t since;
+
+	bp_clock_fake_start(500 * S);
+	since = bp_now_ns();
+	bp_clock_fake_advance(S - 1);
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 0, false));  /* not a ns early */
+	bp_clock_fake_advance(1);
+	CHECK(bp_limits_may_take(bp_now_ns(), since, 4, 0, false));
+	CHECK(bp_limits_may_take(bp_now_ns(), since, 4, 3, false));
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 4, false)); /* an equal share keeps it */
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 1, 2, false));
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 0, true));  /* a staller takes nothing */
+	/* a stream that came resets the wait */
+	since = bp_now_ns();
+	bp_clock_fake_advance(S / 2);
+	CHECK(!bp_limits_may_take(bp_now_ns(), since, 4, 0, false));
+	/* a time before the wait began (never, with one clock) takes nothing */
+	CHECK(!bp_limits_may_take(since - 1, since, 4, 0, false));
+
+	/* The stallers: remembered 60 s from the last release, refreshed, not added twice. */
+	CHECK(!bp_stallers_has(st, &att, bp_now_ns()));
+	bp_stallers_note(st, &att, bp_now_ns());
+	CHECK(bp_stallers_has(st, &att, bp_now_ns()));
+	CHECK(!bp_stallers_has(st, &real, bp_now_ns()));
+	bp_clock_fake_advance(30 * S);
+	bp_stallers_note(st, &att, bp_now_ns());            /* released again: 60 s from now */
+	CHECK_INT(st->next, 1);
+	bp_clock_fake_advance(60 * S - 1);
+	CHECK(bp_stallers_has(st, &att, bp_now_ns()));
+	bp_clock_fake_advance(1);
+	CHECK(!bp_stallers_has(st, &att, bp_now_ns()));
+	/* BP_STALLERS other addresses push the oldest out of the ring */
+	bp_stallers_note(st, &att, bp_now_ns());
+	for (int i = 0; i < BP_STALLERS; i++) {
+		struct bp_client_key k = key4("10.0.0.0");
+
+		k.addr[14] = (unsigned char)(i / 256);
+		k.addr[15] = (unsigned char)(i % 256);
+		bp_stallers_note(st, &k, bp_now_ns());
+	}
+	CHECK(!bp_stallers_has(st, &att, bp_now_ns()));
+	free(st);
+	bp_clock_fake_stop();
+}
+
 /* The count per address: admitted tests only, IPv4 and mapped alike. */
 static void test_running_from(void)
 {
@@ -223,5 +399,8 @@ int main(void)
 	test_iperf3_dialect();
 	test_client_keys();
 	test_running_from();
+	test_subnets();
+	test_streams_wait();
+	test_stalled();
 	return tap_done();
 }
