@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/roff.h"
 #include "core/units.h"
+#include "core/utf8.h"
 
 const struct bp_opt bp_common_opt_table[] = {
 	{ 'J', "json", BP_OPT_FLAG, offsetof(struct bp_common_opts, json), NULL, NULL, 0, 0, NULL,
@@ -20,8 +21,8 @@ const struct bp_opt bp_common_opt_table[] = {
 	  NULL, "do not save the result to the results database (see boardperf history)" },
 	{ 0, "db", BP_OPT_STRING, offsetof(struct bp_common_opts, db), "FILE", NULL, 0, 0, NULL,
 	  "the results database [default: $XDG_DATA_HOME/boardperf/results.db]" },
-	{ 0, "label", BP_OPT_STRING, offsetof(struct bp_common_opts, label), "NAME", NULL, 0, 0,
-	  NULL, "a name for this run (the board, a setup), kept in params.label" },
+	{ 0, "label", BP_OPT_TEXT, offsetof(struct bp_common_opts, label), "NAME", NULL, 0, 0,
+	  NULL, "a name for this run (the board, a setup), kept in params.label (UTF-8)" },
 	{ 0, "repeat", BP_OPT_INT, offsetof(struct bp_common_opts, repeat), "N", NULL, 1,
 	  BP_REPEAT_MAX, NULL, "run the test N times: median, min, max and CoV of its headline "
 	  "figures, each run kept under results (with --until-stable: at most N) [default: once]" },
@@ -130,6 +131,33 @@ static int parse_choice(const struct bp_opt *o, const char *label, const char *t
 	return -EINVAL;
 }
 
+/*
+ * A TEXT value: not empty, UTF-8 (a byte that is not would make the result drop the whole
+ * value), not longer than max bytes. A long value is quoted only in part.
+ */
+static int check_text(const struct bp_opt *o, const char *label, const char *text,
+		      char *err, size_t errlen)
+{
+	long bad = bp_utf8_invalid_at(text);
+	size_t len = strlen(text);
+
+	if (!len) {
+		set_err(err, errlen, "%s '': expected %s", label, o->metavar ? o->metavar : "text");
+		return -EINVAL;
+	}
+	if (bad >= 0) {
+		set_err(err, errlen, "%s: byte %ld (0x%02x) is not UTF-8: expected text in UTF-8",
+			label, bad, (unsigned)(unsigned char)text[bad]);
+		return -EILSEQ;
+	}
+	if (o->max > 0 && (double)len > o->max) {
+		set_err(err, errlen, "%s '%.*s%s': %zu bytes long, expected at most %.0f", label,
+			len > 24 ? 24 : (int)len, text, len > 24 ? "..." : "", len, o->max);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
 /* Parse text as o's type into the field of params at o->offset. */
 static int opt_store(const struct bp_opt *o, const char *label, void *params, const char *text,
 		     char *err, size_t errlen)
@@ -155,6 +183,11 @@ static int opt_store(const struct bp_opt *o, const char *label, void *params, co
 		}
 		*(const char **)field = text;
 		return 0;
+	case BP_OPT_TEXT:
+		rc = check_text(o, label, text, err, errlen);
+		if (!rc)
+			*(const char **)field = text;
+		return rc;
 	case BP_OPT_CHOICE:
 		return parse_choice(o, label, text, (int *)field, err, errlen);
 	case BP_OPT_STRINGS: {
@@ -276,7 +309,7 @@ static int take_value(struct parse_state *ps, const struct bp_opt *o, const char
 	if (ps->i + 1 >= ps->argc) {
 		set_err(ps->err, ps->errlen, "%s needs a value: expected %s", label,
 			o->type == BP_OPT_STRING || o->type == BP_OPT_CHOICE ||
-			o->type == BP_OPT_STRINGS ?
+			o->type == BP_OPT_STRINGS || o->type == BP_OPT_TEXT ?
 			(o->metavar ? o->metavar : "a value") :
 			bp_units_expected(opt_unit_kind(o->type)));
 		return -EINVAL;
@@ -560,7 +593,7 @@ static json_t *opt_value_json(const struct bp_opt *o, const void *params)
 	case BP_OPT_DURATION:
 		/* Seconds, as iperf3's JSON gives durations; metrics use ns. */
 		return json_real((double)*(const uint64_t *)field / 1e9);
-	case BP_OPT_STRING: {
+	case BP_OPT_STRING: case BP_OPT_TEXT: {
 		const char *s = *(const char *const *)field;
 
 		return s ? json_string(s) : json_null();

@@ -28,6 +28,9 @@ enum bp_opt_type {
 	BP_OPT_OPTINT,   /* int64_t, a long option whose value is optional: "--readback" alone
 			  * stores 1, "--readback=4" stores 4 (only with '=': the next argument
 			  * is never taken); absent, the default */
+	BP_OPT_TEXT,     /* const char *, as STRING, but text a result carries (a label, a
+			  * name): well-formed UTF-8 (JSON's), and at most max bytes when max is
+			  * not 0 (min unused) */
 };
 
 /* A repeatable string option's values, in the order given (pointers into argv). */

@@ -79,7 +79,8 @@ static const struct bp_opt disk_opts[] = {
 	  "seconds between interval lines (0: none)" },
 	{ 0, "clean", BP_OPT_FLAG, P(clean), NULL, NULL, 0, 0, NULL,
 	  "first remove the boardperf-disk.* folders killed runs left in PATH (only those with "
-	  "boardperf's marker that no run is using)" },
+	  "boardperf's marker that no run is using, and in them only the files the marker "
+	  "proves boardperf made)" },
 	BP_OPT_END,
 };
 
@@ -180,9 +181,15 @@ static void on_stale(void *arg, const struct bp_disk_stale *st)
 	char size[32];
 
 	bp_format_bytes(size, sizeof(size), (double)st->bytes);
-	if (!st->tried) {
+	if (!st->tried && !st->others) {
 		bp_result_add_warning(r, "stale-files", "%s (%s) was left by a disk run that did "
 				      "not end (killed?); --clean removes it", st->path, size);
+	} else if (!st->tried) {
+		bp_result_add_warning(r, "stale-files", "%s (%s in %u files boardperf made) was "
+				      "left by a disk run that did not end (killed?); --clean "
+				      "removes those files, and leaves the %u entr%s it did not make "
+				      "('%s': %s), and so the folder", st->path, size, st->files,
+				      st->others, st->others == 1 ? "y" : "ies", st->other, st->why);
 	} else if (st->rc) {
 		bp_result_add_warning(r, "cleanup-failed", "%s", st->message);
 	} else {

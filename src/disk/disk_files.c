@@ -83,7 +83,8 @@ int bp_disk_files_init(struct bp_disk_files *f, const char *parent, uint32_t nfi
 	*f = (struct bp_disk_files){ .parent_fd = -1, .dir_fd = -1, .marker_fd = -1,
 				     .nfiles = nfiles };
 	f->fds = malloc(sizeof(*f->fds) * (nfiles ? nfiles : 1));
-	if (!f->fds) {
+	f->ids = calloc(nfiles ? nfiles : 1, sizeof(*f->ids));
+	if (!f->fds || !f->ids) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -156,6 +157,19 @@ static int fill_file(int fd, struct prepare_state *ps)
 	return fsync(fd) ? -errno : 0;
 }
 
+/* Appends file i's line to the marker: what a later --clean checks before removing it. */
+static int record(struct bp_disk_files *f, uint32_t i)
+{
+	char line[160];
+	int n = bp_disk_marker_line(line, sizeof(line), i, &f->ids[i], f->max_size);
+
+	if (n < 0)
+		return n;
+	if (write(f->marker_fd, line, (size_t)n) != n)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 static int prepare_one(struct bp_disk_files *f, uint32_t i, bool fill, struct prepare_state *ps,
 		       char *err, size_t errlen)
 {
@@ -169,7 +183,18 @@ static int prepare_one(struct bp_disk_files *f, uint32_t i, bool fill, struct pr
 		snprintf(err, errlen, "creating %s/%s: %s", f->path, name, strerror(-rc));
 		return rc;
 	}
-	f->created = i + 1;
+	/* ours only once we know who it is: a file we cannot name again is never removed */
+	rc = bp_disk_file_id_of_fd(fd, &f->ids[i]);
+	if (!rc) {
+		f->created = i + 1;
+		rc = record(f, i);
+	}
+	if (rc) {
+		close(fd);
+		snprintf(err, errlen, "recording %s/%s in %s: %s", f->path, name, BP_DISK_MARKER,
+			 strerror(-rc));
+		return rc;
+	}
 	if (fill)
 		rc = fill_file(fd, ps);
 	if (close(fd) && !rc)
@@ -189,6 +214,7 @@ int bp_disk_files_prepare(struct bp_disk_files *f, const struct bp_disk_layout *
 				    .progress = progress, .arg = arg };
 	int rc = 0;
 
+	f->max_size = l->file_size;
 	if (fill) {
 		ps.buf = malloc(l->block);
 		if (!ps.buf) {
@@ -344,10 +370,24 @@ int bp_disk_files_remove(struct bp_disk_files *f, char *err, size_t errlen)
 
 	close_all(f);
 	for (uint32_t i = f->dir_fd >= 0 ? f->created : 0; i-- > 0; ) {
+		struct bp_disk_file_seen seen;
+		const char *why;
 		char name[32];
+		int src;
 
 		file_name(name, sizeof(name), i);
-		if (unlinkat(f->dir_fd, name, 0) && errno != ENOENT && !rc) {
+		src = bp_disk_file_seen_at(f->dir_fd, name, &seen);
+		if (src == -ENOENT)
+			continue;
+		why = src ? strerror(-src) : bp_disk_file_why_not(&f->ids[i], f->max_size, &seen);
+		if (why) {
+			/* someone put another file in its place: theirs stays, and so the folder */
+			if (!rc) {
+				rc = -ENOTEMPTY;
+				snprintf(err, errlen, "removing %s: left %s, %s, and so the folder",
+					 f->path, name, why);
+			}
+		} else if (unlinkat(f->dir_fd, name, 0) && errno != ENOENT && !rc) {
 			rc = -errno;
 			snprintf(err, errlen, "removing %s/%s: %s", f->path, name, strerror(-rc));
 		}
@@ -371,5 +411,7 @@ int bp_disk_files_remove(struct bp_disk_files *f, char *err, size_t errlen)
 	f->parent_fd = -1;
 	free(f->fds);
 	f->fds = NULL;
+	free(f->ids);
+	f->ids = NULL;
 	return rc;
 }

@@ -3,12 +3,14 @@
  * (PATH/boardperf-disk.XXXXXX, made by mkdtemp so that it can never be someone else's),
  * the files in it (test_file.0 .. test_file.N-1, sysbench's names), and their removal.
  *
- * Only what this code created is ever removed: it counts the files it made, unlinks just
- * those through a descriptor of its own folder (so a rename of PATH meanwhile cannot
- * redirect it), and removes the folder only when that leaves it empty.
+ * Only what this code created is ever removed: it keeps who each file it made is, unlinks
+ * just those that still are (a file put in one's place is left) through a descriptor of its
+ * own folder (so a rename of PATH meanwhile cannot redirect it), and removes the folder only
+ * when that leaves it empty.
  *
  * The folder holds a marker file (BP_DISK_MARKER) from the moment it exists: it says the
- * folder is boardperf's, and the run holds an exclusive flock on it for its whole life. A
+ * folder is boardperf's, it records each file made (disk_marker.h: inode, birth time, size)
+ * right after its creation, and the run holds an exclusive flock on it for its whole life. A
  * run killed by SIGKILL cannot remove its files, but the kernel drops its lock, so the
  * next run can tell a folder left behind (marked, unlocked) from one a run is using
  * (locked) and from anyone else's (no marker): see disk_stale.h.
@@ -21,14 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "disk/disk_marker.h"
 #include "disk/disk_workload.h"
 
 /* The folder's name before mkdtemp fills in the X's. */
 #define BP_DISK_FOLDER_PREFIX "boardperf-disk."
 
-/* The marker in our folder, and the line it starts with (what makes it ours). */
-#define BP_DISK_MARKER "boardperf-marker"
-#define BP_DISK_MARKER_MAGIC "boardperf disk file set\n"
 
 struct bp_disk_files {
 	char path[PATH_MAX];  /* PATH/boardperf-disk.XXXXXX */
@@ -39,6 +39,8 @@ struct bp_disk_files {
 	uint32_t nfiles;
 	uint32_t created;     /* test_file.0 .. created-1 exist and are ours */
 	int *fds;             /* open for the run; -1 when closed */
+	struct bp_disk_file_id *ids;  /* who each file made is: removed only if still it */
+	uint64_t max_size;    /* the most bytes the run writes into a file */
 };
 
 /* Called between chunks of preparation: bytes written so far of total. */

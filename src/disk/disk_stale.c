@@ -9,21 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/units.h"
 #include "disk/disk_files.h"
-
-/* test_file.N, the names of a set's files (sysbench's); nothing else of a folder is ours. */
-static bool is_set_file(const char *name)
-{
-	static const char prefix[] = "test_file.";
-	const char *p = name + sizeof(prefix) - 1;
-
-	if (strncmp(name, prefix, sizeof(prefix) - 1) || !*p)
-		return false;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
-}
+#include "disk/disk_marker.h"
 
 /*
  * The marker of a folder nobody uses, locked by us: a regular file (not followed through a
@@ -47,62 +35,103 @@ static int take_marker(int dir_fd)
 	return fd;
 }
 
+/* An entry that is not boardperf's: counted, and the first one named with the reason. */
+static void note_other(struct bp_disk_stale *s, const char *name, const char *why)
+{
+	if (!s->others++) {
+		snprintf(s->other, sizeof(s->other), "%.95s", name);
+		s->why = why;
+	}
+}
+
 /*
- * Walks the folder: adds up the set's regular files into s->bytes, or with unlink removes
- * them, noting the first failure; *others counts what is not the set's nor the marker.
+ * Walks the folder: an entry is a file the marker proves boardperf made (counted in files
+ * and bytes; with unlink_them, removed right after its own check) or anything else
+ * (others: left). 0, or the first failing unlink's -errno with s->message naming it.
  */
-static int walk(int dir_fd, bool unlink_them, struct bp_disk_stale *s, int *others)
+static int walk(int dir_fd, const struct bp_disk_marker *m, bool unlink_them,
+		struct bp_disk_stale *s)
 {
 	int fd = dup(dir_fd), rc = 0;
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
-	struct stat st;
 
 	if (!d) {
 		rc = -errno;
+		snprintf(s->message, sizeof(s->message), "reading %s: %s", s->path, strerror(-rc));
 		if (fd >= 0)
 			close(fd);
 		return rc;
 	}
 	rewinddir(d);  /* a dup shares the offset an earlier walk left at the end */
-	*others = 0;
+	s->files = s->others = 0;
+	s->bytes = 0;
 	while ((e = readdir(d))) {
+		struct bp_disk_file_seen seen;
+		long index = bp_disk_set_index(e->d_name);
+		const char *why;
+		int src;
+
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
 		    !strcmp(e->d_name, BP_DISK_MARKER))
 			continue;
-		if (!is_set_file(e->d_name) ||
-		    fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)) {
-			(*others)++;
+		if (index < 0) {
+			note_other(s, e->d_name, "not a name boardperf gives its files");
 			continue;
 		}
-		if (!unlink_them)
-			s->bytes += (uint64_t)st.st_size;
-		else if (unlinkat(dir_fd, e->d_name, 0) && !rc)
+		src = bp_disk_file_seen_at(dir_fd, e->d_name, &seen);
+		if (src == -ENOENT)
+			continue;  /* gone meanwhile */
+		why = src ? "cannot be examined" : bp_disk_marker_why_not(m, (uint32_t)index, &seen);
+		if (why) {
+			note_other(s, e->d_name, why);
+			continue;
+		}
+		s->files++;
+		s->bytes += seen.size;
+		if (!unlink_them) {
+			continue;
+		} else if (!unlinkat(dir_fd, e->d_name, 0)) {
+			s->removed++;
+			s->removed_bytes += seen.size;
+		} else if (!rc) {
 			rc = -errno;
+			snprintf(s->message, sizeof(s->message), "removing %s/%s: %s", s->path,
+				 e->d_name, strerror(-rc));
+		}
 	}
 	closedir(d);
 	return rc;
 }
 
-/* Removes a left-behind set under its marker's lock; the folder goes only when empty. */
-static void clean_one(int parent_fd, const char *name, int dir_fd, struct bp_disk_stale *s)
+/*
+ * Removes what of a left-behind set the marker proves boardperf's, under its lock; the
+ * marker and the folder go only when nothing else is left in it.
+ */
+static void clean_one(int parent_fd, const char *name, int dir_fd,
+		      const struct bp_disk_marker *m, struct bp_disk_stale *s)
 {
-	int others = 0;
+	char freed[32];
 
 	s->tried = true;
-	s->rc = walk(dir_fd, true, s, &others);
-	if (!s->rc && others)
+	s->rc = walk(dir_fd, m, true, s);
+	if (s->rc)
+		return;
+	if (s->others) {
 		s->rc = -ENOTEMPTY;
-	if (!s->rc && unlinkat(dir_fd, BP_DISK_MARKER, 0))
+		bp_format_bytes(freed, sizeof(freed), (double)s->removed_bytes);
+		snprintf(s->message, sizeof(s->message), "%s: removed %s%u file%s boardperf made "
+			 "there (%s); left %u entr%s boardperf did not make or cannot prove it made "
+			 "('%s': %s), and so the folder and its marker", s->path,
+			 s->removed > 1 ? "the " : "", s->removed, s->removed == 1 ? "" : "s", freed,
+			 s->others, s->others == 1 ? "y" : "ies", s->other, s->why);
+		return;
+	}
+	if (unlinkat(dir_fd, BP_DISK_MARKER, 0) || unlinkat(parent_fd, name, AT_REMOVEDIR)) {
 		s->rc = -errno;
-	if (!s->rc && unlinkat(parent_fd, name, AT_REMOVEDIR))
-		s->rc = -errno;
-	if (s->rc == -ENOTEMPTY)
-		snprintf(s->message, sizeof(s->message), "removing %s: it holds files boardperf "
-			 "did not make; left as it is", s->path);
-	else if (s->rc)
-		snprintf(s->message, sizeof(s->message), "removing %s: %s", s->path,
-			 strerror(-s->rc));
+		snprintf(s->message, sizeof(s->message), "removing %s (its %u files are removed): "
+			 "%s", s->path, s->removed, strerror(-s->rc));
+	}
 }
 
 /* One entry of parent: 1 when it is a folder left behind (then fn has been told), else 0. */
@@ -110,8 +139,9 @@ static int visit(int parent_fd, const char *parent, const char *name, bool clean
 		 bp_disk_stale_fn fn, void *arg)
 {
 	struct bp_disk_stale s = { .rc = 0 };
+	struct bp_disk_marker m;
 	int dir_fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int marker, others;
+	int marker;
 
 	if (dir_fd < 0)
 		return 0;
@@ -121,9 +151,13 @@ static int visit(int parent_fd, const char *parent, const char *name, bool clean
 		return 0;
 	}
 	snprintf(s.path, sizeof(s.path), "%s/%s", parent, name);
-	walk(dir_fd, false, &s, &others);
+	/* unreadable records (too large, out of memory) prove nothing: nothing is removed */
+	if (bp_disk_marker_read(marker, &m))
+		m = (struct bp_disk_marker){ 0 };
+	walk(dir_fd, &m, false, &s);
 	if (clean)
-		clean_one(parent_fd, name, dir_fd, &s);
+		clean_one(parent_fd, name, dir_fd, &m, &s);
+	bp_disk_marker_free(&m);
 	close(marker);  /* the lock goes with it, after the marker itself */
 	close(dir_fd);
 	fn(arg, &s);

@@ -5,39 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 const char *bp_om_content_type(enum bp_om_format f)
 {
 	return f == BP_OM_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
 	       "text/plain; version=0.0.4; charset=utf-8";
-}
-
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;  /* also stops at the terminating NUL */
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
 }
 
 void bp_om_utf8_clean(char *s)
@@ -45,7 +18,7 @@ void bp_om_utf8_clean(char *s)
 	unsigned char *p = (unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = bp_utf8_seq_len(p);
 
 		if (!n)
 			*p = '?';
@@ -58,7 +31,7 @@ void bp_om_escape(FILE *out, enum bp_om_format f, const char *s, bool help)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = bp_utf8_seq_len(p);
 
 		if (*p == '\\')
 			fputs("\\\\", out);

@@ -23,7 +23,7 @@ struct history_params {
 static const struct bp_opt history_opts[] = {
 	{ 0, "test", BP_OPT_STRING, offsetof(struct history_params, test), "T", NULL, 0, 0, NULL,
 	  "only results of this command (tcp, cpu, run, ...)" },
-	{ 0, "label", BP_OPT_STRING, offsetof(struct history_params, label), "L", NULL, 0, 0,
+	{ 0, "label", BP_OPT_TEXT, offsetof(struct history_params, label), "L", NULL, 0, 0,
 	  NULL, "only results saved with --label L" },
 	{ 0, "since", BP_OPT_STRING, offsetof(struct history_params, since), "DATE", NULL, 0, 0,
 	  NULL, "only results since a UTC date or time, or an age (2026-11-30, 36h, 7d)" },
@@ -115,7 +115,7 @@ static int history_run(const void *params, const struct bp_test_ctx *ctx, struct
 	if (rc == 1)
 		rc = w.err;
 	if (rc)
-		snprintf(err, errlen, "reading %s: %s", bp_store_path(w.s), strerror(-rc));
+		bp_store_read_failed(w.s, rc, err, errlen);
 	bp_store_close(w.s);
 out:
 	if (!rc && w.array && (json_dumpf(w.array, ctx->out, JSON_INDENT(2)) ||

@@ -66,6 +66,9 @@ int bp_stream_listen(const struct bp_addr *a, int proto, int backlog, int *fd_ou
 int bp_tcp_listen_shared(const struct bp_addr *a, int backlog, int *fd_out, char *err,
 			 size_t errlen);
 
+/* The longest congestion control name Linux takes: TCP_CA_NAME_MAX (16) with its NUL. */
+#define BP_SOCK_CONGESTION_MAX 15
+
 /* Socket options; each 0 or -errno with a message naming the option and value. */
 int bp_sock_set_buffers(int fd, int bytes, char *err, size_t errlen); /* SO_SNDBUF+RCVBUF */
 int bp_sock_set_nodelay(int fd, char *err, size_t errlen);

@@ -26,9 +26,9 @@
  * server's --max-duration, which bounds omit + time together.
  */
 #define MAX_OMIT_S 3600LL
-/* The longest -i the client offers; below 1 ms a server would do little but mark. */
+/* The longest -i the client offers; the shortest: BP_NET_MIN_INTERVAL_NS (params.h). */
 #define MAX_INTERVAL_S 3600LL
-#define MIN_INTERVAL_NS 1000000LL
+#define MIN_INTERVAL_NS ((long long)BP_NET_MIN_INTERVAL_NS)
 
 static const struct {
 	const char *name;

@@ -33,6 +33,13 @@ struct bp_iperf3_client;
 /* The longest "authtoken" kept: base64 of one RSA-8192 block (= BP_IPERF3_AUTH_TOKEN_MAX). */
 #define BP_NET_AUTHTOKEN_MAX 1368
 
+/*
+ * The shortest interval a server marks (bp_interval_ns; 0: none): below 1 ms it would do
+ * little but mark. The client checks it too, so that -i 0.0001 is its usage error (exit 2)
+ * rather than the server's refusal.
+ */
+#define BP_NET_MIN_INTERVAL_NS 1000000ULL
+
 struct bp_net_params {
 	char test[16];          /* the kind's name as on the wire: "tcp", "udp", "rr", "crr" */
 	enum bp_net_kind kind;  /* what test names; set with test (bp_net_params_set_test) */

@@ -57,6 +57,41 @@ static int make_parent_dirs(const char *path)
 	return 0;
 }
 
+/* The one line for a corrupt database: its path, SQLite's reason, and what to do. */
+static void say_corrupt(const char *path, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "results database %s is corrupt (%s): move it aside (the next "
+		 "save starts a new one) and recover what it holds with `sqlite3 %s .recover`",
+		 path, why, path);
+}
+
+/* Is the folder path would be made in on a read-only file system? */
+static bool folder_read_only(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return access(dir, W_OK) && errno == EROFS;
+}
+
+int bp_store_read_failed(struct bp_store *s, int rc, char *err, size_t errlen)
+{
+	int code = sqlite3_errcode(s->db) & 0xff;
+
+	if (rc == -EILSEQ || code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		say_corrupt(s->path, code == SQLITE_CORRUPT || code == SQLITE_NOTADB ?
+			    sqlite3_errmsg(s->db) : "database disk image is malformed", err, errlen);
+	else if (code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE)
+		snprintf(err, errlen, "results database %s: %s", s->path, sqlite3_errmsg(s->db));
+	else
+		snprintf(err, errlen, "results database %s: %s", s->path, strerror(-rc));
+	return rc;
+}
+
 static int set_up(struct bp_store *s, int version, char *err, size_t errlen)
 {
 	/* WAL: readers (history, a second save) never block a writer. synchronous=NORMAL in
@@ -85,7 +120,7 @@ struct bp_store *bp_store_open_at(const char *path, bool create, int version, ch
 {
 	struct bp_store *s = calloc(1, sizeof(*s));
 	char why[320] = "";
-	int rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int acc, rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	if (!s) {
 		snprintf(err, errlen, "results database: out of memory");
@@ -126,9 +161,17 @@ struct bp_store *bp_store_open_at(const char *path, bool create, int version, ch
 	return s;
 fail:
 	/* SQLite says "unable to open" with its -shm file's errno; the cause is the mount. */
-	if (access(s->path, W_OK) && errno == EROFS)
+	acc = access(s->path, W_OK) ? errno : 0;
+	if (acc == EROFS)
 		snprintf(why, sizeof(why), "on a read-only file system");
-	snprintf(err, errlen, "results database %s: %s", s->path, why);
+	else if (acc == ENOENT && create && folder_read_only(s->path))
+		/* a file still to be made: SQLite's errno is the missing file's, not the cause */
+		snprintf(why, sizeof(why), "cannot create it: its folder is on a read-only file "
+			 "system");
+	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_CORRUPT)
+		say_corrupt(s->path, sqlite3_errmsg(s->db), err, errlen);
+	else
+		snprintf(err, errlen, "results database %s: %s", s->path, why);
 	bp_store_close(s);
 	return NULL;
 }

@@ -28,6 +28,12 @@ void bp_store_close(struct bp_store *s);
 /* The file s is (for messages). */
 const char *bp_store_path(const struct bp_store *s);
 
+/*
+ * The one line for a read of s that failed with rc (-errno, from a bp_store_ call): the
+ * path and SQLite's own reason; for a corrupt database, that it is and what to do. rc.
+ */
+int bp_store_read_failed(struct bp_store *s, int rc, char *err, size_t errlen);
+
 /* Saves one result document as printed (a suite's "results" children saved too, each linked
  * to its suite); its id in *id. One transaction. 0, or -errno with err. */
 int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err, size_t errlen);

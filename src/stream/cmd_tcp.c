@@ -11,6 +11,7 @@
 #include "core/buildinfo.h"
 #include "core/clock.h"
 #include "core/test.h"
+#include "io/sock.h"
 #include "stream/net_cli.h"
 #include "stream/stream_client.h"
 #include "stream/stream_report.h"
@@ -38,8 +39,9 @@ static const struct bp_opt tcp_opts[] = {
 	  NULL, "TCP maximum segment size (0: the kernel's)" },
 	{ 'N', "no-delay", BP_OPT_FLAG, offsetof(struct tcp_params, nodelay), NULL, NULL, 0, 0,
 	  NULL, "TCP_NODELAY: no Nagle" },
-	{ 'C', "congestion", BP_OPT_STRING, offsetof(struct tcp_params, congestion), "ALGO",
-	  NULL, 0, 0, NULL, "congestion control algorithm (e.g. cubic, bbr)" },
+	{ 'C', "congestion", BP_OPT_TEXT, offsetof(struct tcp_params, congestion), "ALGO",
+	  NULL, 0, BP_SOCK_CONGESTION_MAX, NULL, "congestion control algorithm (e.g. cubic, "
+	  "bbr; at most 15 bytes, Linux's TCP_CA_NAME_MAX)" },
 	{ 'Z', "zerocopy", BP_OPT_FLAG, offsetof(struct tcp_params, zerocopy), NULL, NULL, 0, 0,
 	  NULL, "send with MSG_ZEROCOPY where the kernel has it (the result says which ran)" },
 	{ 'b', "bitrate", BP_OPT_RATE, offsetof(struct tcp_params, rate), "RATE", "0", 0, 1e12,

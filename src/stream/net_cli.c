@@ -9,6 +9,7 @@
 #include "io/sock.h"
 #include "proto/control.h"
 #include "proto/iperf3_auth.h"
+#include "proto/params.h"
 
 int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen)
@@ -40,6 +41,12 @@ int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 	if (n->psk_file && n->iperf3) {
 		snprintf(err, errlen, "--psk '%s' with --iperf3: a stock iperf3 server has no "
 			 "pre-shared key to answer with", n->psk_file);
+		return -EINVAL;
+	}
+	/* the server refuses a shorter one (proto/params.c): say so before connecting */
+	if (n->interval && n->interval < BP_NET_MIN_INTERVAL_NS) {
+		snprintf(err, errlen, "-i %g: out of range, expected 0 (none) or 0.001 to 3600 s "
+			 "(a server marks no interval shorter than 1 ms)", (double)n->interval / 1e9);
 		return -EINVAL;
 	}
 	if (n->nstreams && !n->sctp) {

@@ -12,6 +12,7 @@
 
 #include "core/options.h"
 #include "core/test.h"
+#include "io/sock.h"
 #include "result/result.h"
 #include "suite/latency_report.h"
 #include "suite/latency_run.h"
@@ -53,8 +54,9 @@ static const struct bp_opt latency_opts[] = {
 	  "TCP probes only (default: TCP and UDP)" },
 	{ 0, "udp", BP_OPT_FLAG, OFF(udp), NULL, NULL, 0, 0, NULL,
 	  "UDP probes only (default: TCP and UDP)" },
-	{ 'C', "congestion", BP_OPT_STRING, OFF(congestion), "ALGO", NULL, 0, 0, NULL,
-	  "the load's congestion control (e.g. cubic, bbr; default: the sender's own)" },
+	{ 'C', "congestion", BP_OPT_TEXT, OFF(congestion), "ALGO", NULL, 0,
+	  BP_SOCK_CONGESTION_MAX, NULL, "the load's congestion control (e.g. cubic, bbr; at "
+	  "most 15 bytes, Linux's TCP_CA_NAME_MAX; default: the sender's own)" },
 	{ '4', "version4", BP_OPT_FLAG, OFF(v4), NULL, NULL, 0, 0, NULL, "IPv4 only" },
 	{ '6', "version6", BP_OPT_FLAG, OFF(v6), NULL, NULL, 0, 0, NULL, "IPv6 only" },
 	{ 0, "connect-timeout", BP_OPT_DURATION, OFF(connect_timeout), "S", "3", 0.1, 600, NULL,

@@ -131,6 +131,47 @@ static void test_errors(void)
 	CHECK_STR(err, "--client needs a value: expected HOST");
 }
 
+/*
+ * TEXT: UTF-8 (a byte that is not is named by its offset: JSON would drop the value) and
+ * at most max bytes (a long value quoted only in part); the common --label is TEXT.
+ */
+static void test_text(void)
+{
+	struct text_params { const char *cc; } p;
+	static const struct bp_opt text_table[] = {
+		{ 'C', "congestion", BP_OPT_TEXT, offsetof(struct text_params, cc), "ALGO", NULL, 0,
+		  15, NULL, "congestion control" },
+		BP_OPT_END,
+	};
+	struct bp_common_opts c;
+	struct bp_parsed parsed;
+	char err[256], long_name[200], *argv[3] = { "-C", NULL, NULL };
+
+	memset(&p, 0, sizeof(p));
+	memset(&c, 0, sizeof(c));
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	argv[1] = "cubic";
+	CHECK_INT(bp_opts_parse(text_table, &p, &c, &parsed, 2, argv, err, sizeof(err)), 0);
+	CHECK_STR(p.cc, "cubic");
+	argv[1] = "abcdefghijklmno";  /* 15: the most */
+	CHECK_INT(bp_opts_parse(text_table, &p, &c, &parsed, 2, argv, err, sizeof(err)), 0);
+	argv[1] = long_name;
+	CHECK_INT(bp_opts_parse(text_table, &p, &c, &parsed, 2, argv, err, sizeof(err)),
+		  -ENAMETOOLONG);
+	CHECK_STR(err, "-C 'aaaaaaaaaaaaaaaaaaaaaaaa...': 199 bytes long, expected at most 15");
+	argv[1] = "d\xc3\xa9j\xe0";  /* é is fine; a lone lead byte at offset 4 is not */
+	CHECK_INT(bp_opts_parse(text_table, &p, &c, &parsed, 2, argv, err, sizeof(err)), -EILSEQ);
+	CHECK_STR(err, "-C: byte 4 (0xe0) is not UTF-8: expected text in UTF-8");
+	argv[0] = "--label";
+	argv[1] = "rpi\xff";
+	CHECK_INT(bp_opts_parse(text_table, &p, &c, &parsed, 2, argv, err, sizeof(err)), -EILSEQ);
+	CHECK_STR(err, "--label: byte 3 (0xff) is not UTF-8: expected text in UTF-8");
+	argv[1] = "r\xc3\xa9seau \xe2\x82\xac";
+	CHECK_INT(bp_opts_parse(text_table, &p, &c, &parsed, 2, argv, err, sizeof(err)), 0);
+	CHECK_STR(c.label, "r\xc3\xa9seau \xe2\x82\xac");
+}
+
 static void test_help_and_json(void)
 {
 	struct params p;
@@ -253,6 +294,7 @@ int main(void)
 	test_defaults();
 	test_forms();
 	test_errors();
+	test_text();
 	test_help_and_json();
 	test_man();
 	return tap_done();

@@ -2,7 +2,8 @@
  * The file set: made in a folder of its own, filled, opened, and removed so that the
  * directory is left exactly as found; a file someone else put in our folder survives. A set
  * whose run died (a child that exits without removing it, as SIGKILL would) is found by the
- * next scan, with its size, and removed with clean; a set in use, a folder with the name but
+ * next scan, with its size, and removed with clean; a file put in place of one of ours is
+ * left (the run's own removal checks who each file is too); a set in use, a folder with the name but
  * no marker and one with a stranger's marker are neither named nor touched.
  */
 #include <dirent.h>
@@ -107,6 +108,39 @@ static void test_foreign_file_survives(const char *base)
 	/* the kept folder keeps its marker: the next run names it instead of forgetting it */
 	snprintf(strrchr(path, '/'), sizeof(path) - strlen(f.path), "/%s", BP_DISK_MARKER);
 	CHECK(access(path, F_OK) == 0);
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	CHECK(rmdir(path) == 0);
+}
+
+/*
+ * A file put in place of one of ours during the run (same name, same size) is not ours:
+ * the run's own removal leaves it, and the folder, and names it.
+ */
+static void test_replaced_file_survives(const char *base)
+{
+	struct bp_disk_layout l = { .nfiles = 2, .block = 4096, .file_size = 4096 };
+	struct bp_disk_files f;
+	char err[512] = "", path[PATH_MAX + 32], keep[PATH_MAX + 32], buf[4096];
+	int fd;
+
+	memset(buf, 'x', sizeof(buf));
+	CHECK_INT(bp_disk_files_init(&f, base, l.nfiles, err, sizeof(err)), 0);
+	CHECK_INT(bp_disk_files_prepare(&f, &l, true, NULL, NULL, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/test_file.1", f.path);
+	snprintf(keep, sizeof(keep), "%s/test_file.0", f.path);
+	CHECK(unlink(path) == 0);
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	CHECK(fd >= 0 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
+	close(fd);
+	CHECK_INT(bp_disk_files_remove(&f, err, sizeof(err)), -ENOTEMPTY);
+	CHECK(strstr(err, "test_file.1") && strstr(err, "another file"));
+	CHECK(access(keep, F_OK) != 0);  /* ours went */
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) && buf[4095] == 'x');
+	close(fd);
+	unlink(path);
+	snprintf(strrchr(path, '/'), sizeof(path) - strlen(f.path), "/%s", BP_DISK_MARKER);
 	unlink(path);
 	*strrchr(path, '/') = '\0';
 	CHECK(rmdir(path) == 0);
@@ -302,6 +336,7 @@ int main(void)
 	test_prepare_and_remove(base);
 	test_prepare_empty(base);
 	test_foreign_file_survives(base);
+	test_replaced_file_survives(base);
 	test_stale(base);
 	test_stale_foreign(base);
 	test_bad_parent();
