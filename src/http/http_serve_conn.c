@@ -67,10 +67,10 @@ static void log_budget(const struct bp_http_serve_conn *c, enum bp_http_budget b
 	bp_format_bytes(cap, sizeof(cap), (double)c->w->max_bytes);
 	bp_format_bytes(size, sizeof(size), (double)len);
 	if (b == BP_HTTP_BUDGET_LAST)
-		bp_http_limit_log(c->w->log, c->flow.fd, "closing after this answer: %s more "
+		bp_http_limit_log(c->flow.fd, "closing after this answer: %s more "
 				  "would pass --http-max-bytes %s for one connection", size, cap);
 	else
-		bp_http_limit_log(c->w->log, c->flow.fd, "503 and close: an answer of %s would "
+		bp_http_limit_log(c->flow.fd, "503 and close: an answer of %s would "
 				  "pass --http-max-bytes %s for one connection", size, cap);
 }
 

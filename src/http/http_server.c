@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "core/workers.h"
 #include "http/http_serve_conn.h"
 #include "http/http_serve_limit.h"
@@ -33,11 +34,7 @@ struct bp_http_server {
 	struct bp_http_serve_worker *w;
 	pthread_t *tids;
 	int started;
-	struct bp_http_limit_log log;  /* the workers' rate-limited lines */
 };
-
-/* One for all the workers: a flood at the fd limit hits them all at once. */
-static struct bp_ratelimit accept_warn;
 
 static void accept_ready(struct bp_flow *f, uint32_t events)
 {
@@ -51,9 +48,9 @@ static void accept_ready(struct bp_flow *f, uint32_t events)
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 			    errno == ENOMEM) {
-				bp_warn_ratelimited(&accept_warn, "http: accept: %s: not "
-						    "accepting for %llu ms", strerror(errno),
-						    ACCEPT_PAUSE_NS / BP_NS_PER_MS);
+				bp_warn_peer(NULL, "http: accept: %s: not "
+					     "accepting for %llu ms", strerror(errno),
+					     ACCEPT_PAUSE_NS / BP_NS_PER_MS);
 				bp_loop_mod(f, 0);
 				bp_timer_arm(w->loop, &w->resume, bp_now_ns() + ACCEPT_PAUSE_NS);
 			}
@@ -83,7 +80,7 @@ static void sweep(struct bp_timer *t, uint64_t now)
 		if (bp_http_serve_conn_stalled(c, now, w->idle_timeout_ns)) {
 			/* Asked for answers and never read them: what it trickles in does not
 			 * count as activity. */
-			bp_http_limit_log(w->log, c->flow.fd, "reset: answers unread for the "
+			bp_http_limit_log(c->flow.fd, "reset: answers unread for the "
 					  "idle timeout (%.3g s)",
 					  (double)w->idle_timeout_ns / BP_NS_PER_SEC);
 			bp_http_serve_conn_abort(c);
@@ -152,15 +149,13 @@ static int open_listeners(struct bp_http_server *s, const struct bp_http_server_
 	return rc;
 }
 
-static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_server_opts *o,
-		       struct bp_http_limit_log *log)
+static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_server_opts *o)
 {
 	w->loop = bp_loop_new();
 	w->buf = malloc(BUF_LEN);
 	w->buflen = BUF_LEN;
 	w->idle_timeout_ns = o->idle_timeout_ns ? o->idle_timeout_ns : 10 * BP_NS_PER_SEC;
 	w->max_bytes = o->max_bytes ? o->max_bytes : BP_HTTP_MAX_BYTES_DEFAULT;
-	w->log = log;
 	if (!w->loop || !w->buf || bp_loop_add(w->loop, &w->listener))
 		return -ENOMEM;
 	w->sweep = (struct bp_timer){ .fn = sweep, .data = w };
@@ -216,7 +211,7 @@ struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o,
 	}
 	rc = open_listeners(s, o, err, errlen);
 	for (int i = 0; !rc && i < s->n; i++)
-		if (worker_init(&s->w[i], o, &s->log)) {
+		if (worker_init(&s->w[i], o)) {
 			snprintf(err, errlen, "http: cannot create an event loop");
 			rc = -ENOMEM;
 		}

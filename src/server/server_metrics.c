@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/log_limit.h"
 #include "server/metrics_request.h"
 #include "server/server_internal.h"
 
@@ -139,8 +140,7 @@ static bool write_out(struct srv_mconn *c)
 static void answer(struct srv_mconn *c, const struct bp_metrics_request *r)
 {
 	if (r->status != 200)
-		bp_log_ratelimited(&c->s->metrics.rl_bad, BP_LOG_DEBUG,
-				   "metrics: a request answered %d", r->status);
+		bp_debug_peer(NULL, "metrics: a request answered %d", r->status);
 	else
 		c->s->stats.scrapes++;
 	if (!render(c, r)) {
@@ -196,8 +196,8 @@ static void take(struct srv *s, int fd)
 
 	if (m->nconns >= SRV_METRICS_MAX_CONNS) {
 		m->shed++;
-		bp_info_ratelimited(&m->rl_shed, "metrics: %d connections at once: the oldest "
-				    "shed (%llu so far)", m->nconns, (unsigned long long)m->shed);
+		bp_info_peer(NULL, "metrics: %d connections at once: the oldest "
+			     "shed (%llu so far)", m->nconns, (unsigned long long)m->shed);
 		mconn_free(m->oldest);
 	}
 	c = calloc(1, sizeof(*c));

@@ -31,7 +31,6 @@ struct srv_metrics {
 	struct srv_mconn *oldest, *newest;   /* connections, in the order accepted */
 	int nconns;
 	uint64_t shed;
-	struct bp_ratelimit rl_shed, rl_bad;
 };
 
 /* Listens on o->metrics_bind:o->metrics_port (when o->metrics); 0 or -errno with err. */
