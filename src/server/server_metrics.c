@@ -148,9 +148,9 @@ static void answer(struct srv_mconn *c, const struct bp_metrics_request *r)
 		return;
 	}
 	if (r->status == 200)
-		bp_debug("metrics: GET /metrics answered in %s (%zu bytes)",
-			 r->format == BP_OM_OPENMETRICS ? "OpenMetrics 1.0.0" : "text 0.0.4",
-			 c->outlen);
+		bp_debug_peer(NULL, "metrics: GET /metrics answered in %s (%zu bytes)",
+			      r->format == BP_OM_OPENMETRICS ? "OpenMetrics 1.0.0" : "text 0.0.4",
+			      c->outlen);
 	write_out(c);
 }
 
