@@ -13,7 +13,9 @@
 #     LF, BEL, a C1 CSI and HTML: the client prints one line without a control byte, its JSON
 #     holds the text escaped; that document with the same text as its label (a failed run is
 #     not saved: it goes in by `boardperf import`, as a peer's file would) shows no control
-#     byte in import's, history's and show's output, nor in the HTML report.
+#     byte in import's, history's and show's output, nor in the HTML report; a saved text
+#     form given ESC and CR (sqlite3, as an older boardperf could have saved one) shows them
+#     escaped.
 # Counts are bounded by the limits times the attack's measured length, so a slow machine
 # sends less and the bounds hold: side by side (~25 s).
 # Usage: test_attack_logs.sh BOARDPERF
@@ -149,6 +151,20 @@ ok $? "D: history prints its one line, no control byte, no forged line"
 expect_exit 0 "D: boardperf show of it" "$bp" show 1 --db "$db"
 ! grep -q "$esc\|$cr\|$bel" <<<"$out" && [ "$(jq -r .params.label <<<"$out")" = "$(jq -r . <<<"$hostile")" ]
 ok $? "D: show prints the JSON, its label whole and no ESC, CR or BEL"
+# A saved text form with control bytes in it, as an older boardperf could have saved a
+# server's text: show prints it with them escaped, its lines kept.
+if command -v sqlite3 >/dev/null; then
+	expect_exit 0 "D: a tcp test saved" "$bp" tcp -c 127.0.0.1 -p "$port2" -t 1 --db "$db" \
+		--label saved
+	sqlite3 "$db" "UPDATE printed SET body = CAST(body || X'1B5B324A0D464F52474544' AS BLOB)
+		WHERE format = 'text' AND result_id = (SELECT MAX(id) FROM results)"
+	expect_exit 0 "D: boardperf show of a saved form holding ESC and CR" "$bp" show saved --db "$db"
+	! grep -q "$esc\|$cr" <<<"$out" && grep -qF '\x1B[2J\x0DFORGED' <<<"$out" &&
+		[ "$(wc -l <<<"$out")" -gt 2 ]
+	ok $? "D: show prints them as \\xNN, the form's lines kept ($(wc -l <<<"$out") lines)"
+else
+	skip "D: show of a saved form holding ESC and CR" "needs sqlite3"
+fi
 expect_exit 0 "D: boardperf report of the stored run and of the file" "$bp" report 1 \
 	"$tap_tmp/forged.json" --db "$db" --html "$tap_tmp/report.html"
 html=$tap_tmp/report.html
