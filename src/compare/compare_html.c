@@ -11,21 +11,11 @@
 
 #include "compare/compare_render.h"
 #include "compare/compare_view.h"
+#include "core/text_escape.h"
 
 static void html_put(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		switch (ch) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, out);
-		}
-	}
+	bp_html_escape(out, s);
 }
 
 static const char *cell_class(enum bp_cmp_cell cls)

@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "core/test.h"
+#include "core/text_escape.h"
 #include "history/history_line.h"
 #include "store/store.h"
 #include "store/store_doc.h"
@@ -108,10 +109,13 @@ static int import_one(struct bp_store *s, const char *file, const char *label, F
 		const char *l = json_string_value(json_object_get(json_object_get(doc, "params"),
 								  "label"));
 
+		char test[4 * 16 + 1], name[4 * 64 + 1];
+
+		/* The file's words, escaped: it may come from anyone (core/text_escape.h). */
 		fprintf(out, "%s: saved as result %lld (%s%s%s, %s)\n", file, (long long)id,
-			json_string_value(json_object_get(doc, "test")), l ? ", label " : "",
-			l ? l : "", t >= 0 ? bp_history_time(when, sizeof(when), t)
-					   : "no time: now");
+			bp_esc(test, sizeof(test), json_string_value(json_object_get(doc, "test"))),
+			l ? ", label " : "", bp_esc(name, sizeof(name), l),
+			t >= 0 ? bp_history_time(when, sizeof(when), t) : "no time: now");
 	}
 	json_decref(doc);
 	return rc;

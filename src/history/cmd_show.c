@@ -3,15 +3,18 @@
  * command wrote (text with its interval lines, JSON, CSV or JSON Lines), or with --text,
  * --json or --csv that form as the command would have printed it. JSON is the document
  * itself, dumped as the JSON renderer dumps it; an imported document has only that form.
+ * A control byte in a saved form is shown escaped (put_form).
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/options.h"
 #include "core/test.h"
+#include "core/text_escape.h"
 #include "store/store.h"
 
 struct show_params {
@@ -69,6 +72,26 @@ static int print_doc(struct bp_store *s, int64_t id, FILE *out)
 	return rc;
 }
 
+/*
+ * A saved form as printed, but for what a peer's text could have left in it (a result
+ * saved by an older boardperf holds a server's error as it came): control bytes other
+ * than the lines' own and invalid UTF-8 are shown as \xNN (core/text_escape.h).
+ */
+static int put_form(const char *body, size_t len, FILE *out)
+{
+	char *safe = len < (SIZE_MAX - 1) / 4 ? malloc(4 * len + 1) : NULL;
+	size_t n;
+	int rc = 0;
+
+	if (!safe)
+		return -ENOMEM;
+	n = bp_text_escape(safe, 4 * len + 1, body, len, BP_ESC_KEEP_LINES);
+	if (fwrite(safe, 1, n, out) != n)
+		rc = -EIO;
+	free(safe);
+	return rc;
+}
+
 static int print_form(struct bp_store *s, int64_t id, const char *want, FILE *out, char *err,
 		      size_t errlen)
 {
@@ -87,8 +110,8 @@ static int print_form(struct bp_store *s, int64_t id, const char *want, FILE *ou
 			 : "it was imported from a file (show it with --json)");
 		return -ENOENT;
 	}
-	if (!rc && fwrite(body, 1, len, out) != len)
-		rc = -EIO;
+	if (!rc)
+		rc = put_form(body, len, out);
 	free(body);
 	return rc;
 }

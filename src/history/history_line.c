@@ -2,9 +2,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/text_escape.h"
 #include "result/render.h"
 #include "result/headline.h"
 
@@ -140,7 +143,8 @@ void bp_history_print_head(FILE *out)
 		"figures");
 }
 
-void bp_history_print_line(FILE *out, const struct bp_history_entry *e)
+/* The line as the entry has it; its label, test and names may come from an imported file. */
+static void format_line(FILE *out, const struct bp_history_entry *e)
 {
 	char when[32], v[BP_TEXT_VALUE_LEN];
 
@@ -156,7 +160,29 @@ void bp_history_print_line(FILE *out, const struct bp_history_entry *e)
 		fprintf(out, " error: %s", e->error);
 	if (e->row.parent)
 		fprintf(out, " (in #%lld)", (long long)e->row.parent);
-	fputc('\n', out);
+}
+
+/* One line whatever the file held: its text escaped as a log line's (core/text_escape.h). */
+void bp_history_print_line(FILE *out, const struct bp_history_entry *e)
+{
+	char *line = NULL, *safe;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+
+	if (!m)
+		return;
+	format_line(m, e);
+	if (fclose(m) || !line) {
+		free(line);
+		return;
+	}
+	safe = malloc(4 * len + 1);
+	if (safe) {
+		bp_text_escape(safe, 4 * len + 1, line, len, 0);
+		fprintf(out, "%s\n", safe);
+	}
+	free(safe);
+	free(line);
 }
 
 json_t *bp_history_entry_json(const struct bp_history_entry *e)

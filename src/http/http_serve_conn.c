@@ -84,10 +84,10 @@ static void log_budget(const struct bp_http_serve_conn *c, enum bp_http_budget b
 	bp_format_bytes(cap, sizeof(cap), (double)c->w->max_bytes);
 	bp_format_bytes(size, sizeof(size), (double)len);
 	if (b == BP_HTTP_BUDGET_LAST)
-		bp_http_limit_log(c->w->log, c->flow.fd, "closing after this answer: %s more "
+		bp_http_limit_log(c->flow.fd, "closing after this answer: %s more "
 				  "would pass --http-max-bytes %s for one connection", size, cap);
 	else
-		bp_http_limit_log(c->w->log, c->flow.fd, "503 and close: an answer of %s would "
+		bp_http_limit_log(c->flow.fd, "503 and close: an answer of %s would "
 				  "pass --http-max-bytes %s for one connection", size, cap);
 }
 
@@ -220,12 +220,12 @@ void bp_http_serve_sweep(struct bp_http_serve_worker *w, uint64_t now)
 		next = c->next;
 		switch (bp_http_serve_conn_verdict(c, now)) {
 		case BP_HTTP_UNREAD:
-			bp_http_limit_log(w->log, c->flow.fd, "reset: answers unread for the "
+			bp_http_limit_log(c->flow.fd, "reset: answers unread for the "
 					  "idle timeout (%.3g s)", t);
 			bp_http_serve_conn_abort(c);
 			break;
 		case BP_HTTP_NO_HEAD:
-			bp_http_limit_log(w->log, c->flow.fd, "closed: no whole request head "
+			bp_http_limit_log(c->flow.fd, "closed: no whole request head "
 					  "within the idle timeout (%.3g s)", t);
 			bp_http_serve_conn_free(c);
 			break;
@@ -485,7 +485,7 @@ void bp_http_serve_accept(struct bp_http_serve_worker *w, int fd)
 	struct bp_http_serve_conn *old;
 
 	if (fd >= w->fd_floor) {
-		bp_http_limit_log(w->log, fd, "refused (503): descriptor %d is one of those kept "
+		bp_http_limit_log(fd, "refused (503): descriptor %d is one of those kept "
 				  "for tests (from %d up)", fd, w->fd_floor);
 		refuse(w, fd);
 		return;
@@ -493,12 +493,12 @@ void bp_http_serve_accept(struct bp_http_serve_worker *w, int fd)
 	if (w->nconns >= w->max_conns) {
 		old = longest_waiting(w);
 		if (!old) {
-			bp_http_limit_log(w->log, fd, "refused (503): %d connections on this thread "
+			bp_http_limit_log(fd, "refused (503): %d connections on this thread "
 					  "(its share of the cap), all being answered", w->nconns);
 			refuse(w, fd);
 			return;
 		}
-		bp_http_limit_log(w->log, old->flow.fd, "closed for a new connection: %d on this "
+		bp_http_limit_log(old->flow.fd, "closed for a new connection: %d on this "
 				  "thread (its share of the cap), this one waited longest for a "
 				  "request", w->nconns);
 		bp_http_serve_conn_free(old);

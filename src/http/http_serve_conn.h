@@ -39,8 +39,6 @@
  */
 #define BP_HTTP_SERVE_BACKLOG (1u << 20)
 
-struct bp_http_limit_log;
-
 struct bp_http_serve_worker {
 	struct bp_loop *loop;
 	struct bp_flow listener;
@@ -51,7 +49,6 @@ struct bp_http_serve_worker {
 	int fd_floor;                      /* accepted as this descriptor or above: refused */
 	uint64_t idle_timeout_ns;
 	uint64_t max_bytes;                /* a connection's budget (UINT64_MAX: none) */
-	struct bp_http_limit_log *log;     /* shared by the workers */
 	char *buf;                         /* read buffer shared by the connections */
 	size_t buflen;
 	uint64_t requests, connections;    /* relaxed atomics, read by other threads */

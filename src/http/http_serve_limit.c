@@ -5,7 +5,7 @@
 #include <sys/socket.h>
 
 #include "core/clock.h"
-#include "core/log.h"
+#include "core/log_limit.h"
 #include "io/sock.h"
 
 enum bp_http_budget bp_http_budget_check(uint64_t committed, uint64_t len, uint64_t cap)
@@ -16,7 +16,7 @@ enum bp_http_budget bp_http_budget_check(uint64_t committed, uint64_t len, uint6
 	return len > cap - committed - len ? BP_HTTP_BUDGET_LAST : BP_HTTP_BUDGET_OK;
 }
 
-void bp_http_limit_log(struct bp_http_limit_log *l, int fd, const char *fmt, ...)
+void bp_http_limit_log(int fd, const char *fmt, ...)
 {
 	struct bp_addr a = { .len = sizeof(a.ss) };
 	char peer[80] = "?", why[200];
@@ -27,5 +27,5 @@ void bp_http_limit_log(struct bp_http_limit_log *l, int fd, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	bp_info_ratelimited(&l->rl, "http: %s: %s", peer, why);
+	bp_info_peer(peer, "http: %s: %s", peer, why);
 }

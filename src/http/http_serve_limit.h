@@ -1,7 +1,6 @@
 /*
  * What one connection of `serve --http` may cost the server: the bytes it may be sent in
- * all (--http-max-bytes), and the line the server logs when a connection is cut short,
- * at most one a second however many connections are.
+ * all (--http-max-bytes), and the line the server logs when a connection is cut short.
  *
  * A reply is promised against the budget when its request is parsed, before a byte of it
  * is written. A reply that fits goes out whole; the one after which the next alike would
@@ -15,8 +14,6 @@
 #define BP_HTTP_HTTP_SERVE_LIMIT_H
 
 #include <stdint.h>
-
-#include "core/log.h"
 
 /*
  * 4 GiB: three of the largest bodies (1 GiB, /1g) and a few thousand /1m on one
@@ -37,16 +34,10 @@ enum bp_http_budget {
 enum bp_http_budget bp_http_budget_check(uint64_t committed, uint64_t len, uint64_t cap);
 
 /*
- * The line the workers log for a connection cut short, through core/log.h's limiter (a
- * burst, then one a second over every worker thread; the next line says how many it
- * left out).
+ * "http: 127.0.0.1:40112: WHY", the line the workers log for the connection on fd when it
+ * is cut short, through the limiter of every line a peer causes (core/log_limit.h).
  */
-struct bp_http_limit_log {
-	struct bp_ratelimit rl;
-};
-
-/* "http: 127.0.0.1:40112: WHY" for the connection on fd, rate limited as above. */
-__attribute__((format(printf, 3, 4)))
-void bp_http_limit_log(struct bp_http_limit_log *l, int fd, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+void bp_http_limit_log(int fd, const char *fmt, ...);
 
 #endif

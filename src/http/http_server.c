@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "core/workers.h"
 #include "http/http_serve_conn.h"
 #include "http/http_serve_limit.h"
@@ -32,11 +33,7 @@ struct bp_http_server {
 	struct bp_http_serve_worker *w;
 	pthread_t *tids;
 	int started;
-	struct bp_http_limit_log log;  /* the workers' rate-limited lines */
 };
-
-/* One for all the workers: a flood at the fd limit hits them all at once. */
-static struct bp_ratelimit accept_warn;
 
 static void accept_ready(struct bp_flow *f, uint32_t events)
 {
@@ -50,9 +47,9 @@ static void accept_ready(struct bp_flow *f, uint32_t events)
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 			    errno == ENOMEM) {
-				bp_warn_ratelimited(&accept_warn, "http: accept: %s: not "
-						    "accepting for %llu ms", strerror(errno),
-						    ACCEPT_PAUSE_NS / BP_NS_PER_MS);
+				bp_warn_peer(NULL, "http: accept: %s: not "
+					     "accepting for %llu ms", strerror(errno),
+					     ACCEPT_PAUSE_NS / BP_NS_PER_MS);
 				bp_loop_mod(f, 0);
 				bp_timer_arm(w->loop, &w->resume, bp_now_ns() + ACCEPT_PAUSE_NS);
 			}
@@ -138,7 +135,7 @@ static int open_listeners(struct bp_http_server *s, const struct bp_http_server_
 }
 
 static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_server_opts *o,
-		       const struct bp_fd_share *fds, int n, struct bp_http_limit_log *log)
+		       const struct bp_fd_share *fds, int n)
 {
 	/* The kernel spreads connections evenly over the listeners: the cap is split alike. */
 	w->max_conns = fds->http_cap / n > 0 ? fds->http_cap / n : 1;
@@ -148,7 +145,6 @@ static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_serv
 	w->buflen = BUF_LEN;
 	w->idle_timeout_ns = o->idle_timeout_ns ? o->idle_timeout_ns : 10 * BP_NS_PER_SEC;
 	w->max_bytes = o->max_bytes ? o->max_bytes : BP_HTTP_MAX_BYTES_DEFAULT;
-	w->log = log;
 	if (!w->loop || !w->buf || bp_loop_add(w->loop, &w->listener))
 		return -ENOMEM;
 	w->sweep = (struct bp_timer){ .fn = sweep, .data = w };
@@ -206,7 +202,7 @@ struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o,
 	rc = open_listeners(s, o, err, errlen);
 	bp_fd_share_now(&fds);
 	for (int i = 0; !rc && i < s->n; i++)
-		if (worker_init(&s->w[i], o, &fds, s->n, &s->log)) {
+		if (worker_init(&s->w[i], o, &fds, s->n)) {
 			snprintf(err, errlen, "http: cannot create an event loop");
 			rc = -ENOMEM;
 		}

@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "core/signals.h"
+#include "core/text_escape.h"
 #include "proto/iperf3_auth.h"
 #include "proto/auth_psk.h"
 #include "proto/iperf3_error.h"
@@ -93,24 +94,16 @@ int bp_ctl_event(struct bp_ctl *c)
 
 /*
  * What a foreign listener sent, as the user can read it: its first line (a web server's
- * status line, sshd's banner says which program it is), at most QUOTE_MAX bytes, with
- * anything unprintable and the quote itself escaped.
+ * status line, sshd's banner says which program it is), at most QUOTE_MAX bytes, escaped
+ * as every peer's text is (core/text_escape.h).
  */
 static void quote(const unsigned char *p, size_t n, char *out, size_t outlen)
 {
-	size_t o = 0;
+	size_t len = 1;
 
-	for (size_t i = 0; i < n && i < QUOTE_MAX && o + 5 < outlen; i++) {
-		unsigned char ch = p[i];
-
-		if ((ch == '\r' || ch == '\n') && i > 0)
-			break;
-		if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
-			out[o++] = (char)ch;
-		else
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", ch);
-	}
-	out[o] = '\0';
+	while (len < n && len < QUOTE_MAX && p[len] != '\r' && p[len] != '\n')
+		len++;
+	bp_text_escape(out, outlen, (const char *)p, n ? len : 0, 0);
 }
 
 /* Wait until fd is readable (or closed) or deadline_ns passes: 0, -ETIMEDOUT, -EINTR. */

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "core/be32.h"
+#include "core/text_escape.h"
 #include "proto/control.h"
 
 static const struct {
@@ -98,8 +99,10 @@ static int read_json_reason(int fd, uint32_t len, char *why, size_t whylen,
 	s = json_string_value(json_object_get(msg, "error"));
 	if (!rc && !s)
 		rc = -EBADMSG;
+	/* The server's text goes to a terminal, a log and the saved result: escaped here. */
 	if (!rc)
-		snprintf(why, whylen, "%s", s);
+		bp_text_escape(why, whylen, s, json_string_length(json_object_get(msg, "error")),
+			       0);
 	json_decref(msg);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "core/test.h"
 #include "export/om_store.h"
 #include "http/http_serve_limit.h"
@@ -198,7 +199,6 @@ static int serve_check(void *params, const struct bp_parsed *parsed, char *err, 
  * "Prometheus"). */
 struct metrics_store {
 	const char *db;
-	struct bp_ratelimit rl;
 };
 
 static void add_stored(void *arg, FILE *out, enum bp_om_format f)
@@ -208,8 +208,7 @@ static void add_stored(void *arg, FILE *out, enum bp_om_format f)
 	int rc = bp_om_store_write(m->db, 0, out, f, NULL, err, sizeof(err));
 
 	if (rc)
-		bp_warn_ratelimited(&m->rl, "metrics: stored figures left out of the scrape: %s",
-				    err);
+		bp_warn_peer(NULL, "metrics: stored figures left out of the scrape: %s", err);
 	bp_om_family(out, f, "boardperf_store_readable", BP_OM_GAUGE, "",
 		     "1 when this scrape read the stored figures of --db, 0 when it could not "
 		     "(the server's log says why)");

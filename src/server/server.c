@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "core/signals.h"
 #include "core/workers.h"
 #include "server/server_accept.h"
@@ -55,6 +56,13 @@ static int open_listener(struct srv *s, unsigned *port, char *err, size_t errlen
 	return 0;
 }
 
+/* What the log limiter left out is summed once a flood of peers' lines is over. */
+static void log_flush(struct bp_timer *t, uint64_t now)
+{
+	bp_log_peer_flush(false);
+	bp_timer_arm(t->data, t, now + BP_LOG_QUIET_NS);
+}
+
 static void close_all(struct srv *s)
 {
 	while (s->sessions)
@@ -66,6 +74,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 	struct srv s = { .o = o, .door.reserve_fd = -1 };
 	int workers = o->workers ? o->workers : bp_workers_available_cpus();
 	unsigned port = o->port;
+	struct bp_timer log_tick = { .fn = log_flush };
 	int rc = -ENOMEM;
 
 	s.loop = bp_loop_new();
@@ -87,12 +96,17 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 		rc = srv_metrics_open(&s, err, errlen);
 	if (o->ready)
 		o->ready(o->ready_arg, rc, err, port, s.loop);
+	log_tick.data = s.loop;
+	if (!rc)
+		bp_timer_arm(s.loop, &log_tick, bp_now_ns() + BP_LOG_QUIET_NS);
 	/* Runs until a signal, bp_loop_stop from another thread, or max_tests. */
 	if (!rc)
 		rc = bp_loop_run(s.loop, 0);
 	if (rc == -EINTR)
 		rc = 0;
 	close_all(&s);
+	bp_timer_cancel(s.loop, &log_tick);
+	bp_log_peer_flush(true);
 	srv_metrics_close(&s);
 	srv_door_free(&s);
 	if (s.listener.fd > 0) {

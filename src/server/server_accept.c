@@ -16,6 +16,7 @@
 #include "core/be32.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "proto/control.h"
 #include "server/server_accept.h"
 #include "server/server_internal.h"
@@ -105,10 +106,10 @@ void srv_door_free(struct srv *s)
 
 void srv_door_out_of_fds(struct srv *s, const char *op, int err)
 {
-	bp_warn_ratelimited(&s->door.rl_fds, "%s: %s (descriptor limit %d, %d connections "
-			    "without a cookie, %llu shed and %llu refused so far)", op,
-			    strerror(err), s->door.fd_limit, s->door.npending,
-			    (unsigned long long)s->door.shed, (unsigned long long)s->door.refused);
+	bp_warn_peer(NULL, "%s: %s (descriptor limit %d, %d connections "
+		     "without a cookie, %llu shed and %llu refused so far)", op,
+		     strerror(err), s->door.fd_limit, s->door.npending,
+		     (unsigned long long)s->door.shed, (unsigned long long)s->door.refused);
 }
 
 /*
@@ -180,7 +181,7 @@ void srv_door_listener_readable(struct bp_flow *f, uint32_t events)
 			continue;
 		}
 		/* ENOBUFS, ENOMEM and anything unforeseen: rest rather than spin on it. */
-		bp_warn_ratelimited(&s->door.rl_accept, "accept: %s", strerror(errno));
+		bp_warn_peer(NULL, "accept: %s", strerror(errno));
 		pause_listener(s);
 		return;
 	}

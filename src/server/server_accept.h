@@ -38,8 +38,6 @@ struct srv_door {
 	struct bp_timer resume;
 	uint64_t shed, refused;              /* totals, for the log and --metrics */
 	uint64_t junk, no_cookie;            /* not a client; no cookie in time (--metrics) */
-	/* out of fds, shedding, bad cookies, other accept errors, tests that never began */
-	struct bp_ratelimit rl_fds, rl_shed, rl_junk, rl_accept, rl_setup;
 };
 
 /* server_accept.c */

@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "proto/iperf3_auth.h"
 #include "proto/iperf3_error.h"
 #include "server/server_internal.h"
@@ -59,10 +60,11 @@ static enum verdict iperf3_start(struct srv_session *ss, const json_t *msg, char
 		return V_ABSENT;
 	if (!bp_iperf3_auth_verify(ss->srv->o->iperf3_auth, ss->np.authtoken,
 				   (int64_t)time(NULL), who, sizeof(who), reason, sizeof(reason))) {
-		bp_info("%s: authenticated by iperf3 username as '%s'", ss->peer, who);
+		bp_info_peer(ss->peer, "%s: authenticated by iperf3 username as '%s'", ss->peer,
+			     who);
 		return V_PASS;
 	}
-	bp_info("%s: iperf3 username refused (%s)", ss->peer, reason);
+	bp_info_peer(ss->peer, "%s: iperf3 username refused (%s)", ss->peer, reason);
 	snprintf(why, len, "authentication failed: this server is locked (--username and "
 		 "--rsa-public-key-path, the right password, a clock within its skew)");
 	return V_REFUSED;

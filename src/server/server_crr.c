@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "rr/rr_responder.h"
 #include "server/server_internal.h"
 
@@ -59,7 +60,7 @@ static void take_running(struct srv_session *ss, int fd)
 	if (!c || !(c->r = bp_rr_responder_new(&cfg))) {
 		free(c);
 		close(fd);
-		bp_debug("%s: crr connection refused: out of memory", ss->peer);
+		bp_debug_peer(ss->peer, "%s: crr connection refused: out of memory", ss->peer);
 		return;
 	}
 	/*
@@ -77,7 +78,8 @@ static void take_running(struct srv_session *ss, int fd)
 		bp_rr_responder_free(c->r);
 		free(c);
 		close(fd);
-		bp_debug("%s: crr connection dropped: %s", ss->peer, strerror(-rc));
+		bp_debug_peer(ss->peer, "%s: crr connection dropped: %s", ss->peer,
+			      strerror(-rc));
 		return;
 	}
 	ss->crr_conns++;

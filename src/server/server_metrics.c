@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/log_limit.h"
 #include "io/fd_share.h"
 #include "server/metrics_request.h"
 #include "server/server_internal.h"
@@ -140,8 +141,7 @@ static bool write_out(struct srv_mconn *c)
 static void answer(struct srv_mconn *c, const struct bp_metrics_request *r)
 {
 	if (r->status != 200)
-		bp_log_ratelimited(&c->s->metrics.rl_bad, BP_LOG_DEBUG,
-				   "metrics: a request answered %d", r->status);
+		bp_debug_peer(NULL, "metrics: a request answered %d", r->status);
 	else
 		c->s->stats.scrapes++;
 	if (!render(c, r)) {
@@ -149,9 +149,9 @@ static void answer(struct srv_mconn *c, const struct bp_metrics_request *r)
 		return;
 	}
 	if (r->status == 200)
-		bp_debug("metrics: GET /metrics answered in %s (%zu bytes)",
-			 r->format == BP_OM_OPENMETRICS ? "OpenMetrics 1.0.0" : "text 0.0.4",
-			 c->outlen);
+		bp_debug_peer(NULL, "metrics: GET /metrics answered in %s (%zu bytes)",
+			      r->format == BP_OM_OPENMETRICS ? "OpenMetrics 1.0.0" : "text 0.0.4",
+			      c->outlen);
 	write_out(c);
 }
 
@@ -197,16 +197,16 @@ static void take(struct srv *s, int fd)
 
 	if (fd >= m->fd_floor) {
 		m->refused++;
-		bp_info_ratelimited(&m->rl_shed, "metrics: connection closed: descriptor %d is one "
-				    "of those kept for tests (from %d up; %llu so far)", fd,
-				    m->fd_floor, (unsigned long long)m->refused);
+		bp_info_peer(NULL, "metrics: connection closed: descriptor %d is one "
+			     "of those kept for tests (from %d up; %llu so far)", fd,
+			     m->fd_floor, (unsigned long long)m->refused);
 		close(fd);
 		return;
 	}
 	if (m->nconns >= SRV_METRICS_MAX_CONNS) {
 		m->shed++;
-		bp_info_ratelimited(&m->rl_shed, "metrics: %d connections at once: the oldest "
-				    "shed (%llu so far)", m->nconns, (unsigned long long)m->shed);
+		bp_info_peer(NULL, "metrics: %d connections at once: the oldest "
+			     "shed (%llu so far)", m->nconns, (unsigned long long)m->shed);
 		mconn_free(m->oldest);
 	}
 	c = calloc(1, sizeof(*c));

@@ -33,7 +33,6 @@ struct srv_metrics {
 	int nconns;
 	int fd_floor;                        /* accepted as this descriptor or above: closed */
 	uint64_t shed, refused;
-	struct bp_ratelimit rl_shed, rl_bad;
 };
 
 /* Listens on o->metrics_bind:o->metrics_port (when o->metrics); 0 or -errno with err. */

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "server/server_accept.h"
 #include "server/server_internal.h"
 
@@ -78,7 +79,7 @@ static void pending_timeout(struct bp_timer *t, uint64_t now_ns)
 
 	(void)now_ns;
 	p->srv->door.no_cookie++;
-	bp_debug("%s: no cookie within the idle timeout, dropped", p->peer);
+	bp_debug_peer(p->peer, "%s: no cookie within the idle timeout, dropped", p->peer);
 	pending_free(p, true);
 }
 
@@ -101,8 +102,8 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 	if (!bp_cookie_valid(cookie)) {
 		/* A scanner or a flood can send these at any rate. */
 		s->door.junk++;
-		bp_info_ratelimited(&s->door.rl_junk,
-				    "%s: not a boardperf or iperf3 client (bad cookie), dropped", peer);
+		bp_info_peer(peer,
+			     "%s: not a boardperf or iperf3 client (bad cookie), dropped", peer);
 		close(fd);
 		return;
 	}
@@ -175,7 +176,7 @@ static void shed(struct srv_pending *p, const char *why)
 	if (pending_read(p))
 		return;
 	p->srv->door.shed++;
-	bp_debug("%s: no cookie yet, shed (%s)", p->peer, why);
+	bp_debug_peer(p->peer, "%s: no cookie yet, shed (%s)", p->peer, why);
 	pending_free(p, true);
 }
 
@@ -200,9 +201,9 @@ static void near_fd_limit(struct srv *s, int fd)
 
 	if (fd >= d->fd_limit - FD_HEADROOM && d->npending > 0) {
 		d->pressure_cap = d->npending > 8 ? d->npending - 8 : 1;
-		bp_warn_ratelimited(&d->rl_shed,
-				    "near the descriptor limit (%d): connections without a cookie "
-				    "held to %d, the oldest shed", d->fd_limit, d->pressure_cap);
+		bp_warn_peer(NULL,
+			     "near the descriptor limit (%d): connections without a cookie "
+			     "held to %d, the oldest shed", d->fd_limit, d->pressure_cap);
 	} else if (d->pressure_cap && d->npending < d->pressure_cap / 2) {
 		d->pressure_cap = 0;
 	}
@@ -223,17 +224,17 @@ static void make_room(struct srv *s, const unsigned char key[16], int fd)
 		if (!memcmp(q->host, key, 16) && here++ == 0)
 			oldest_here = q;
 	if (oldest_here && here >= per_addr) {
-		bp_warn_ratelimited(&d->rl_shed,
-				    "%s: %d connections without a cookie from this address "
-				    "(--max-pending-per-addr %d): shedding the oldest",
-				    oldest_here->peer, here, per_addr);
+		bp_warn_peer(oldest_here->peer,
+			     "%s: %d connections without a cookie from this address "
+			     "(--max-pending-per-addr %d): shedding the oldest",
+			     oldest_here->peer, here, per_addr);
 		shed(oldest_here, "per-address bound");
 		return;
 	}
 	if (d->npending >= max)
-		bp_warn_ratelimited(&d->rl_shed,
-				    "%d connections without a cookie (--max-pending %d): "
-				    "shedding the oldest", d->npending, max);
+		bp_warn_peer(NULL,
+			     "%d connections without a cookie (--max-pending %d): "
+			     "shedding the oldest", d->npending, max);
 	if (d->pressure_cap && d->pressure_cap < max)
 		max = d->pressure_cap;
 	while (d->npending >= max && srv_pending_shed_oldest(s, "bound"))

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "io/sock.h"
 #include "proto/iperf3_error.h"
 #include "rr/rr_responder.h"
@@ -104,8 +105,8 @@ void srv_rr_log(const struct srv_session *ss)
 
 	for (int i = 0; i < r->nstreams; i++)
 		answered += r->streams[i].packets;
-	bp_info("%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions", ss->peer,
-		ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
+	bp_info_peer(ss->peer, "%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions",
+		ss->peer, ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
 		ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), answered);
 }
 

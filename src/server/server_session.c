@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "core/units.h"
 #include "proto/iperf3_error.h"
 #include "proto/iperf3_text.h"
@@ -71,14 +72,9 @@ void srv_session_close(struct srv_session *ss, const char *why)
 	if (ss->params_read)
 		count_test(ss);
 
-	/*
-	 * A connection that never became a test, or a test whose streams never came, is a
-	 * line anyone can make at any rate (connect, ask, go silent, again).
-	 */
-	if (why && (!ss->admitted || ss->state == SS_STREAMS))
-		bp_info_ratelimited(&s->door.rl_setup, "%s: %s", ss->peer, why);
-	else if (why)
-		bp_info("%s: %s", ss->peer, why);
+	/* A refused or a tiny test alike is a line a client can make at any rate. */
+	if (why)
+		bp_info_peer(ss->peer, "%s: %s", ss->peer, why);
 	bp_timer_cancel(s->loop, &ss->idle);
 	bp_timer_cancel(s->loop, &ss->tick);
 	if (ss->kind && ss->kind->close)
@@ -654,9 +650,9 @@ bool srv_session_shed_setup(struct srv *s, const struct bp_addr *host, const cha
 			if (in_setup(ss))
 				oldest = ss;
 	}
-	bp_warn_ratelimited(&s->door.rl_shed, "%s: in set-up with %d others (%d from this "
-			    "address; --max-pending %d, --max-pending-per-addr %d): shed (%s)",
-			    oldest->peer, all - 1, here, max, per_addr, why);
+	bp_warn_peer(oldest->peer, "%s: in set-up with %d others (%d from this "
+		     "address; --max-pending %d, --max-pending-per-addr %d): shed (%s)",
+		     oldest->peer, all - 1, here, max, per_addr, why);
 	s->door.shed++;
 	oldest->refusal = SRV_REFUSAL_SHED;
 	srv_session_close(oldest, NULL);

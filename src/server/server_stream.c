@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "core/units.h"
 #include "io/sock.h"
 #include "io/udp_path.h"
@@ -99,7 +100,8 @@ static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *er
 	if (!sender && ss->np.packet_engine)
 		cfg.pkt_rx = bp_udp_packet_receiver(fd, &ss->engine_warned);
 	if (sender && !cfg.pkt)
-		bp_log(BP_LOG_DEBUG, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off", why);
+		bp_debug_peer(ss->peer, "udp stream %d: GSO %s (%s)", id, cfg.gso ? "on" : "off",
+			      why);
 	if (bp_stream_side_add_udp(&ss->side, fd, &cfg, id, err, errlen))
 		ie = BP_IE_STREAMACCEPT;
 	return ie;
@@ -184,10 +186,10 @@ static void log_test(const struct srv_session *ss)
 		log_part(got, sizeof(got), "received", r, false);
 	if (down)
 		log_part(sent, sizeof(sent), "sent", r, true);
-	bp_info("%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer, ss->np.test,
-		ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload", ss->np.parallel,
-		ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), got,
-		up && down ? ", " : "", sent);
+	bp_info_peer(ss->peer, "%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer,
+		     ss->np.test, ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload",
+		     ss->np.parallel, ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), got,
+		     up && down ? ", " : "", sent);
 }
 
 const struct srv_kind srv_kind_tcp = {

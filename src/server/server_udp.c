@@ -19,6 +19,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "io/addr_host.h"
 #include "proto/udp_connect.h"
 #include "server/server_internal.h"
@@ -37,8 +38,8 @@ static void drops_summary(struct srv_udp_drops *d, const char *when)
 {
 	if (!d->wrong_addr && !d->no_test)
 		return;
-	bp_warn("UDP greetings dropped unanswered %s: %llu from another address than their "
-		"test's client, %llu for no waiting test (%llu since start; last: %s)",
+	bp_warn_peer(NULL, "UDP greetings dropped unanswered %s: %llu from another address "
+		"than their test's client, %llu for no waiting test (%llu since start; last: %s)",
 		when, (unsigned long long)d->wrong_addr, (unsigned long long)d->no_test,
 		(unsigned long long)d->total, d->last);
 	d->wrong_addr = d->no_test = 0;
@@ -70,8 +71,8 @@ static void drop(struct srv *s, enum drop_reason why, const char *from, const ch
 	d->total++;
 	snprintf(d->last, sizeof(d->last), "%s: %s", from, reason);
 	if (!d->open) {
-		bp_warn("%s: UDP greeting dropped unanswered: %s%s; further drops are summed "
-			"every %u s", from, reason,
+		bp_warn_peer(from, "%s: UDP greeting dropped unanswered: %s%s; further drops "
+			"are summed every %u s", from, reason,
 			why == DROP_WRONG_ADDR ? " (UDP data goes only to the address of the "
 						 "test's control connection)" : "",
 			(unsigned)(DROP_PERIOD_NS / BP_NS_PER_SEC));

@@ -56,8 +56,9 @@ struct bp_svg_bar_chart {
 
 int bp_svg_bar_chart(FILE *out, const struct bp_svg_bar_chart *c, char *err, size_t errlen);
 
-/* Character data or an attribute value, for SVG and HTML alike: & < > " ' as entities,
- * control characters (which XML does not allow) left out, tab and newline as a space. */
+/* Character data or an attribute value, for SVG and HTML alike: core/text_escape.h's
+ * bp_html_escape (control characters, which XML does not allow, and invalid UTF-8 shown as
+ * \xNN; & < > " ' as entities). */
 void bp_svg_escape(FILE *out, const char *s);
 
 /* The colour of series i (a palette readable with the common colour blindnesses). */

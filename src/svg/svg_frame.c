@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 
+#include "core/text_escape.h"
 #include "svg/svg_chart.h"
 
 /* Sizes in pixels: room on the left for a label such as "-1.25 Gbit/s", a row per legend
@@ -16,22 +17,7 @@
 
 void bp_svg_escape(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			if (c >= 0x20 && c != 0x7f)
-				fputc(c, out);
-			else if (c == '\t' || c == '\n')
-				fputc(' ', out);
-		}
-	}
+	bp_html_escape(out, s);
 }
 
 /* Okabe and Ito's palette, without its yellow (too faint on white). */

@@ -76,14 +76,13 @@ static void client_event(struct bp_flow *f, uint32_t events)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char rbuf[16384];
-	static struct bp_http_limit_log log;
 	/*
 	 * A byte budget below what the client reads (READ_CAP), so that the answers it cuts
 	 * short (the closing one, the 503 for one that cannot fit) are fuzzed too.
 	 */
 	struct bp_http_serve_worker w = { .buf = rbuf, .buflen = sizeof(rbuf),
 					  .idle_timeout_ns = 30 * BP_NS_PER_SEC,
-					  .max_bytes = 4u << 20, .log = &log };
+					  .max_bytes = 4u << 20 };
 	struct client c = { .w = &w, .data = data, .size = size, .rng = 0x9e3779b97f4a7c15ULL };
 	uint64_t deadline;
 	int sv[2];

@@ -3,8 +3,9 @@
 # (attack_flood.py), held and reopened as the server sheds them, with slow clients beside
 # them, while real tests (tcp, udp, rr, a stock iperf3) must pass with byte counts that agree.
 #  A. `ulimit -n 256` and bounds above it (--max-pending 1000): the flood meets the fd limit;
-#     the server must not spin (CPU from /proc/PID/stat over the flood), must log a few lines a
-#     second, and must keep descriptors for tests and for its HTTP responder.
+#     the server must not spin (CPU from /proc/PID/stat over the flood), must log within the
+#     limiter's bound over all peers (20 lines a second, docs/server.md "What the server
+#     logs") and sum what it left out, and must keep descriptors for tests and its responder.
 #  B. The default fd limit and bounds: 1,000 junk connections and slowloris (a cookie, then the
 #     parameters' length, a byte a second) dropped at the idle timeout, measured; afterwards
 #     the server's descriptors (/proc/PID/fd) and VmRSS are back to their start.
@@ -135,10 +136,10 @@ http_answers "$hport"; ok $? "A: the HTTP responder answers during the flood"
 real_tests "A (flood at the fd limit)"
 l1=$(lines); w1=$(date +%s%N)
 rate=$(awk -v n=$((l1 - l0)) -v ns=$((w1 - w0)) 'BEGIN { printf "%.1f", n / (ns / 1e9) }')
-awk -v r="$rate" 'BEGIN { exit !(r <= 5) }'
-ok $? "A: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms of flood ($rate/s, at most 5/s)"
-grep -q "similar lines suppressed" "$slog"; ok $? "A: the repeated lines say how many were suppressed"
+awk -v r="$rate" 'BEGIN { exit !(r <= 20) }'
+ok $? "A: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms of flood ($rate/s, at most 20/s)"
 wait "$apid" 2>/dev/null
+wait_log "$slog" "lines from peers suppressed"; ok $? "A: a line sums the lines left out"
 jq -c . "$tap_tmp/A.json" 2>/dev/null | sed 's/^/# attacker: /'
 sleep 0.5
 fd1=$(nfds "$spid")
@@ -165,8 +166,8 @@ ok $? "B: server holds $fds descriptors during the flood (start $fd0; 32 per add
 real_tests "B (1000 junk connections held)"
 l1=$(lines); w1=$(date +%s%N)
 rate=$(awk -v n=$((l1 - l0)) -v ns=$((w1 - w0)) 'BEGIN { printf "%.1f", n / (ns / 1e9) }')
-awk -v r="$rate" 'BEGIN { exit !(r <= 5) }'
-ok $? "B: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms of flood ($rate/s, at most 5/s)"
+awk -v r="$rate" 'BEGIN { exit !(r <= 20) }'
+ok $? "B: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms of flood ($rate/s, at most 20/s)"
 wait "$apid" 2>/dev/null
 for s in slow loris; do
 	jq -e --argjson t "$idle" '.drop_after_s | length == 4 and all(. >= $t - 0.1 and . <= $t + 1.5)' \
@@ -222,8 +223,8 @@ expect_exit 0 "C2: a tcp test during the flood" "$bp" tcp -c 127.0.0.1 -p "$spor
 wait "$apid" 2>/dev/null
 l1=$(lines); w1=$(date +%s%N)
 rate=$(awk -v n=$((l1 - l0)) -v ns=$((w1 - w0)) 'BEGIN { printf "%.1f", n / (ns / 1e9) }')
-awk -v r="$rate" 'BEGIN { exit !(r <= 5) }'
-ok $? "C2: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms at the fd limit ($rate/s, at most 5/s)"
+awk -v r="$rate" 'BEGIN { exit !(r <= 20) }'
+ok $? "C2: log $((l1 - l0)) lines in $(( (w1 - w0) / 1000000 )) ms at the fd limit ($rate/s, at most 20/s)"
 jq -c . "$tap_tmp/C2.json" 2>/dev/null | sed 's/^/# attacker: /'
 expect_exit 0 "C2: a tcp test once the attackers are gone" "$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --json
 stop_server

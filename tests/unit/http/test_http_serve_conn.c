@@ -24,8 +24,6 @@
 #define IDLE (10 * BP_NS_PER_SEC)
 #define MS BP_NS_PER_MS
 
-static struct bp_http_limit_log logs;
-
 static void worker_init(struct bp_http_serve_worker *w)
 {
 	memset(w, 0, sizeof(*w));
@@ -36,7 +34,6 @@ static void worker_init(struct bp_http_serve_worker *w)
 	w->max_bytes = UINT64_MAX;
 	w->max_conns = 100;
 	w->fd_floor = 1 << 30;
-	w->log = &logs;
 }
 
 static void worker_free(struct bp_http_serve_worker *w)
