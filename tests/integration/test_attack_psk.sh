@@ -177,7 +177,7 @@ def control(cookie, udp):
     assert state(s) == 9, "PARAM_EXCHANGE"
     cn = bytes(range(32))
     send_json(s, {"udp" if udp else "tcp": True, "time": 1, "omit": 0, "parallel": 1,
-                  "len": 1000, "bandwidth": 1000000, "bp_version": 1,
+                  "len": 1000, "bandwidth": 1000000, "bp_version": 2,
                   "bp_test": "udp" if udp else "tcp", "bp_psk_nonce": cn.hex()})
     st = state(s)
     assert st == AUTH_CHALLENGE, "challenge, got %d" % st
@@ -226,7 +226,11 @@ if what == "tcp":
     out["auth_ok"] = state(s) == AUTH_OK
     out["server_proof_ok"] = hmac.compare_digest(recv_json(s)["psk_mac"], mac(cn, ck, b"server"))
     out["create_streams"] = state(s) == CREATE_STREAMS
-    out["data_after_auth_taken"] = not data_refused(ck)
+    # protocol 2: the stream proves the key after its cookie (test_attack_hijack.sh for more)
+    sk = hmac.new(key, sn + ck[:36] + b"boardperf-psk streams", hashlib.sha256).digest()
+    i = struct.pack(">I", 0)
+    out["data_after_auth_taken"] = not data_refused(
+        ck + i + hmac.new(sk, i + b"boardperf-psk stream", hashlib.sha256).digest())
     answer = mac(sn, ck, b"client")
     s.close(); time.sleep(0.5)
     # The same cookie again, a new nonce, the old answer: a replay.
