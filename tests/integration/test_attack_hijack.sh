@@ -7,8 +7,8 @@
 # and one with a wrong proof (closed at once). Only then does the real stream open; the test
 # must start on it and the server must count exactly the bytes the client sent (1 s of
 # data). The same on an unlocked server: a stream from another address is refused there
-# too. The binary's own tcp -P 3, rr -P 2 and a -R test with the key still run.
-# Timed (~5 s): a guesser from 127.0.0.3 tries wrong keys as fast as the server answers for
+# too. The binary's own tcp -P 3, rr -P 2 and a -R test with the key still run (~12 s).
+# Timed (~6 s, 1 of it Python's start): a guesser from 127.0.0.3 tries wrong keys as fast as the server answers for
 # 3 s (at most 3,000 connections; the old server took ~1,200 tries a second): it gets at most
 # 9 tries (docs/server.md: 3 free, then waits of 125 ms doubling to 2 s: 8 in 3 s), while the
 # right key from 127.0.0.1 still gets in: 5 set-ups (to CREATE_STREAMS) each within 500 ms,
