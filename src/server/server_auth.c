@@ -92,7 +92,6 @@ static int send_hex(int fd, int state, const char *key, const unsigned char byte
 static enum verdict psk_start(struct srv_session *ss, const json_t *msg, char *why, size_t len)
 {
 	const json_t *offer = json_object_get(msg, BP_PSK_KEY_OFFER);
-
 	uint64_t wait;
 
 	if (!offer)
