@@ -7,7 +7,8 @@
 # and one with a wrong proof (closed at once). Only then does the real stream open; the test
 # must start on it and the server must count exactly the bytes the client sent (1 s of
 # data). The same on an unlocked server: a stream from another address is refused there
-# too. The binary's own tcp -P 3, rr -P 2 and a -R test with the key still run (~12 s).
+# too. A client of protocol 1 (no stream proofs) offering the key is refused with a line
+# naming both versions. The binary's own tcp -P 3, rr -P 2 and a -R test with the key still run (~12 s).
 # Timed (~6 s, 1 of it Python's start): a guesser from 127.0.0.3 tries wrong keys as fast as the server answers for
 # 3 s (at most 3,000 connections; the old server took ~1,200 tries a second): it gets at most
 # 9 tries (docs/server.md: 3 free, then waits of 125 ms doubling to 2 s: 8 in 3 s), while the
@@ -205,6 +206,8 @@ if what == "hijack":
 elif what == "guess":
     guess("127.0.0.3", 3, open(sys.argv[4], "rb").read().rstrip(b"\n"))
     neighbour("127.0.0.3")
+elif what == "v1":  # a client of protocol 1 (an older boardperf) offering the key
+    out["why"] = control_v("127.0.0.1", cookie(), 1, key)[2]
 elif what == "enter":
     enter("127.0.0.1")
 print(json.dumps(out))
@@ -238,6 +241,12 @@ if plain; then
 	check "$res" no_test_start_for_attackers "open: it did not become the test's stream"
 	check "$res" test_started_on_real_stream "open: the test starts on the real stream"
 	check "$res" server_counted_every_byte "open: the server counted every byte the client sent"
+
+	res=$(timeout 30 python3 "$tap_tmp/hijack.py" "$lport" "$key" v1 2>&1)
+	echo "# protocol 1: $res"
+	jq -e '.why == "client speaks boardperf protocol 1; this server'"'"'s --psk needs protocol 2 (each data stream proves the key): update the client"' \
+		<<<"$res" >/dev/null 2>&1
+	ok $? "locked: a client of protocol 1 offering the key is refused, naming both versions"
 
 	expect_exit 0 "tcp -P 3 with the key (each stream proves it)" \
 		"$bp" tcp -c 127.0.0.1 -p "$lport" -t 0.5 -P 3 --psk "$key" --json
