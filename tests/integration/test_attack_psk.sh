@@ -5,7 +5,8 @@
 # one in the server's log); a stock iperf3 is refused; a client with --psk refuses a server
 # that is not locked; the key never crosses the wire (strace of both ends' writes); and a
 # hand-made client shows what the binary cannot: a data connection (TCP or a UDP hello)
-# presenting the cookie of a session that has not authenticated is refused, the server's
+# presenting the cookie of a session that has not authenticated is refused (after it, a
+# stream is taken with its key proof, protocol 2: test_attack_hijack.sh), the server's
 # proof checks out with Python's own HMAC, and an answer replayed against a new nonce is
 # refused. Usage: test_attack_psk.sh BOARDPERF
 set -u
