@@ -12,6 +12,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include "core/be32.h"
 #include "core/clock.h"
 #include "proto/ctl_client.h"
 
@@ -128,6 +129,54 @@ int bp_psk_mac(const struct bp_psk *k, const unsigned char nonce[BP_PSK_NONCE_LE
 	return bp_psk_hmac(k->key, k->len, msg, BP_PSK_NONCE_LEN + COOKIE_CHARS + lablen, out);
 }
 
+int bp_psk_stream_key(const struct bp_psk *k, const unsigned char snonce[BP_PSK_NONCE_LEN],
+		      const char cookie[BP_COOKIE_LEN], unsigned char out[BP_PSK_MAC_LEN])
+{
+	static const char label[] = "boardperf-psk streams";
+	unsigned char msg[BP_PSK_NONCE_LEN + COOKIE_CHARS + sizeof(label)];
+
+	memcpy(msg, snonce, BP_PSK_NONCE_LEN);
+	memcpy(msg + BP_PSK_NONCE_LEN, cookie, COOKIE_CHARS);
+	memcpy(msg + BP_PSK_NONCE_LEN + COOKIE_CHARS, label, sizeof(label) - 1);
+	return bp_psk_hmac(k->key, k->len, msg, sizeof(msg) - 1, out);
+}
+
+static int stream_mac(const unsigned char skey[BP_PSK_MAC_LEN], const unsigned char idx[4],
+		      unsigned char out[BP_PSK_MAC_LEN])
+{
+	static const char label[] = "boardperf-psk stream";
+	unsigned char msg[4 + sizeof(label)];
+
+	memcpy(msg, idx, 4);
+	memcpy(msg + 4, label, sizeof(label) - 1);
+	return bp_psk_hmac(skey, BP_PSK_MAC_LEN, msg, sizeof(msg) - 1, out);
+}
+
+int bp_psk_stream_proof(const unsigned char skey[BP_PSK_MAC_LEN], uint32_t index,
+			unsigned char out[BP_PSK_STREAM_PROOF_LEN])
+{
+	bp_put_be32(out, index);
+	return stream_mac(skey, out, out + 4);
+}
+
+int bp_psk_stream_check(const unsigned char skey[BP_PSK_MAC_LEN], const unsigned char *buf,
+			size_t len, uint32_t max_index, uint32_t *index)
+{
+	unsigned char want[BP_PSK_MAC_LEN];
+	int rc;
+
+	if (!buf || len != BP_PSK_STREAM_PROOF_LEN)
+		return -EBADMSG;
+	*index = bp_get_be32(buf);
+	if (*index >= max_index)
+		return -ERANGE;
+	if (stream_mac(skey, buf, want))
+		return -EACCES;
+	rc = CRYPTO_memcmp(want, buf + 4, BP_PSK_MAC_LEN) ? -EACCES : 0;
+	OPENSSL_cleanse(want, sizeof(want));
+	return rc;
+}
+
 bool bp_psk_verify(const struct bp_psk *k, const unsigned char nonce[BP_PSK_NONCE_LEN],
 		   const char cookie[BP_COOKIE_LEN], enum bp_psk_side side, const char *hex)
 {
@@ -185,6 +234,9 @@ int bp_psk_offer(json_t *params, unsigned char nonce[BP_PSK_NONCE_LEN])
 	if (bp_psk_nonce(nonce))
 		return -EIO;
 	bp_psk_hex(nonce, hex);
+	if (json_object_set_new(params, "bp_version",
+				json_integer(BP_PROTO_VERSION_STREAM_PROOF)))
+		return -ENOMEM;
 	return json_object_set_new(params, BP_PSK_KEY_OFFER, json_string(hex)) ? -ENOMEM : 0;
 }
 
@@ -260,5 +312,10 @@ int bp_psk_client_step(struct bp_ctl *c, const struct bp_psk *k,
 			 "it holds it: not the server you meant; refusing to test", where);
 		return -EACCES;
 	}
+	if (bp_psk_stream_key(k, snonce, c->cookie, c->stream_key)) {
+		snprintf(c->err, c->errlen, "deriving the stream key: HMAC failed (OpenSSL)");
+		return -EIO;
+	}
+	c->stream_proof = true;
 	return 0;
 }

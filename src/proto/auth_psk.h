@@ -11,6 +11,9 @@
  *                      {"psk_mac": hex HMAC-SHA256(key, client nonce | cookie | "server")}
  *                      and the test goes on (CREATE_STREAMS or a limit's refusal)
  *
+ * Then each TCP or SCTP data stream of the test proves the key too (protocol 2, below): the
+ * cookie alone is no credential, since anyone on the path sees it.
+ *
  * Mutual: the client, too, refuses a server that cannot prove it holds the key. The client
  * proves itself first, so the server computes nothing with its key for a peer that has not
  * (no oracle for strangers); the labels ("boardperf-psk client", "... server") keep either
@@ -24,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -77,6 +81,31 @@ void bp_psk_hex(const unsigned char bytes[32], char hex[BP_PSK_HEX_LEN + 1]);
 /* The 32 bytes of a hex string of exactly BP_PSK_HEX_LEN characters; -EBADMSG otherwise. */
 int bp_psk_unhex(const char *hex, unsigned char bytes[32]);
 
+/*
+ * The data streams' proof (boardperf protocol 2, BP_PROTO_VERSION_STREAM_PROOF): after the
+ * challenge both ends derive the test's stream key
+ *     HMAC(key, server nonce | cookie | "boardperf-psk streams")
+ * and each data connection sends, right after its cookie, BP_PSK_STREAM_PROOF_LEN bytes:
+ *     stream index (4 bytes, big-endian; 0 for the first stream the client opens)
+ *     HMAC(stream key, index's 4 bytes | "boardperf-psk stream")
+ * The server nonce was fresh for this control connection, so a proof seen on one test is
+ * worth nothing on another; the index keeps one stream's proof from opening a second.
+ */
+#define BP_PSK_STREAM_PROOF_LEN (4 + BP_PSK_MAC_LEN)
+
+int bp_psk_stream_key(const struct bp_psk *k, const unsigned char snonce[BP_PSK_NONCE_LEN],
+		      const char cookie[BP_COOKIE_LEN], unsigned char out[BP_PSK_MAC_LEN]);
+/* The proof stream index sends. 0 or -EIO. */
+int bp_psk_stream_proof(const unsigned char skey[BP_PSK_MAC_LEN], uint32_t index,
+			unsigned char out[BP_PSK_STREAM_PROOF_LEN]);
+/*
+ * Checks len bytes a data connection sent as its proof: 0 and the index it proves in
+ * *index, -EBADMSG when len is not BP_PSK_STREAM_PROOF_LEN, -ERANGE when the index is
+ * max_index or more, -EACCES when the MAC is wrong (compared in constant time).
+ */
+int bp_psk_stream_check(const unsigned char skey[BP_PSK_MAC_LEN], const unsigned char *buf,
+			size_t len, uint32_t max_index, uint32_t *index);
+
 /* JSON keys, for the server's side (server/server_auth.c). */
 #define BP_PSK_KEY_OFFER "bp_psk_nonce"
 #define BP_PSK_KEY_NONCE "psk_nonce"
@@ -85,13 +114,16 @@ int bp_psk_unhex(const char *hex, unsigned char bytes[32]);
 /* The client's side, called by proto/ctl_client.c around the parameters it sends. */
 struct bp_ctl;
 
-/* Put a fresh client nonce into the parameters (offers the key). 0, -ENOMEM or -EIO. */
+/*
+ * Put a fresh client nonce into the parameters (offers the key), and "bp_version" 2: a
+ * client offering a key proves it on every data stream too. 0, -ENOMEM or -EIO.
+ */
 int bp_psk_offer(json_t *params, unsigned char nonce[BP_PSK_NONCE_LEN]);
 
 /*
  * After the parameters: answer the server's challenge and check its proof. A server that
  * asks for no key (not locked, or a stock iperf3) is refused here: the user asked for
- * authentication. 0, -EREMOTEIO (the server refused: "wrong key"), -EACCES (the server is
+ * authentication. On success c holds the stream key for bp_ctl_stream_hello. 0, -EREMOTEIO (the server refused: "wrong key"), -EACCES (the server is
  * not locked, or does not hold the key), or another negative errno; the message in c->err.
  */
 int bp_psk_client_step(struct bp_ctl *c, const struct bp_psk *k,

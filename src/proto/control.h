@@ -21,7 +21,16 @@
 
 #include <jansson.h>
 
-#define BP_PROTO_VERSION 1
+/*
+ * The newest boardperf protocol this build speaks. 2 adds one step to 1: on a test that
+ * proved a pre-shared key, every TCP/SCTP data stream proves it too (proto/auth_psk.h). A
+ * client sends 2 only when it offers a key, so that a server of an older release (which
+ * refuses a version it does not know) still takes its other tests; a locked server refuses
+ * a client that offers a key in protocol 1 (its streams would carry no proof).
+ */
+#define BP_PROTO_VERSION 2
+#define BP_PROTO_VERSION_BASE 1
+#define BP_PROTO_VERSION_STREAM_PROOF 2
 #define BP_PROTO_DEFAULT_PORT 5201
 #define BP_COOKIE_LEN 37          /* 36 characters + NUL, as iperf3 */
 /* Larger control messages are refused: iperf3's own results stay far below this. */

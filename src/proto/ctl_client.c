@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "core/clock.h"
 #include "core/signals.h"
 #include "core/text_escape.h"
@@ -290,9 +292,25 @@ int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
 	return rc;
 }
 
+int bp_ctl_stream_hello(const struct bp_ctl *c, int fd, uint32_t index, uint64_t deadline)
+{
+	unsigned char hello[BP_COOKIE_LEN + BP_PSK_STREAM_PROOF_LEN];
+	size_t len = BP_COOKIE_LEN;
+
+	memcpy(hello, c->cookie, BP_COOKIE_LEN);
+	if (c->stream_proof) {
+		if (bp_psk_stream_proof(c->stream_key, index, hello + BP_COOKIE_LEN))
+			return -EIO;
+		len += BP_PSK_STREAM_PROOF_LEN;
+	}
+	/* One segment: the server reads the proof with the cookie, without waiting for it. */
+	return bp_proto_write_all(fd, hello, len, deadline);
+}
+
 void bp_ctl_close(struct bp_ctl *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	OPENSSL_cleanse(c->stream_key, sizeof(c->stream_key));
 }

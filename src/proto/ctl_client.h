@@ -43,6 +43,8 @@ struct bp_ctl {
 	bool test_ended;               /* TEST_END went out (bp_ctl_end_test) */
 	bool ending;                   /* the test is over: stops_at_end is set */
 	unsigned stops_at_end;         /* bp_stop_requests() then: those stopped the test */
+	bool stream_proof;             /* the key was proved: each data stream proves it too */
+	unsigned char stream_key[32];  /* for those proofs (proto/auth_psk.h) */
 	char *err;
 	size_t errlen;
 };
@@ -95,6 +97,13 @@ int bp_ctl_end_test(struct bp_ctl *c);
  * one cuts it short with -EINTR.
  */
 int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs);
+
+/*
+ * What a TCP or SCTP data connection sends first: the cookie, and after a key was proved the
+ * stream's proof for index (the streams' order of opening, from 0), in one write. 0 or a
+ * negative errno (no message: the caller names the stream).
+ */
+int bp_ctl_stream_hello(const struct bp_ctl *c, int fd, uint32_t index, uint64_t deadline);
 
 void bp_ctl_close(struct bp_ctl *c);
 

@@ -137,7 +137,7 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 	json_object_set_new(j, "client_version", json_string(p->client_version));
 	if (p->iperf3)
 		return j; /* a stock server would ignore the rest; keep its log clean */
-	json_object_set_new(j, "bp_version", json_integer(BP_PROTO_VERSION));
+	json_object_set_new(j, "bp_version", json_integer(BP_PROTO_VERSION_BASE));
 	json_object_set_new(j, "bp_test", json_string(p->test));
 	json_object_set_new(j, "bp_time_ns", json_integer((json_int_t)p->time_ns));
 	json_object_set_new(j, "bp_omit_ns", json_integer((json_int_t)p->omit_ns));

@@ -56,7 +56,7 @@ static int sctp_options(int fd, void *arg, char *err, size_t errlen)
 }
 
 /* rr: the flow's connection (TCP with the cookie, or a greeted UDP socket); crr: none. */
-static int flow_socket(struct client *c, int *fd)
+static int flow_socket(struct client *c, int index, int *fd)
 {
 	const struct bp_net_params *np = &c->o->np;
 	struct bp_net_params opts = *np;  /* what the options read (the hook takes void *) */
@@ -73,7 +73,7 @@ static int flow_socket(struct client *c, int *fd)
 			       np->sctp ? sctp_options : tcp_options, &opts, fd, c->err,
 			       c->errlen);
 	if (!rc)
-		rc = bp_proto_write_all(*fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());
+		rc = bp_ctl_stream_hello(&c->ctl, *fd, (uint32_t)index, bp_ctl_deadline());
 	if (rc && *fd >= 0) {
 		if (!c->err[0])
 			snprintf(c->err, c->errlen, "data connection: %s", strerror(-rc));
@@ -123,7 +123,7 @@ static int open_flows(void *arg)
 		int fd;
 
 		memcpy(cfg.cookie, c->ctl.cookie, BP_COOKIE_LEN);
-		rc = flow_socket(c, &fd);
+		rc = flow_socket(c, i, &fd);
 		if (rc)
 			return rc;
 		f = bp_rr_flow_new(&cfg);

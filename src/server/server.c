@@ -109,6 +109,7 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 	bp_log_peer_flush(true);
 	srv_metrics_close(&s);
 	srv_door_free(&s);
+	srv_backoff_free(&s.backoff);
 	if (s.listener.fd > 0) {
 		bp_loop_del(&s.listener);
 		close(s.listener.fd);

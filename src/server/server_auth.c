@@ -94,9 +94,25 @@ static int send_hex(int fd, int state, const char *key, const unsigned char byte
 static enum verdict psk_start(struct srv_session *ss, const json_t *msg, char *why, size_t len)
 {
 	const json_t *offer = json_object_get(msg, BP_PSK_KEY_OFFER);
+	uint64_t wait;
 
 	if (!offer)
 		return V_ABSENT;
+	/* Protocol 1 sends its streams without a proof: they would all be refused. */
+	if (ss->np.bp_version < BP_PROTO_VERSION_STREAM_PROOF) {
+		snprintf(why, len, "client speaks boardperf protocol %d; this server's --psk needs "
+			 "protocol %d (each data stream proves the key): update the client",
+			 ss->np.bp_version, BP_PROTO_VERSION_STREAM_PROOF);
+		return V_REFUSED;
+	}
+	/* Before the challenge: a guesser waits without costing the server an HMAC. */
+	wait = srv_backoff_try(&ss->srv->backoff, &ss->ctl_addr);
+	if (wait) {
+		snprintf(why, len, "too many wrong keys from this address: try again in %llu ms "
+			 "(--psk back-off)", (unsigned long long)((wait + BP_NS_PER_MS - 1) /
+								  BP_NS_PER_MS));
+		return V_REFUSED;
+	}
 	if (bp_psk_unhex(json_string_value(offer), ss->auth.client_nonce)) {
 		snprintf(why, len, "garbled key offer (%s): expected %d hex digits",
 			 BP_PSK_KEY_OFFER, BP_PSK_HEX_LEN);
@@ -119,13 +135,24 @@ static enum verdict psk_answer(struct srv_session *ss, const json_t *msg, char *
 {
 	const struct bp_psk *k = ss->srv->o->psk;
 	const char *mac = json_string_value(json_object_get(msg, BP_PSK_KEY_MAC));
-	unsigned char proof[BP_PSK_MAC_LEN];
+	unsigned char proof[BP_PSK_MAC_LEN], snonce[BP_PSK_NONCE_LEN];
 	bool ok = bp_psk_verify(k, ss->auth.nonce, ss->cookie, BP_PSK_CLIENT, mac);
 
 	/* One answer per nonce: a second try on this connection would face the same one. */
+	memcpy(snonce, ss->auth.nonce, sizeof(snonce));
 	OPENSSL_cleanse(ss->auth.nonce, sizeof(ss->auth.nonce));
 	if (!ok) {
+		OPENSSL_cleanse(snonce, sizeof(snonce));
+		srv_backoff_fail(&ss->srv->backoff, &ss->ctl_addr);
 		snprintf(why, len, "wrong key (--psk): this server holds a different one");
+		return V_REFUSED;
+	}
+	srv_backoff_pass(&ss->srv->backoff, &ss->ctl_addr);
+	/* The test's streams prove the key under this nonce (protocol 2, proto/auth_psk.h). */
+	ss->auth.stream_proof = !bp_psk_stream_key(k, snonce, ss->cookie, ss->auth.stream_key);
+	OPENSSL_cleanse(snonce, sizeof(snonce));
+	if (!ss->auth.stream_proof) {
+		snprintf(why, len, "deriving the stream key: HMAC failed (OpenSSL)");
 		return V_REFUSED;
 	}
 	if (bp_psk_mac(k, ss->auth.client_nonce, ss->cookie, BP_PSK_SERVER, proof) ||

@@ -25,6 +25,8 @@ struct srv_auth {
 	int pending;                                   /* method awaiting an answer, or -1 */
 	unsigned char nonce[BP_PSK_NONCE_LEN];         /* the server's challenge */
 	unsigned char client_nonce[BP_PSK_NONCE_LEN];  /* the client's, for the server's proof */
+	bool stream_proof;                             /* the key was proved: so must every stream */
+	unsigned char stream_key[BP_PSK_MAC_LEN];      /* what they prove it with */
 };
 
 /* True when the server takes only authenticated tests. */

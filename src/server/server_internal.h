@@ -14,6 +14,7 @@
 #include "server/server.h"
 #include "server/server_accept.h"
 #include "server/server_auth.h"
+#include "server/server_backoff.h"
 #include "server/server_kind.h"
 #include "server/server_limits.h"
 #include "server/server_metrics.h"
@@ -22,6 +23,7 @@
 #include "stream/stream_side.h"
 
 struct srv_session;
+struct srv_proof;
 struct bp_rr_responder;
 struct crr_conn;
 
@@ -43,6 +45,7 @@ struct srv {
 	struct srv_stats stats;        /* for --metrics (server_stats.h) */
 	struct bp_stallers stallers;   /* tests released without streams, lately (server_limits.h) */
 	struct srv_metrics metrics;    /* the /metrics listener (server_metrics.h) */
+	struct srv_backoff backoff;    /* wrong key proofs, by address (server_backoff.h) */
 };
 
 enum srv_state {
@@ -77,6 +80,11 @@ struct srv_session {
 	bool side_ready;
 	bool engine_warned;            /* the packet engine's fallback was logged once */
 	int expected_streams, got_streams;
+	/* --psk: data connections whose proof is still coming (server_proof.c), and the
+	 * stream indexes proved, so that no proof opens two streams */
+	struct srv_proof *proofs;
+	int nproofs;
+	uint64_t proved[BP_NET_MAX_STREAMS / 64];
 	struct bp_timer idle;          /* drops a silent client */
 	struct bp_timer tick;          /* interval marks and the end of the omit */
 	uint64_t last_activity_ns;
@@ -105,14 +113,29 @@ struct srv_session {
 int srv_sctp_open(struct srv *s, char *err, size_t errlen);
 void srv_sctp_close(struct srv *s);
 
+/*
+ * server_proof.c: a data connection of a test that proved the key (ss->auth.stream_proof)
+ * must prove it too, with the cookie (proto/auth_psk.h). Takes fd: the stream is added
+ * once its proof checks out (now, or when the rest of it arrives), closed otherwise.
+ */
+void srv_proof_start(struct srv_session *ss, int fd, const struct bp_addr *peer);
+/* Close the connections still proving (the streams are all in, or the session ends). */
+void srv_proof_close_all(struct srv_session *ss);
+
 /* server_rr.c: the log line of the request/response kinds (rr and crr) */
 void srv_rr_log(const struct srv_session *ss);
 
 /* server_session.c */
 /* A new test on control connection fd (owned from now on, closed on any failure). */
 void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[BP_COOKIE_LEN]);
-/* A data connection whose cookie names this session; false when it does not want one. */
+/*
+ * A data connection whose cookie names this session; false when it does not want one. It
+ * must come from the control connection's address (a cookie is no credential: anyone on
+ * the path sees it), and after a key was proved, prove the key itself (server_proof.c).
+ */
 bool srv_session_take_stream(struct srv_session *ss, int fd);
+/* The data connection fd, proved (or needing no proof), becomes stream index. */
+void srv_session_add_stream(struct srv_session *ss, int fd, int index);
 /* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
  * is recognised and its socket closed. */
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);

@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/log_limit.h"
@@ -77,6 +79,8 @@ void srv_session_close(struct srv_session *ss, const char *why)
 		bp_info_peer(ss->peer, "%s: %s", ss->peer, why);
 	bp_timer_cancel(s->loop, &ss->idle);
 	bp_timer_cancel(s->loop, &ss->tick);
+	srv_proof_close_all(ss);
+	OPENSSL_cleanse(&ss->auth, sizeof(ss->auth));
 	if (ss->kind && ss->kind->close)
 		ss->kind->close(ss);
 	if (ss->side_ready)
@@ -355,6 +359,7 @@ static void start_test(struct srv_session *ss)
 		return;
 	}
 	bp_timer_cancel(ss->srv->loop, &ss->idle);
+	srv_proof_close_all(ss);  /* every stream is in: what still proves is not one */
 	ss->state = SS_RUNNING;
 	now = bp_now_ns();
 	bp_stream_side_start(&ss->side, now);
@@ -389,17 +394,49 @@ static bool stream_sender(const struct srv_session *ss, int index)
 	return index >= bp_net_params_up_streams(&ss->np);
 }
 
+void srv_session_add_stream(struct srv_session *ss, int fd, int index)
+{
+	int id = stream_id(index);
+	char err[256];
+	int ie = ss->kind->add_tcp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
+
+	stream_opened(ss, ie, "data connection", id, err); /* on failure fd was closed */
+	reap(ss);
+}
+
+/*
+ * A data connection from another address than the test's control connection is refused:
+ * the cookie it presents is no credential (anyone on the path sees it), and a stranger's
+ * connection taken as a stream would close the real client's and its figures would be the
+ * stranger's. A client's streams come from its own address (iperf3's too); UDP's are held
+ * to it the same way (server_udp.c).
+ */
+static bool from_client(struct srv_session *ss, int fd, struct bp_addr *peer)
+{
+	char who[64];
+
+	peer->len = sizeof(peer->ss);
+	if (getpeername(fd, (struct sockaddr *)&peer->ss, &peer->len))
+		return false;
+	if (bp_addr_same_host(&ss->ctl_addr, peer))
+		return true;
+	bp_addr_str(peer, who, sizeof(who));
+	bp_info_ratelimited(&ss->srv->door.rl_setup, "%s: data connection for the test of %s "
+			    "from another address: refused", who, ss->peer);
+	return false;
+}
+
 bool srv_session_take_stream(struct srv_session *ss, int fd)
 {
-	int index = ss->got_streams, id = stream_id(index);
-	char err[256];
-	int ie;
+	struct bp_addr peer;
 
 	/*
 	 * A data connection comes over the transport the test asked for, or not at all. Without
 	 * the SCTP listener every connection is TCP (a test over SCTP opened it): no system call.
 	 */
 	if (ss->kind && ss->srv->sctp_listener.fd > 0 && bp_sock_is_sctp(fd) != ss->np.sctp)
+		return false;
+	if (!from_client(ss, fd, &peer))
 		return false;
 	if (ss->state == SS_RUNNING && ss->kind->take_running) {
 		ss->kind->take_running(ss, fd);
@@ -408,9 +445,10 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
 	    bp_net_params_datagram(&ss->np) || !ss->kind->add_tcp)
 		return false;
-	ie = ss->kind->add_tcp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
-	stream_opened(ss, ie, "data connection", id, err); /* on failure fd was closed */
-	reap(ss);
+	if (ss->auth.stream_proof)
+		srv_proof_start(ss, fd, &peer);  /* the stream once its proof checks out */
+	else
+		srv_session_add_stream(ss, fd, ss->got_streams);
 	return true;
 }
 

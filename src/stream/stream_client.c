@@ -117,7 +117,8 @@ static int open_stream(struct client *c, bool sender, int id, const struct bp_st
 	}
 	if (rc)
 		return rc;
-	rc = bp_proto_write_all(fd, c->ctl.cookie, BP_COOKIE_LEN, bp_ctl_deadline());
+	/* ids 1, 3, 4, ...: the index is the order of opening, as the server counts */
+	rc = bp_ctl_stream_hello(&c->ctl, fd, (uint32_t)(id == 1 ? 0 : id - 2), bp_ctl_deadline());
 	if (rc) {
 		snprintf(c->err, c->errlen, "data connection %d: %s", id, strerror(-rc));
 		close(fd);

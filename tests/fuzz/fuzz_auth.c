@@ -6,7 +6,9 @@
  *   (made once, 1024 bits: a block holds 117 bytes of text) and decoded as the server
  *   decodes it, so that the strict parser of "user: ... pwd: ... ts: ..." sees every shape,
  *   which random bytes would almost never decrypt to;
- * - the input as a pre-shared key's hex answer (bp_psk_unhex).
+ * - the input as a pre-shared key's hex answer (bp_psk_unhex);
+ * - the input as a data stream's key proof (bp_psk_stream_check), under a fixed stream key:
+ *   whatever it is, it opens a stream only when it is exactly the proof of its index.
  * Besides crashes: what decodes must come out as fields of their bounded length.
  */
 #include <stdlib.h>
@@ -67,5 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	as_plaintext(data, size);
 	(void)bp_psk_unhex(text, bytes);
 	free(text);
+	{
+		static const unsigned char skey[BP_PSK_MAC_LEN] = { 1, 2, 3 };
+		unsigned char want[BP_PSK_STREAM_PROOF_LEN];
+		uint32_t index = 0;
+
+		if (!bp_psk_stream_check(skey, data, size, 8, &index) &&
+		    (index >= 8 || bp_psk_stream_proof(skey, index, want) ||
+		     size != sizeof(want) || memcmp(want, data, size)))
+			abort();
+	}
 	return 0;
 }

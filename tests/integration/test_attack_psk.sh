@@ -5,7 +5,8 @@
 # one in the server's log); a stock iperf3 is refused; a client with --psk refuses a server
 # that is not locked; the key never crosses the wire (strace of both ends' writes); and a
 # hand-made client shows what the binary cannot: a data connection (TCP or a UDP hello)
-# presenting the cookie of a session that has not authenticated is refused, the server's
+# presenting the cookie of a session that has not authenticated is refused (after it, a
+# stream is taken with its key proof, protocol 2: test_attack_hijack.sh), the server's
 # proof checks out with Python's own HMAC, and an answer replayed against a new nonce is
 # refused. Usage: test_attack_psk.sh BOARDPERF
 set -u
@@ -177,7 +178,7 @@ def control(cookie, udp):
     assert state(s) == 9, "PARAM_EXCHANGE"
     cn = bytes(range(32))
     send_json(s, {"udp" if udp else "tcp": True, "time": 1, "omit": 0, "parallel": 1,
-                  "len": 1000, "bandwidth": 1000000, "bp_version": 1,
+                  "len": 1000, "bandwidth": 1000000, "bp_version": 2,
                   "bp_test": "udp" if udp else "tcp", "bp_psk_nonce": cn.hex()})
     st = state(s)
     assert st == AUTH_CHALLENGE, "challenge, got %d" % st
@@ -226,7 +227,11 @@ if what == "tcp":
     out["auth_ok"] = state(s) == AUTH_OK
     out["server_proof_ok"] = hmac.compare_digest(recv_json(s)["psk_mac"], mac(cn, ck, b"server"))
     out["create_streams"] = state(s) == CREATE_STREAMS
-    out["data_after_auth_taken"] = not data_refused(ck)
+    # protocol 2: the stream proves the key after its cookie (test_attack_hijack.sh for more)
+    sk = hmac.new(key, sn + ck[:36] + b"boardperf-psk streams", hashlib.sha256).digest()
+    i = struct.pack(">I", 0)
+    out["data_after_auth_taken"] = not data_refused(
+        ck + i + hmac.new(sk, i + b"boardperf-psk stream", hashlib.sha256).digest())
     answer = mac(sn, ck, b"client")
     s.close(); time.sleep(0.5)
     # The same cookie again, a new nonce, the old answer: a replay.

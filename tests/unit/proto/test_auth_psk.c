@@ -2,7 +2,10 @@
  * The pre-shared key (proto/auth_psk.c): HMAC-SHA256 against RFC 4231's vectors through
  * bp_psk_hmac, the answer's layout pinned against an HMAC computed by `openssl mac`, and
  * every answer that must not pass (wrong key, another nonce, the other side's label,
- * another cookie, garbled hex); the key file's rules (permissions, length, newline).
+ * another cookie, garbled hex); the key file's rules (permissions, length, newline); the data
+ * streams' proof (protocol 2): its layout pinned against Python's hmac, and every proof that
+ * must not open a stream (wrong key, another test's nonce or cookie, another index, an index
+ * out of range, a short or long message, a flipped bit).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +116,79 @@ static void layout(void)
 	CHECK_INT(bp_psk_mac(&k, nonce, cookie, BP_PSK_SERVER, mac), 0);
 	bp_psk_hex(mac, hex);
 	CHECK_STR(hex, "7e894a4714ddf69ef63e0113e7df1c9d339c15ae8ee0b00f23a5b4b87b5d89d7");
+}
+
+static void hex_of(const unsigned char *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+/* The streams' proof: stream key, then index and MAC, as computed by Python's hmac. */
+static void stream_layout(void)
+{
+	struct bp_psk k;
+	unsigned char nonce[BP_PSK_NONCE_LEN], skey[BP_PSK_MAC_LEN];
+	unsigned char proof[BP_PSK_STREAM_PROOF_LEN];
+	char hex[2 * BP_PSK_STREAM_PROOF_LEN + 1];
+
+	set_key(&k, "0123456789abcdef0123456789abcdef");
+	for (int i = 0; i < BP_PSK_NONCE_LEN; i++)
+		nonce[i] = (unsigned char)i;
+	CHECK_INT(bp_psk_stream_key(&k, nonce, cookie, skey), 0);
+	hex_of(skey, sizeof(skey), hex);
+	CHECK_STR(hex, "8457413d05ba840a5a8180fce308f04fa58a26104e13a61e875ddbc72c4a44fe");
+	CHECK_INT(bp_psk_stream_proof(skey, 0, proof), 0);
+	hex_of(proof, sizeof(proof), hex);
+	CHECK_STR(hex, "00000000f7d4b8bcb2b0c7d720b68e3a57a9f8a5212b729969c1a9ffecb176711ad1e22d");
+	CHECK_INT(bp_psk_stream_proof(skey, 3, proof), 0);
+	hex_of(proof, sizeof(proof), hex);
+	CHECK_STR(hex, "00000003f76194acd5a386bf5d2b4d482f7dea1d27f7cf2d31bf36e41d43788477289c70");
+}
+
+/* Which stream proofs open a stream. */
+static void stream_check(void)
+{
+	struct bp_psk k, wrong;
+	unsigned char n1[BP_PSK_NONCE_LEN], n2[BP_PSK_NONCE_LEN], sk[BP_PSK_MAC_LEN];
+	unsigned char other[BP_PSK_MAC_LEN], proof[BP_PSK_STREAM_PROOF_LEN + 1];
+	char ck2[BP_COOKIE_LEN];
+	uint32_t idx = 99;
+
+	set_key(&k, "correct horse battery staple");
+	set_key(&wrong, "correct horse battery stapler");
+	CHECK_INT(bp_psk_nonce(n1), 0);
+	CHECK_INT(bp_psk_nonce(n2), 0);
+	CHECK_INT(bp_psk_stream_key(&k, n1, cookie, sk), 0);
+	CHECK_INT(bp_psk_stream_proof(sk, 2, proof), 0);
+	CHECK_INT(bp_psk_stream_check(sk, proof, BP_PSK_STREAM_PROOF_LEN, 3, &idx), 0);
+	CHECK_INT(idx, 2);
+	/* the index is the client's claim, bounded by the streams the test has */
+	CHECK_INT(bp_psk_stream_check(sk, proof, BP_PSK_STREAM_PROOF_LEN, 2, &idx), -ERANGE);
+	/* another index with this index's MAC */
+	proof[3] = 1;
+	CHECK_INT(bp_psk_stream_check(sk, proof, BP_PSK_STREAM_PROOF_LEN, 3, &idx), -EACCES);
+	proof[3] = 2;
+	/* a flipped bit of the MAC */
+	proof[BP_PSK_STREAM_PROOF_LEN - 1] ^= 1;
+	CHECK_INT(bp_psk_stream_check(sk, proof, BP_PSK_STREAM_PROOF_LEN, 3, &idx), -EACCES);
+	proof[BP_PSK_STREAM_PROOF_LEN - 1] ^= 1;
+	/* short, long, absent */
+	CHECK_INT(bp_psk_stream_check(sk, proof, BP_PSK_STREAM_PROOF_LEN - 1, 3, &idx), -EBADMSG);
+	CHECK_INT(bp_psk_stream_check(sk, proof, BP_PSK_STREAM_PROOF_LEN + 1, 3, &idx), -EBADMSG);
+	CHECK_INT(bp_psk_stream_check(sk, NULL, 0, 3, &idx), -EBADMSG);
+	/* the same proof under another key, another test's nonce, another cookie */
+	CHECK_INT(bp_psk_stream_key(&wrong, n1, cookie, other), 0);
+	CHECK_INT(bp_psk_stream_check(other, proof, BP_PSK_STREAM_PROOF_LEN, 3, &idx), -EACCES);
+	CHECK_INT(bp_psk_stream_key(&k, n2, cookie, other), 0);
+	CHECK_INT(bp_psk_stream_check(other, proof, BP_PSK_STREAM_PROOF_LEN, 3, &idx), -EACCES);
+	memcpy(ck2, cookie, sizeof(ck2));
+	ck2[5] = '7';
+	CHECK_INT(bp_psk_stream_key(&k, n1, ck2, other), 0);
+	CHECK_INT(bp_psk_stream_check(other, proof, BP_PSK_STREAM_PROOF_LEN, 3, &idx), -EACCES);
+	/* the stream key is not the control connection's answer over the same nonce */
+	CHECK_INT(bp_psk_mac(&k, n1, cookie, BP_PSK_CLIENT, other), 0);
+	CHECK(memcmp(other, sk, sizeof(sk)) != 0);
 }
 
 /* What passes and what must not. */
@@ -250,6 +326,8 @@ int main(void)
 		return 1;
 	rfc4231();
 	layout();
+	stream_layout();
+	stream_check();
 	verify();
 	load();
 	hex_round_trip();
