@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/log_limit.h"
 #include "server/server_internal.h"
 
 /* More connections proving at once than any client opens (it writes each proof whole). */
@@ -87,11 +88,11 @@ static void check(struct srv_session *ss, int fd, const struct bp_addr *peer,
 		return;  /* the test started (or ended) without it: not a key matter */
 	srv_backoff_fail(&s->backoff, peer);
 	bp_addr_str(peer, who, sizeof(who));
-	bp_info_ratelimited(&s->door.rl_setup, "%s: data connection for the test of %s %s: "
-			    "refused", who, ss->peer,
-			    rc == -EALREADY ? "repeats a stream's key proof" :
-			    rc == -ERANGE ? "proves a stream the test does not have" :
-			    rc == -EBADMSG ? "sent no key proof" : "has a wrong key proof");
+	bp_info_peer(who, "%s: data connection for the test of %s %s: "
+		     "refused", who, ss->peer,
+		     rc == -EALREADY ? "repeats a stream's key proof" :
+		     rc == -ERANGE ? "proves a stream the test does not have" :
+		     rc == -EBADMSG ? "sent no key proof" : "has a wrong key proof");
 }
 
 static void proof_readable(struct bp_flow *f, uint32_t events)

@@ -421,8 +421,8 @@ static bool from_client(struct srv_session *ss, int fd, struct bp_addr *peer)
 	if (bp_addr_same_host(&ss->ctl_addr, peer))
 		return true;
 	bp_addr_str(peer, who, sizeof(who));
-	bp_info_ratelimited(&ss->srv->door.rl_setup, "%s: data connection for the test of %s "
-			    "from another address: refused", who, ss->peer);
+	bp_info_peer(who, "%s: data connection for the test of %s "
+		     "from another address: refused", who, ss->peer);
 	return false;
 }
 
