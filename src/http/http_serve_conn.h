@@ -41,6 +41,8 @@
 
 struct bp_http_limit_log;
 
+struct bp_peer_budget;
+
 struct bp_http_serve_worker {
 	struct bp_loop *loop;
 	struct bp_flow listener;
@@ -52,6 +54,7 @@ struct bp_http_serve_worker {
 	uint64_t idle_timeout_ns;
 	uint64_t max_bytes;                /* a connection's budget (UINT64_MAX: none) */
 	struct bp_http_limit_log *log;     /* shared by the workers */
+	struct bp_peer_budget *budget;     /* what left holds (NULL: not counted) */
 	char *buf;                         /* read buffer shared by the connections */
 	size_t buflen;
 	uint64_t requests, connections;    /* relaxed atomics, read by other threads */
