@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/peer_budget.h"
 #include "core/units.h"
 #include "http/http_serve_limit.h"
 
@@ -180,6 +181,8 @@ void bp_http_serve_conn_free(struct bp_http_serve_conn *c)
 	bp_loop_del(&c->flow);
 	close(c->flow.fd);
 	free(c->left);
+	if (w->budget)
+		bp_peer_budget_give(w->budget, c->left_len);
 	free(c);
 	w->nconns--;
 }
@@ -238,13 +241,28 @@ void bp_http_serve_sweep(struct bp_http_serve_worker *w, uint64_t now)
 	}
 }
 
-/* Keep what the parser could not take yet. false when out of memory. */
+/*
+ * Keep what the parser could not take yet, at most a read (reading stops while some is
+ * kept), counted in the budget all peers share: false when out of memory or when the
+ * budget has no room (the connection is closed, the line says why).
+ */
 static bool keep_left(struct bp_http_serve_conn *c, const char *rest, size_t len)
 {
-	char *grown = realloc(c->left, c->left_len + len);
+	struct bp_peer_budget *b = c->w->budget;
+	char *grown;
 
-	if (!grown)
+	if (b && !bp_peer_budget_take(b, len)) {
+		bp_http_limit_log(c->w->log, c->flow.fd, "closed: %zu bytes of requests read ahead "
+				  "would pass the buffer budget (%zu of %zu bytes held for all "
+				  "peers)", len, (size_t)b->used, b->limit);
 		return false;
+	}
+	grown = realloc(c->left, c->left_len + len);
+	if (!grown) {
+		if (b)
+			bp_peer_budget_give(b, len);
+		return false;
+	}
 	memcpy(grown + c->left_len, rest, len);
 	c->left = grown;
 	c->left_len += len;
@@ -292,6 +310,8 @@ static void resume_left(struct bp_http_serve_conn *c)
 
 	memmove(c->left, c->left + used, c->left_len - used);
 	c->left_len -= used;
+	if (c->w->budget)
+		bp_peer_budget_give(c->w->budget, used);
 	if (!c->left_len) {
 		free(c->left);
 		c->left = NULL;

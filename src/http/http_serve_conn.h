@@ -39,6 +39,8 @@
  */
 #define BP_HTTP_SERVE_BACKLOG (1u << 20)
 
+struct bp_peer_budget;
+
 struct bp_http_serve_worker {
 	struct bp_loop *loop;
 	struct bp_flow listener;
@@ -49,6 +51,7 @@ struct bp_http_serve_worker {
 	int fd_floor;                      /* accepted as this descriptor or above: refused */
 	uint64_t idle_timeout_ns;
 	uint64_t max_bytes;                /* a connection's budget (UINT64_MAX: none) */
+	struct bp_peer_budget *budget;     /* what left holds (NULL: not counted) */
 	char *buf;                         /* read buffer shared by the connections */
 	size_t buflen;
 	uint64_t requests, connections;    /* relaxed atomics, read by other threads */

@@ -145,6 +145,7 @@ static int worker_init(struct bp_http_serve_worker *w, const struct bp_http_serv
 	w->buflen = BUF_LEN;
 	w->idle_timeout_ns = o->idle_timeout_ns ? o->idle_timeout_ns : 10 * BP_NS_PER_SEC;
 	w->max_bytes = o->max_bytes ? o->max_bytes : BP_HTTP_MAX_BYTES_DEFAULT;
+	w->budget = o->budget;
 	if (!w->loop || !w->buf || bp_loop_add(w->loop, &w->listener))
 		return -ENOMEM;
 	w->sweep = (struct bp_timer){ .fn = sweep, .data = w };

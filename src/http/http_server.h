@@ -33,9 +33,13 @@ struct bp_http_server_opts {
 				    * its answers this long is reset; 0: 10 s */
 	uint64_t max_bytes;        /* bytes one connection may be sent (http_serve_limit.h);
 				    * 0: 4 GiB, UINT64_MAX: no limit */
+	/* requests read but not parsed yet (a full queue) count here, shared with the test
+	 * server (core/peer_budget.h); NULL: not counted */
+	struct bp_peer_budget *budget;
 };
 
 struct bp_http_server;
+struct bp_peer_budget;
 
 /* Listening when it returns; NULL with a one-line message ("bind [::]:80: ..."). */
 struct bp_http_server *bp_http_server_start(const struct bp_http_server_opts *o, char *err,

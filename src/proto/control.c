@@ -291,11 +291,32 @@ void bp_proto_decoder_init(struct bp_proto_decoder *d, enum bp_proto_expect expe
 	d->expect = expect;
 }
 
+void bp_proto_decoder_limit(struct bp_proto_decoder *d, size_t max,
+			    struct bp_peer_budget *budget)
+{
+	d->max = max;
+	d->budget = budget;
+}
+
+/* The body's buffer is gone: what it held of the budget goes back. */
+static void body_free(struct bp_proto_decoder *d)
+{
+	free(d->body);
+	d->body = NULL;
+	if (d->budget)
+		bp_peer_budget_give(d->budget, d->charged);
+	d->charged = 0;
+}
+
 void bp_proto_decoder_free(struct bp_proto_decoder *d)
 {
+	size_t max = d->max;
+	struct bp_peer_budget *budget = d->budget;
+
 	json_decref(d->json);
-	free(d->body);
+	body_free(d);
 	bp_proto_decoder_init(d, d->expect);
+	bp_proto_decoder_limit(d, max, budget);
 }
 
 /* Cookie bytes are checked as they arrive, so garbage is refused at its first byte. */
@@ -356,6 +377,9 @@ static int feed_json_len(struct bp_proto_decoder *d, const unsigned char *p, siz
 	rc = check_json_len(bp_get_be32(d->lenbuf));
 	if (rc)
 		return rc;
+	/* The claim alone is refused: nothing of a message over this step's cap is kept. */
+	if (d->max && bp_get_be32(d->lenbuf) > d->max)
+		return -EMSGSIZE;
 	d->need = bp_get_be32(d->lenbuf);
 	return 0;
 }
@@ -373,18 +397,28 @@ static int feed_json_body(struct bp_proto_decoder *d, const unsigned char *p, si
 	if (k == 0)
 		return 0;
 	if (!d->body || got + k > body_cap(got, d->need)) {
-		nb = realloc(d->body, body_cap(got + k, d->need));
-		if (!nb)
+		size_t cap = body_cap(got + k, d->need), more = cap - d->charged;
+
+		/* Before anything changes, so that the caller may make room and feed again. */
+		if (d->budget && !bp_peer_budget_take(d->budget, more)) {
+			*used = 0;
+			return -ENOBUFS;
+		}
+		nb = realloc(d->body, cap);
+		if (!nb) {
+			if (d->budget)
+				bp_peer_budget_give(d->budget, more);
 			return -ENOMEM;
+		}
 		d->body = nb;
+		d->charged = cap;
 	}
 	memcpy(d->body + got, p, k);
 	d->have += k;
 	if (got + k < d->need)
 		return 0;
 	rc = bp_proto_parse_json(d->body, d->need, &d->json);
-	free(d->body);
-	d->body = NULL;
+	body_free(d);
 	if (rc == 0)
 		d->done = 1;
 	return rc;
@@ -404,6 +438,9 @@ static long feed_json(struct bp_proto_decoder *d, const unsigned char *p, size_t
 			return (long)used;
 	}
 	rc = feed_json_body(d, p + used, len - used, &k);
+	/* The length bytes are consumed either way; the next feed meets the budget again. */
+	if (rc == -ENOBUFS && used)
+		return (long)used;
 	if (rc)
 		return rc;
 	return (long)(used + k);

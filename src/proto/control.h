@@ -21,6 +21,8 @@
 
 #include <jansson.h>
 
+#include "core/peer_budget.h"
+
 /*
  * The newest boardperf protocol this build speaks. 2 adds one step to 1: on a test that
  * proved a pre-shared key, every TCP/SCTP data stream proves it too (proto/auth_psk.h). A
@@ -102,8 +104,14 @@ int bp_proto_parse_json(const char *text, size_t len, json_t **msg);
  * Incremental decoding for a non-blocking server: feed bytes as they arrive.
  * A decoder is set to expect a cookie, a state byte or a JSON message; bp_proto_feed
  * consumes what it can from buf and returns the bytes consumed (>= 0) or a negative
- * errno (-EMSGSIZE, -EBADMSG). When dec->done is set, the item is in dec->cookie,
+ * errno (-EMSGSIZE, -EBADMSG, -ENOBUFS). When dec->done is set, the item is in dec->cookie,
  * dec->state or dec->json (the caller takes the JSON reference and resets).
+ *
+ * A server bounds what a peer makes it hold (bp_proto_decoder_limit): a JSON message
+ * announced longer than max is -EMSGSIZE at its length, before a byte of it is kept, and
+ * the body's buffer, which grows only with what has arrived, takes each growth from the
+ * budget; when the budget has no room, -ENOBUFS and nothing of buf consumed, the decoder
+ * unchanged: the caller may make room (close another peer) and feed the same bytes again.
  */
 enum bp_proto_expect { BP_EXPECT_COOKIE, BP_EXPECT_STATE, BP_EXPECT_JSON };
 
@@ -118,10 +126,17 @@ struct bp_proto_decoder {
 	size_t have;      /* bytes of the current item read so far */
 	size_t need;      /* JSON body length once the length is known */
 	char *body;
+	size_t max;                    /* the longest JSON body taken; 0: BP_PROTO_MAX_JSON */
+	struct bp_peer_budget *budget; /* body bytes are counted here; NULL: not counted */
+	size_t charged;                /* what this decoder's body holds of the budget */
 };
 
 void bp_proto_decoder_init(struct bp_proto_decoder *d, enum bp_proto_expect expect);
+/* Frees what the decoder holds (given back to its budget) and resets it, keeping its limits. */
 void bp_proto_decoder_free(struct bp_proto_decoder *d);
+/* Set after init: a JSON body's cap (0: BP_PROTO_MAX_JSON) and the budget (NULL: none). */
+void bp_proto_decoder_limit(struct bp_proto_decoder *d, size_t max,
+			    struct bp_peer_budget *budget);
 long bp_proto_feed(struct bp_proto_decoder *d, const void *buf, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/log_limit.h"
+#include "core/peer_budget.h"
 #include "core/test.h"
 #include "export/om_store.h"
 #include "http/http_serve_limit.h"
@@ -308,14 +309,15 @@ static int open_logfile(const char *path, char *err, size_t errlen)
  * why), started after a daemon's fork (threads do not survive one) and before the test
  * server listens, so that -D reports a busy HTTP port as it reports a busy test port.
  */
-static int start_http(const struct serve_params *p, struct bp_http_server **out, char *err,
-		      size_t errlen)
+static int start_http(const struct serve_params *p, struct bp_peer_budget *budget,
+		      struct bp_http_server **out, char *err, size_t errlen)
 {
 	struct bp_http_server_opts ho = {
 		.bind = p->bind, .port = (unsigned)p->http_port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
 		.workers = (int)p->workers, .idle_timeout_ns = p->idle_timeout,
 		.max_bytes = p->http_max_bytes ? p->http_max_bytes : UINT64_MAX,
+		.budget = budget,
 	};
 
 	*out = bp_http_server_start(&ho, err, errlen);
@@ -332,6 +334,8 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 	struct ready_pipe rp = { .fd = -1, .pidfile = p->pidfile };
 	struct bp_http_server *http = NULL;
 	struct metrics_store stored = { .db = ctx->common->db };
+	/* One budget for the test port's and the HTTP responder's peers together. */
+	struct bp_peer_budget budget;
 	struct bp_server_opts o = {
 		.bind = p->bind, .port = (unsigned)p->port,
 		.family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 : BP_FAMILY_ANY,
@@ -342,6 +346,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		.max_pending_per_addr = (int)p->max_pending_per_addr,
 		.workers = (int)p->workers, .max_tests = p->one_off ? 1 : 0,
 		.psk = p->psk_file ? &p->psk : NULL,
+		.budget = &budget,
 		.metrics = p->metrics != NULL,
 		.metrics_bind = p->metrics_host[0] ? p->metrics_host : NULL,
 		.metrics_port = p->metrics_port,
@@ -351,6 +356,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 	int rc = 0;
 
 	(void)r;
+	bp_peer_budget_init(&budget, BP_SERVER_PEER_BUDGET);
 	/* Keys and users are read before a daemon forks, so a broken file is reported here. */
 	if (p->rsa_private_key) {
 		o.iperf3_auth = bp_iperf3_auth_new(p->rsa_private_key, p->authorized_users,
@@ -374,7 +380,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 		o.ready_arg = &rp;
 	}
 	if (!rc && p->http_port)
-		rc = start_http(p, &http, err, errlen);
+		rc = start_http(p, &budget, &http, err, errlen);
 	if (rc && p->daemon)
 		daemon_ready(&rp, rc, err, 0, NULL);  /* the parent reports why and exits 1 */
 	if (!rc && o.psk)

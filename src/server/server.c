@@ -87,6 +87,8 @@ int bp_server_run(const struct bp_server_opts *o, char *err, size_t errlen)
 		goto out;
 	}
 	s.stats.start_ns = bp_now_ns();
+	bp_peer_budget_init(&s.own_budget, BP_SERVER_PEER_BUDGET);
+	s.budget = o->budget ? o->budget : &s.own_budget;
 	rc = srv_door_init(&s);
 	if (rc)
 		snprintf(err, errlen, "cannot open /dev/null: %s", strerror(-rc));

@@ -25,7 +25,19 @@ struct bp_iperf3_auth;
  */
 #define BP_SERVER_MAX_PENDING 256
 #define BP_SERVER_MAX_PENDING_PER_ADDR 32
+/*
+ * What a peer may make the server hold before it is parsed (docs/server.md, "Buffered
+ * bytes"): a set-up message (the parameters, a key's answer) is far below 64 KiB (iperf3's
+ * is under 1 KiB, its authtoken included); a client's results may carry 256 streams and
+ * 4096 intervals, so they keep the protocol's own 1 MiB. All peers together hold at most
+ * the budget: 256 half-sent set-up messages at their cap, the default bound on connections
+ * in set-up, fit in it exactly.
+ */
+#define BP_SERVER_MAX_SETUP_MSG (64u << 10)
+#define BP_SERVER_MAX_RESULTS_MSG BP_PROTO_MAX_JSON
+#define BP_SERVER_PEER_BUDGET ((size_t)16 << 20)
 struct bp_psk;
+struct bp_peer_budget;
 
 struct bp_server_opts {
 	const char *bind;          /* NULL: every address, IPv4 and IPv6 */
@@ -46,6 +58,9 @@ struct bp_server_opts {
 	/* iperf3's username/password (proto/iperf3_auth.h); NULL: not locked by it */
 	struct bp_iperf3_auth *iperf3_auth;
 	const struct bp_psk *psk;  /* only clients proving this key may test; NULL: anyone */
+	/* what peers' unparsed bytes may hold, all together, shared with the HTTP responder
+	 * (core/peer_budget.h); NULL: the server's own of BP_SERVER_PEER_BUDGET */
+	struct bp_peer_budget *budget;
 	/*
 	 * --metrics: GET /metrics on metrics_bind:metrics_port (server_metrics.h) when metrics;
 	 * metrics_extra (may be NULL) adds families after the server's own: the stored figures.

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/log.h"
+#include "core/peer_budget.h"
 #include "io/loop.h"
 #include "proto/params.h"
 #include "proto/control.h"
@@ -46,6 +48,9 @@ struct srv {
 	struct bp_stallers stallers;   /* tests released without streams, lately (server_limits.h) */
 	struct srv_metrics metrics;    /* the /metrics listener (server_metrics.h) */
 	struct srv_backoff backoff;    /* wrong key proofs, by address (server_backoff.h) */
+	/* bytes peers have made the server hold unparsed, all together (core/peer_budget.h):
+	 * o->budget, shared with the HTTP responder, or own_budget */
+	struct bp_peer_budget *budget, own_budget;
 };
 
 enum srv_state {

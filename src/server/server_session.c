@@ -16,6 +16,7 @@
 
 #include <openssl/crypto.h>
 
+#include "core/be32.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/log_limit.h"
@@ -583,6 +584,41 @@ static void on_item(struct srv_session *ss)
 	}
 }
 
+/* The decoder for the next item: this step's cap on a message, the server's budget. */
+static void expect_next(struct srv_session *ss)
+{
+	bp_proto_decoder_init(&ss->dec, expectation(ss->state));
+	bp_proto_decoder_limit(&ss->dec, ss->state == SS_RESULTS ? BP_SERVER_MAX_RESULTS_MSG :
+			       BP_SERVER_MAX_SETUP_MSG, ss->srv->budget);
+}
+
+/*
+ * The budget has no room for what ss has sent: the peer holding the most is closed when it
+ * holds more than ss does, so a few small real messages get through a budget filled by
+ * large half-sent ones; otherwise ss is (it asks for the most). True when room was made.
+ */
+static bool budget_room(struct srv_session *ss)
+{
+	struct srv *s = ss->srv;
+	struct srv_session *big = NULL;
+
+	for (struct srv_session *o = s->sessions; o; o = o->next)
+		if (o != ss && !o->dead && (!big || o->dec.charged > big->dec.charged))
+			big = o;
+	if (!big || big->dec.charged <= ss->dec.charged) {
+		bp_warn_peer(ss->peer, "%s: control message would pass the buffer "
+			     "budget (%zu of %zu bytes held for all peers): dropped",
+			     ss->peer, (size_t)s->budget->used, s->budget->limit);
+		kill_session(ss, NULL);
+		return false;
+	}
+	bp_warn_peer(big->peer, "%s: buffer budget full (%zu of %zu bytes held for "
+		     "all peers): its half-sent %zu bytes dropped to make room",
+		     big->peer, (size_t)s->budget->used, s->budget->limit, big->dec.charged);
+	srv_session_close(big, NULL);
+	return true;
+}
+
 /* Feed what arrived to the decoder; act on every complete item. */
 static void decode_input(struct srv_session *ss)
 {
@@ -590,10 +626,22 @@ static void decode_input(struct srv_session *ss)
 
 	while (off < ss->inlen && !ss->dead) {
 		long used = bp_proto_feed(&ss->dec, ss->inbuf + off, ss->inlen - off);
+		char why[128];
 
+		if (used == -ENOBUFS) {
+			if (!budget_room(ss))
+				break;
+			continue;
+		}
+		if (used == -EMSGSIZE) {
+			snprintf(why, sizeof(why), "control message of %u bytes, over the %zu bytes "
+				 "this step takes: dropped", bp_get_be32(ss->dec.lenbuf),
+				 ss->dec.max ? ss->dec.max : (size_t)BP_PROTO_MAX_JSON);
+			kill_session(ss, why);
+			break;
+		}
 		if (used < 0) {
-			kill_session(ss, used == -EMSGSIZE ? "control message too large: dropped" :
-				     "garbled control message: dropped");
+			kill_session(ss, "garbled control message: dropped");
 			break;
 		}
 		off += (size_t)used;
@@ -601,7 +649,7 @@ static void decode_input(struct srv_session *ss)
 			continue;
 		on_item(ss);
 		bp_proto_decoder_free(&ss->dec);
-		bp_proto_decoder_init(&ss->dec, expectation(ss->state));
+		expect_next(ss);
 	}
 	memmove(ss->inbuf, ss->inbuf + off, ss->inlen - off);
 	ss->inlen -= off;
@@ -719,7 +767,8 @@ void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[
 				     .data = ss };
 	ss->idle = (struct bp_timer){ .fn = idle_expired, .data = ss };
 	ss->tick = (struct bp_timer){ .fn = tick, .data = ss };
-	bp_proto_decoder_init(&ss->dec, BP_EXPECT_JSON);
+	ss->state = SS_PARAMS;
+	expect_next(ss);
 	/* Single-byte states must not wait for a delayed ACK (see stream_client.c). */
 	bp_sock_set_nodelay(fd, ss->why, sizeof(ss->why));
 	ss->why[0] = '\0';
@@ -730,7 +779,6 @@ void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[
 	}
 	ss->next = s->sessions;
 	s->sessions = ss;
-	ss->state = SS_PARAMS;
 	touch(ss);
 	if (bp_proto_send_state(fd, BP_PARAM_EXCHANGE, send_deadline()))
 		kill_session(ss, "control connection lost at the start");
