@@ -252,7 +252,7 @@ static bool keep_left(struct bp_http_serve_conn *c, const char *rest, size_t len
 	char *grown;
 
 	if (b && !bp_peer_budget_take(b, len)) {
-		bp_http_limit_log(c->w->log, c->flow.fd, "closed: %zu bytes of requests read ahead "
+		bp_http_limit_log(c->flow.fd, "closed: %zu bytes of requests read ahead "
 				  "would pass the buffer budget (%zu of %zu bytes held for all "
 				  "peers)", len, (size_t)b->used, b->limit);
 		return false;
