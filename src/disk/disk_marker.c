@@ -178,7 +178,7 @@ int bp_disk_marker_parse(const char *text, size_t len, struct bp_disk_marker *m)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct bp_disk_marker_rec r;
-		uint64_t index;
+		uint64_t index = 0;  /* set by parse_line; gcc -O3 for arm64 cannot tell */
 
 		if (!nl)
 			break;  /* a line cut short (a power cut while appending): no record */

@@ -28,7 +28,7 @@ cd "$(dirname "$0")/../.."
 export BP_RUN=${BP_RUN:-m$(od -An -N4 -tx1 /dev/urandom | tr -d " \n")}
 builds=(build build-asan build-tsan)
 # Budgets in seconds (docs/CI.md): the 25 minutes of .ci/run shared out.
-declare -A budget=([build]=60 [build-asan]=100 [build-tsan]=90)
+declare -A budget=([build]=55 [build-asan]=90 [build-tsan]=85)
 for b in "${builds[@]}"; do rm -f "$b"/meson-logs/testlog*.json; done
 for b in "${builds[@]}"; do
 	step "$b" "${budget[$b]}" make -s --no-print-directory "$b" ||
@@ -58,11 +58,11 @@ asan() (
 	"$@"
 )
 rc=0
-step gcc 40 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
-step figures 160 lanes build figures_a figures_b figures_solo || rc=1
-step asan 260 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
+step gcc 20 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
+step figures 250 lanes build figures_a figures_b figures_solo || rc=1
+step asan 270 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
 	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
-step asan-lanes 300 asan lanes build-asan lane_a lane_b solo || rc=1
+step asan-lanes 245 asan lanes build-asan lane_a lane_b solo || rc=1
 step tsan 20 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
 steps_report "test times"
 tests/summary.sh "${builds[@]}" || rc=1
