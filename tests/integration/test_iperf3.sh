@@ -119,7 +119,8 @@ if plain; then
 	raw '\x00\x00\x01\x00{"tcp":tr'
 	i3 "serves after a truncated message" -t 1
 	raw '\x7f\xff\xff\xff{"tcp":true}'
-	wait_log "$slog" "too large"; ok $? "oversized message dropped with a log line"
+	wait_log "$slog" "control message of 2147483647 bytes, over the 65536 bytes this step takes: dropped"
+	ok $? "oversized message dropped with a log line naming its size and the step's cap"
 	i3 "serves after an oversized message" -t 1
 	# Silent after the cookie: dropped after the idle timeout, the next client served meanwhile.
 	exec 4<>"/dev/tcp/127.0.0.1/$port"
