@@ -59,8 +59,8 @@ asan() (
 )
 rc=0
 step gcc 20 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
-step figures 250 lanes build figures_a figures_b figures_solo || rc=1
-step asan 270 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
+step figures 270 lanes build figures_a figures_b figures_solo || rc=1
+step asan 250 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
 	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
 step asan-lanes 245 asan lanes build-asan lane_a lane_b solo || rc=1
 step tsan 20 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
