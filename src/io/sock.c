@@ -509,3 +509,18 @@ int bp_link_speed_toward(const struct bp_addr *a, double *bps, char *ifname, siz
 	*bps = (double)mbps * 1e6;
 	return 0;
 }
+
+void bp_addr_host_key(const struct bp_addr *a, unsigned char key[16])
+{
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	memset(key, 0, 16);
+	if (a->ss.ss_family == AF_INET) {
+		memcpy(key, mapped, sizeof(mapped));
+		memcpy(key + 12, &((const struct sockaddr_in *)&a->ss)->sin_addr, 4);
+	} else if (a->ss.ss_family == AF_INET6) {
+		const unsigned char *b = ((const struct sockaddr_in6 *)&a->ss)->sin6_addr.s6_addr;
+
+		memcpy(key, b, !memcmp(b, mapped, sizeof(mapped)) ? 16 : 8);
+	}
+}

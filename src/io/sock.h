@@ -129,4 +129,11 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti);
  */
 int bp_sctp_info_read(int fd, struct bp_tcp_info *ti);
 
+/*
+ * The host an address stands for, as the server's per-host counts key it: an IPv4 address
+ * (or IPv4-mapped IPv6) as its mapped 16 bytes, an IPv6 address as its /64 (what one
+ * customer usually owns whole and so could spread a flood over), zeros padding.
+ */
+void bp_addr_host_key(const struct bp_addr *a, unsigned char key[16]);
+
 #endif

@@ -4,26 +4,8 @@
 #include <string.h>
 #include <netinet/in.h>
 
-/*
- * The address a record counts by: an IPv4 address (also as ::ffff:a.b.c.d from the
- * dual-stack listener), or an IPv6 /64, which one host or customer usually owns whole and so
- * could spread its guesses over (as server_pending.c counts connections without a cookie).
- */
-static void host_key(const struct bp_addr *a, unsigned char key[16])
-{
-	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	memset(key, 0, 16);
-	if (a->ss.ss_family == AF_INET) {
-		memcpy(key, mapped, sizeof(mapped));
-		memcpy(key + 12, &((const struct sockaddr_in *)&a->ss)->sin_addr, 4);
-	} else if (a->ss.ss_family == AF_INET6) {
-		const unsigned char *h = ((const struct sockaddr_in6 *)&a->ss)->sin6_addr.s6_addr;
-
-		memcpy(key, h, !memcmp(h, mapped, sizeof(mapped)) ? 16 : 8);
-	}
-}
-
+/* A record counts by bp_addr_host_key (io/sock.h): an IPv4 address or an IPv6 /64, as
+ * server_pending.c counts connections without a cookie. */
 uint64_t srv_backoff_delay_ns(uint32_t n)
 {
 	uint32_t k;
@@ -84,7 +66,7 @@ uint64_t srv_backoff_try(struct srv_backoff *b, const struct bp_addr *addr)
 	unsigned char key[16];
 	struct srv_backoff_rec *r;
 
-	host_key(addr, key);
+	bp_addr_host_key(addr, key);
 	r = find(b, key, now);
 	if (!r)
 		return 0;
@@ -112,7 +94,7 @@ void srv_backoff_fail(struct srv_backoff *b, const struct bp_addr *addr)
 	unsigned char key[16];
 	struct srv_backoff_rec *r;
 
-	host_key(addr, key);
+	bp_addr_host_key(addr, key);
 	r = find(b, key, now);
 	if (!r && !(r = make(b, key, now)))
 		return;  /* out of memory: the global cap still holds */
@@ -129,7 +111,7 @@ void srv_backoff_pass(struct srv_backoff *b, const struct bp_addr *addr)
 	unsigned char key[16];
 	struct srv_backoff_rec *r;
 
-	host_key(addr, key);
+	bp_addr_host_key(addr, key);
 	r = find(b, key, bp_now_ns());
 	if (r)
 		r->fails = 0;

@@ -33,26 +33,8 @@ struct srv_pending {
 	uint64_t born_ns;              /* accepted */
 };
 
-/*
- * The address the per-address bound counts by: an IPv4 address (also when it arrives as
- * ::ffff:a.b.c.d on the dual-stack listener), or an IPv6 /64, which one host or one
- * customer usually owns whole and so could spread a flood over.
- */
-static void host_key(const struct bp_addr *a, unsigned char key[16])
-{
-	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	memset(key, 0, 16);
-	if (a->ss.ss_family == AF_INET) {
-		memcpy(key, mapped, sizeof(mapped));
-		memcpy(key + 12, &((const struct sockaddr_in *)&a->ss)->sin_addr, 4);
-	} else if (a->ss.ss_family == AF_INET6) {
-		const unsigned char *b = ((const struct sockaddr_in6 *)&a->ss)->sin6_addr.s6_addr;
-
-		memcpy(key, b, !memcmp(b, mapped, sizeof(mapped)) ? 16 : 8);
-	}
-}
-
+/* The per-address bound counts by bp_addr_host_key (io/sock.h): an IPv4 address or an
+ * IPv6 /64. */
 static void unlink_pending(struct srv_pending *p)
 {
 	struct srv_door *d = &p->srv->door;
@@ -270,7 +252,7 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 	}
 	p->srv = s;
 	p->born_ns = bp_now_ns();
-	host_key(peer, p->host);
+	bp_addr_host_key(peer, p->host);
 	make_room(s, p->host, fd);
 	snprintf(p->peer, sizeof(p->peer), "%s", name);
 	if (n > 0) {
