@@ -20,7 +20,8 @@ BUILD_DEPS := build-essential meson ninja-build pkg-config libssl-dev libjansson
 DIST_DEPS := zlib1g-dev jq
 
 # The tests on top (`make test`, test-cross, test-boards, test-vm, build-asan, build-tsan):
-# clang and libclang-rt-14-dev: the ASan+UBSan (and libFuzzer) and TSan builds; jq: the tests
+# clang and libclang-rt-14-dev: the ASan+UBSan (and libFuzzer) and TSan builds, lld their
+# linker (an ASan build links ~130 programs: 90 s with lld, 110 with ld.bfd); jq: the tests
 # read boardperf's JSON; iperf3, iperf (iperf2), sockperf, sysbench, fio: the stock tools the
 # figures are checked against; iproute2, ethtool, iputils-ping, nftables: the veth rig
 # (tests/rig: namespaces, offloads off, ping, packet counters); nginx: test_http's and
@@ -31,9 +32,14 @@ DIST_DEPS := zlib1g-dev jq
 # report headless; strace: test_attack_flood counts the server's accept4 calls at the fd
 # limit; openssl: test_cpu's `openssl speed`, test_attack_auth's and test_http's keys;
 # procps: sysctl in the rig, pgrep (both in every Debian install, not in a minimal image).
-TEST_DEPS := clang libclang-rt-14-dev jq iperf3 iperf sockperf sysbench fio iproute2 ethtool \
+TEST_DEPS := clang libclang-rt-14-dev lld jq iperf3 iperf sockperf sysbench fio iproute2 ethtool \
 	iputils-ping nftables nginx lintian man-db systemd sqlite3 prometheus curl chromium strace \
 	openssl procps
+
+# The emulated boards and the SCTP VM on top (`make test-boards`, `make test-vm`): qemu-system
+# for ARM and x86-64, cpio for their initramfs, busybox-static the VM's shell. Installed
+# before either starts: CI boots them side by side, and two apt-gets at once would collide.
+QEMU_DEPS := qemu-system-arm qemu-system-x86 cpio busybox-static
 
 # The stock tools the benches compare with (`make bench`, bench/README.md): wrk and h2load
 # (nghttp2-client) with nginx (bench/http.sh), iperf3 and iperf (tcp, udp, crr), sockperf
@@ -65,21 +71,22 @@ MESON_OPTS := -Dwerror=true
 # Clang, so that the same build is also the libFuzzer build (tests/fuzz/meson.build): CI
 # fuzzes its targets (tests/fuzz/run.sh build-asan) instead of building a fourth time.
 ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true \
-	-Dc_args=-fno-sanitize-recover=all -Dbuildtype=debug
+	-Dc_args=-fno-sanitize-recover=all -Dbuildtype=debug -Dc_link_args=-fuse-ld=lld
 # ThreadSanitizer: clang's runtime (libclang-rt-14-dev). Optimised (-O2 -g, the default), as
-# TSan's authors advise. With build-asan, clang's warnings under -Werror over every target.
-TSAN_OPTS := -Db_sanitize=thread -Db_lundef=false -Dwerror=true
+# TSan's authors advise. It builds only what the unit suite runs (tools/ci/unit_targets.sh):
+# build-asan has clang's warnings under -Werror over every target already.
+TSAN_OPTS := -Db_sanitize=thread -Db_lundef=false -Dwerror=true -Dc_link_args=-fuse-ld=lld
 
 # What each build runs, and why: tools/ci/test.sh (`make test`) and docs/CI.md.
 TEST_BUILDS := $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
 
-.PHONY: all deps deps-build deps-dist deps-test deps-bench build build-asan build-tsan run test dist \
+.PHONY: all deps deps-build deps-dist deps-test deps-qemu deps-bench build build-asan build-tsan run test dist \
 	test-cross test-boards test-vm bench clean
 
 all: build
 
 # deps: everything, for CI (.ci/run) and a machine that does it all.
-deps: deps-build deps-dist deps-test deps-bench
+deps: deps-build deps-dist deps-test deps-qemu deps-bench
 
 deps-build:
 	$(call apt_install,$(BUILD_DEPS))
@@ -89,6 +96,9 @@ deps-dist: deps-build
 
 deps-test: deps-build
 	$(call apt_install,$(TEST_DEPS))
+
+deps-qemu:
+	$(call apt_install,$(QEMU_DEPS))
 
 deps-bench: deps-build
 	$(call apt_install,$(BENCH_DEPS))
@@ -109,7 +119,7 @@ build-asan: deps-test $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
 build-tsan: deps-test $(TSAN_BUILD)/build.ninja
-	ninja -C $(TSAN_BUILD)
+	ninja -C $(TSAN_BUILD) $$(tools/ci/unit_targets.sh $(TSAN_BUILD))
 
 run: build
 	./$(BUILD)/boardperf run
@@ -127,14 +137,14 @@ test-cross: deps-test deps-dist
 # Orange Pi PC and ARMv7 and ARMv8 virt machines boot Debian's kernels once each and run info,
 # cpu, mem, disk, tcp, udp, rr, tcp --sctp and their GPIO checks; the results are checked from here into
 # build-dist/boards/meson-logs/testlog.json.
-test-boards: deps-test deps-dist
+test-boards: deps-test deps-dist deps-qemu
 	tools/boards/run.sh $(BOARDS)
 
 # What this machine's kernel lacks (SCTP), in an x86-64 VM with Debian's cloud kernel under
 # qemu-system-x86_64 (tools/vm/run.sh): one boot runs tcp/rr/crr --sctp, stock iperf3 --sctp
 # against serve and the reverse, and bad input; checked from here into
 # build-dist/vm/meson-logs/testlog.json. The gcc build's binary when it is built.
-test-vm: deps-test deps-dist
+test-vm: deps-test deps-dist deps-qemu
 	tools/vm/run.sh
 
 # The three test builds (gcc, ASan+UBSan, TSan), then each one's tests (tools/ci/test.sh):

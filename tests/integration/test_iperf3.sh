@@ -75,8 +75,13 @@ if plain; then
 	jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "UDP -R: nothing lost"
 	i3 "UDP --bidir" -u -t 2 -b 50M --bidir -w 4M
 	agree .end.sum_sent.bytes .end.sum_received.bytes "UDP --bidir, client to server"
-	agree .end.sum_sent_bidir_reverse.bytes .end.sum_received_bidir_reverse.bytes \
-		"UDP --bidir, server to client"
+	# Server to client: iperf3 (3.12, one thread) sends and reads in one loop, and what its
+	# socket still holds at its TEST_END it never counts: 128 KiB (21 ms of 50 Mbit/s) once
+	# in CI's ASan run. Never more than was sent; short by at most 100 ms of the rate (5 %).
+	s=$(jq .end.sum_sent_bidir_reverse.bytes <<<"$out")
+	r=$(jq .end.sum_received_bidir_reverse.bytes <<<"$out")
+	awk -v s="$s" -v r="$r" 'BEGIN { exit !(r > 0 && r <= s && s - r <= s * 0.05) }'
+	ok $? "UDP --bidir, server to client: sent $s, received $r (at most 5 % short, never over)"
 	i3 "UDP with 64-bit counters" -u -t 1 -b 20M --udp-counters-64bit -w 4M
 	jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "64-bit counters: nothing lost"
 

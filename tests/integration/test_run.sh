@@ -48,6 +48,14 @@ if timed; then
 	grep -Eq 'server: 127\.0\.0\.1:[0-9]+: tcp upload, 2 streams' <<<"$err"
 	ok $? "-v shows the server's line for the tcp test"
 	jq -e . <<<"$json" >/dev/null; ok $? "stdout is one JSON document"
+	# Without --peer the network steps measure this machine over loopback and say so; the
+	# board steps do not (test_run_peer.sh: with --peer, none does).
+	jq -e '[.results[] | select(.test | test("^(tcp|udp|rr|crr|http)$")) |
+		([.warnings[]?.code] | index("loopback") != null) and (.params.client // "127.0.0.1") == "127.0.0.1"] |
+		length == 5 and all' <<<"$json" >/dev/null &&
+		jq -e '[.results[] | select(.test | test("^(cpu|mem|disk)$")) | [.warnings[]?.code] | index("loopback") == null] | all' \
+		<<<"$json" >/dev/null
+	ok $? "the five network steps say loopback, the board steps do not"
 
 	# Each side's CPU: the client sends over loopback (its sends also run the receive path in
 	# the kernel), the server's MSG_TRUNC receives are cheap, so the two figures differ; and

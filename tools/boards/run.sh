@@ -5,14 +5,14 @@
 # loopback against its own serve, and the board's GPIO checks (init.sh). tools/boards/check.sh
 # then checks each one's JSON from here.
 #   usage: tools/boards/run.sh [BOARD...]
-#          (raspi3b virt-a15 virt-a53 orangepi-pc raspi2b; default: all)
+#          (orangepi-pc raspi3b virt-a15 raspi2b virt-a53; default: all, the longest boot first)
 #   DIST_BUILD (build-dist): the binaries' build folders; results in DIST_BUILD/boards.
 set -euo pipefail
 cd "$(dirname "$0")/.."/..
 build=${DIST_BUILD:-build-dist}
 cache=${DIST_CACHE:-$build/cache}
 out=$build/boards
-boards=${*:-raspi3b virt-a15 virt-a53 orangepi-pc raspi2b}
+boards=${*:-orangepi-pc raspi3b virt-a15 raspi2b virt-a53}
 mkdir -p "$out" "$cache"
 
 declare -A arch=([raspi3b]=arm64 [virt-a15]=armhf [virt-a53]=arm64 [orangepi-pc]=armhf [raspi2b]=armhf)

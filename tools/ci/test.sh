@@ -34,11 +34,30 @@ for b in "${builds[@]}"; do
 	step "$b" "${budget[$b]}" make -s --no-print-directory "$b" ||
 		{ steps_report "test times"; exit 1; }
 done
-# lanes BUILD A B SOLO: the serial tests of suites A and B, the two lanes side by side (each
-# one test at a time, its lines marked [A] or [B], its log meson-logs/testlog-A.json), then
-# those of SOLO with nothing beside them (tests/integration/meson.build, "Lanes").
+# BP_BESIDE_LANES: a command (.ci/run: tools/ci/arm_builds.sh, the ARM legs' builds) run
+# beside the ASan lanes at idle priority: SCHED_IDLE gets only the CPU time the lanes leave
+# idle (40-75 %: they wait on clocks, links and peers), and a test's process preempts it as
+# soon as it wakes. It starts after the solo tests, which read the whole machine's load, and
+# is waited for at the end (its own step), its failure CI's. Unset (`make test` by hand):
+# nothing beside them.
+beside_pid=
+beside_log=build-dist/beside.log
+beside() {
+	[ -n "${BP_BESIDE_LANES:-}" ] || return 0
+	mkdir -p build-dist
+	echo "beside the lanes, at idle priority: $BP_BESIDE_LANES (log: $beside_log)"
+	chrt --idle 0 bash -c "$BP_BESIDE_LANES" >"$beside_log" 2>&1 &
+	beside_pid=$!
+}
+# alone BUILD SUITE: the serial tests of SUITE, one at a time with nothing beside them.
+# lanes BUILD A B: those of suites A and B, the two lanes side by side (each one test at a
+# time, its lines marked [A] or [B], its log meson-logs/testlog-A.json).
+# (tests/integration/meson.build, "Lanes".)
+alone() {
+	meson test -C "$1" --no-rebuild --suite "$2" --logbase "testlog-$2" --print-errorlogs
+}
 lanes() {
-	local b=$1 a=$2 lb=$3 solo=$4 pa pb rc=0
+	local b=$1 a=$2 lb=$3 pa pb rc=0
 	# meson's own status from wait (the marking through a process substitution, no pipe)
 	meson test -C "$b" --no-rebuild --suite "$a" --logbase "testlog-$a" --print-errorlogs \
 		> >(sed -u "s/^/[$a] /") 2>&1 &
@@ -48,8 +67,6 @@ lanes() {
 	pb=$!
 	wait "$pa" || rc=1
 	wait "$pb" || rc=1
-	meson test -C "$b" --no-rebuild --suite "$solo" --logbase "testlog-$solo" --print-errorlogs ||
-		rc=1
 	return "$rc"
 }
 # The sanitizers' settings for every test of build-asan (a subshell's exports).
@@ -59,11 +76,17 @@ asan() (
 )
 rc=0
 step gcc 20 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
-step figures 270 lanes build figures_a figures_b figures_solo || rc=1
+step figures-solo 185 alone build figures_solo || rc=1
+step figures-lanes 90 lanes build figures_a figures_b || rc=1
 step asan 250 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
 	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
-step asan-lanes 245 asan lanes build-asan lane_a lane_b solo || rc=1
+step asan-solo 135 asan alone build-asan solo || rc=1
+beside
+step asan-lanes 165 asan lanes build-asan lane_a lane_b || rc=1
 step tsan 20 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
+if [ -n "$beside_pid" ]; then
+	step beside 60 wait "$beside_pid" || { rc=1; echo "failed beside the lanes: $BP_BESIDE_LANES"; tail -20 "$beside_log"; }
+fi
 steps_report "test times"
 tests/summary.sh "${builds[@]}" || rc=1
 exit "$rc"

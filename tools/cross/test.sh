@@ -30,9 +30,7 @@ for a in $arches; do
 		# Only what the unit suite runs: not the header checks, fuzzers or other tools
 		# (the native builds cover those), which would double the build time; a unit test
 		# that is a script (the docs check: python3) has nothing to build.
-		targets=$(meson introspect "$dir" --tests |
-			jq -r --arg d "$(cd "$dir" && pwd)/" '.[] | select(any(.suite[]; endswith(":unit")))
-				| .cmd[0] | select(startswith($d)) | ltrimstr($d)')
+		targets=$(tools/ci/unit_targets.sh "$dir")
 		ninja -C "$dir" -j2 $targets >"$dir.tests.ninja.log" 2>&1 ||
 			{ grep -v "statically linked applications requires" "$dir.tests.ninja.log" >&2; exit 1; }
 		meson test -C "$dir" --no-rebuild --suite unit --print-errorlogs --num-processes 2 \
