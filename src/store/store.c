@@ -18,9 +18,12 @@
 #include "store/store_doc.h"
 #include "store/store_internal.h"
 
-/* Another boardperf saving at the same moment holds the lock for milliseconds; 5 s covers
- * a slow SD card under load without a user waiting on a stuck lock for ever. */
-#define BUSY_TIMEOUT_MS 5000
+/* Another boardperf saving at the same moment holds the lock for milliseconds, hundreds of
+ * them on a slow SD card or a loaded machine, and SQLite's busy handler is no queue: of ten
+ * processes saving at once, one waited out 5 s on CI's busy machine (ASan, 2026-12-04) and
+ * lost its result. 30 s covers that many times over; the result is printed before the
+ * save, so a stuck lock delays only the exit and the "not saved" line. */
+#define BUSY_TIMEOUT_MS 30000
 
 int bp_store_default_path(char *buf, size_t len)
 {

@@ -2,7 +2,7 @@
 # Crash safety of the results database (docs/results.md, "Results history"): a save killed with
 # kill -9 at a random point leaves the database passing PRAGMA integrity_check with every
 # result saved before it; ten boardperf processes saving at once are all saved (WAL and
-# the 5 s busy timeout).
+# the 30 s busy timeout).
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
@@ -66,6 +66,7 @@ fails=0
 for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
 [ "$fails" = 0 ]; ok $? "ten processes saving at once: all exit 0"
 ! cat "$tap_tmp"/p*.err | grep -q "not saved"; ok $? "none says 'not saved'"
+grep -h "not saved" "$tap_tmp"/p*.err | sed 's/^/#   /'
 [ "$(sqlite3 "$pdb" "SELECT COUNT(DISTINCT label) FROM results")" = 10 ]
 ok $? "all ten saved ($(sqlite3 "$pdb" "SELECT COUNT(*) FROM results") results)"
 [ "$(sqlite3 "$pdb" "PRAGMA integrity_check")" = ok ]; ok $? "integrity_check ok after them"
