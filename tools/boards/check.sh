@@ -37,7 +37,7 @@ declare -A gmmap=([raspi3b]="in 1" [raspi2b]="in 1" [orangepi-pc]="out 0")
 # write of 1 was dropped.
 declare -A gset=([virt-a15]="out 1" [virt-a53]="out 1" [raspi3b]="in" [raspi2b]="in" [orangepi-pc]="out 0")
 # Boards that run only info and the GPIO checks (run.sh's checks=gpio).
-declare -A brief=([raspi2b]=1)
+declare -A brief=([raspi2b]=1 [virt-a15]=1 [virt-a53]=1)
 # A check's key figures (each must be a number above zero).
 declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth memset.bandwidth"
 	[disk]="reads.rate writes.rate fsyncs.rate" [tcp]="sender.bytes receiver.bytes receiver.bitrate"

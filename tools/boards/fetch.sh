@@ -18,6 +18,7 @@ cache=$(cd "$cache" && pwd)
 root=$cache/boards-$arch
 . "$(dirname "$0")/../cross/debs.sh"
 debs_init "$cache"
+! debs_fresh "$cache" "$root" || exit 0
 # The metapackage names the versioned kernel package (linux-image-6.1.0-N-armmp) it depends on.
 kpkg=$(apt-cache "${apt_opts[@]}" depends "$meta:$arch" | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
 kpkg=${kpkg%:*}

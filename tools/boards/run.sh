@@ -82,14 +82,17 @@ boot() {
 		want="sunxi_wdt sunxi-mmc crc32c_generic ext4" disk=/dev/mmcblk0 console=ttyS0
 		extra=iomem=relaxed ;;
 	virt-a15)
+		# Info and GPIO (the PL061): cpu..sctp would repeat orangepi-pc's, the same armhf
+		# binary on the oldest core it is for (Cortex-A7).
 		qemu=(qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 512M
 			-drive "file=$out/$b.img,if=none,id=d0,format=raw" -device virtio-blk-device,drive=d0)
-		want="virtio_mmio virtio_blk crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 ;;
+		want="virtio_mmio virtio_blk crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 checks=gpio ;;
 	virt-a53)
 		# gpio_keys is a module on arm64 (built in on armmp): it holds the power key, PL061 line 3.
+		# Info and GPIO: cpu..sctp would repeat raspi3b's, the same binary on the same core.
 		qemu=(qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 512M
 			-drive "file=$out/$b.img,if=none,id=d0,format=raw" -device virtio-blk-device,drive=d0)
-		want="virtio_mmio virtio_blk gpio_keys crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 ;;
+		want="virtio_mmio virtio_blk gpio_keys crc32c_generic ext4" disk=/dev/vda console=ttyAMA0 checks=gpio ;;
 	esac
 	# The boards that run the network checks load the ARM kernel's sctp module too (init.sh's
 	# tcp --sctp): Debian's armmp and arm64 kernels build it as a module.

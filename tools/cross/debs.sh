@@ -21,6 +21,17 @@ debs_init() {
 	fi
 }
 
+# debs_fresh CACHE DEST: true when DEST was unpacked after the private apt's last index
+# fetch: the candidates it holds are still the candidates, so nothing needs resolving (apt's
+# resolution over three architectures' lists takes 3-5 s a call; CI asks for the same
+# sysroots and kernels again in each leg).
+debs_fresh() {
+	local newest
+	[ -f "$2/.packages" ] || return 1
+	newest=$(ls -t "$1"/apt/lists/*Packages* 2>/dev/null | head -1)
+	[ -n "$newest" ] && [ "$2/.packages" -nt "$newest" ]
+}
+
 # debs_unpack WHO CACHE ARCH DEST PKG...: the candidate .deb of every PKG for ARCH (one apt
 # call: the file names hold the versions), downloaded when not in CACHE/debs/ARCH, unpacked
 # into DEST afresh, unless DEST/.packages says it holds exactly those already. WHO names the
@@ -28,6 +39,7 @@ debs_init() {
 debs_unpack() {
 	local who=$1 cache=$2 arch=$3 dest=$4 debs missing='' d
 	shift 4
+	! debs_fresh "$cache" "$dest" || return 0
 	mkdir -p "$cache/debs/$arch"
 	debs=$(apt-get "${apt_opts[@]}" -qq download --print-uris $(printf "%s:$arch " "$@") |
 		awk '{print $2}' | sort)
