@@ -57,9 +57,11 @@ tcp_info_known() {
 start_server "$port"; ok $? "server listens on $port"
 
 if plain; then
+	# Counts, ids and TCP_INFO, not rates: each stream paced (-b) so that the runs leave the
+	# CPU to the tests beside them (unpaced, streams took ~24 CPU-s in ASan).
 	for mode in "" "-R"; do
 		what="tcp -P 4 ${mode:-upload}"
-		expect_exit 0 "$what" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 $mode --json
+		expect_exit 0 "$what" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 -b 250M $mode --json
 		d=up; [ "$mode" = "-R" ] && d=down
 		ids_are "$out" 1 3 4 5; ok $? "$what: ids 1,3,4,5"
 		streams_add_up "$out" "" "$d"; ok $? "$what: per-stream bytes add up to each side's totals, in total and per interval"
@@ -68,7 +70,7 @@ if plain; then
 		ok $? "$what: every sender counts its retransmits"
 	done
 
-	expect_exit 0 "tcp --bidir -P 4" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 --bidir --json
+	expect_exit 0 "tcp --bidir -P 4" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 -b 250M --bidir --json
 	ids_are "$out" 1 3 4 5 6 7 8 9; ok $? "--bidir: ids 1,3,4,5 up and 6,7,8,9 down"
 	jq -e '[.streams[].direction] == ["up","up","up","up","down","down","down","down"]' \
 		<<<"$out" >/dev/null; ok $? "--bidir: directions"
@@ -77,13 +79,13 @@ if plain; then
 	tcp_info_known "$out"; ok $? "--bidir: every sender has cwnd and rtt (the server's too)"
 
 	# Text: one row per stream and a [SUM] that repeats the totals; -v adds every interval.
-	expect_exit 0 "tcp -P 4 text" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4
+	expect_exit 0 "tcp -P 4 text" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 -b 250M
 	rows=$(grep -cE '^\[  [1345]\] ' <<<"$out"); sums=$(grep -c '^\[SUM\]' <<<"$out")
 	[ "$rows" -eq 4 ] && [ "$sums" -eq 1 ]; ok $? "text: 4 stream rows and one [SUM] ($rows, $sums)"
-	expect_exit 0 "tcp -P 4 -v text" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 -v
+	expect_exit 0 "tcp -P 4 -v text" "$bp" tcp -c 127.0.0.1 -p "$port" -t 2 -P 4 -b 250M -v
 	sums=$(grep -c '^\[SUM\]' <<<"$out")
 	[ "$sums" -ge 3 ]; ok $? "-v: a [SUM] per interval as well ($sums)"
-	expect_exit 0 "tcp -P 1 text" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1
+	expect_exit 0 "tcp -P 1 text" "$bp" tcp -c 127.0.0.1 -p "$port" -t 1 -b 1G
 	! grep -q '^\[ID\]' <<<"$out"; ok $? "-P 1: no per-stream table (the totals are the stream)"
 
 	for mode in "" "-R"; do
@@ -114,7 +116,7 @@ if plain; then
 		iperf3 -s -p "$iport" -1 -J >"$tap_tmp/iperf3s.json" 2>&1 &
 		ip=$!
 		for _ in $(seq 50); do ss -ltn "sport = :$iport" | grep -q LISTEN && break; sleep 0.1; done
-		expect_exit 0 "$what" "$bp" tcp --iperf3 -c 127.0.0.1 -p "$iport" -t 2 -P 4 $mode --json
+		expect_exit 0 "$what" "$bp" tcp --iperf3 -c 127.0.0.1 -p "$iport" -t 2 -P 4 -b 250M $mode --json
 		wait "$ip"
 		# iperf3's server lists its streams in the order they connected, as ours are.
 		side=receiver; [ "$mode" = "-R" ] && side=sender
