@@ -37,7 +37,7 @@ check() {
 	local what=$1 ns=$2 ctr=$3 cns=$4 addr=$5 c0 c1 data out sp rp kd lost mode slack
 	shift 5
 	c0=$(nft_count "$ns" "$ctr")
-	out=$(ip netns exec "$cns" "$bp" udp -c "$addr" -p "$port" -t 2 -w 256K --json --no-save "$@")
+	out=$(ip netns exec "$cns" "$bp" udp -c "$addr" -p "$port" -t 1 -w 256K --json --no-save "$@")
 	c1=$(nft_count "$ns" "$ctr")
 	data=$((c1 - c0))
 	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")

@@ -139,8 +139,8 @@ disk_tests() {
 	disk=$(section disk "$con" 2>/dev/null)
 	# grep reads the file itself: grep -q at the end of a pipe would make the pipe fail
 	# (SIGPIPE, under pipefail) whenever it stopped reading first.
-	grep -aqE $'^@@DISK /dev/[a-z0-9]+ ext2\r?$' "$con" 2>/dev/null
-	ok $? "the virtual disk was formatted and mounted in the guest"
+	grep -aqE $'^@@DISK /dev/[a-z0-9]+ ext4\r?$' "$con" 2>/dev/null
+	ok $? "the virtual disk's filesystem was mounted in the guest"
 	jq -e '.params.folder | startswith("/mnt/")' <<<"$disk" >/dev/null 2>&1
 	ok $? "disk ran on the virtual disk's filesystem (/mnt)"
 	[ "$(jq -r '[.metrics[] | select(.name == "failures")][0].value' <<<"$(section rr "$con")" 2>/dev/null)" = 0 ]
