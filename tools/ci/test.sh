@@ -85,7 +85,8 @@ beside
 step asan-lanes 170 asan lanes build-asan lane_a lane_b || rc=1
 step tsan 25 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
 if [ -n "$beside_pid" ]; then
-	step beside 100 wait "$beside_pid" || { rc=1; echo "failed beside the lanes: $BP_BESIDE_LANES"; tail -20 "$beside_log"; }
+	step beside 100 wait "$beside_pid" ||
+		{ rc=1; echo "failed beside the lanes: $BP_BESIDE_LANES"; tail -20 "$beside_log"; }
 fi
 steps_report "test times"
 tests/summary.sh "${builds[@]}" || rc=1
