@@ -21,9 +21,9 @@
 /* Another boardperf saving at the same moment holds the lock for milliseconds, hundreds of
  * them on a slow SD card or a loaded machine, and SQLite's busy handler is no queue: of ten
  * processes saving at once, one waited out 5 s on CI's busy machine (ASan, 2026-12-04) and
- * lost its result. 30 s covers that many times over; the result is printed before the
- * save, so a stuck lock delays only the exit and the "not saved" line. */
-#define BUSY_TIMEOUT_MS 30000
+ * lost its result. 15 s covers that three times over; the result is printed before the
+ * save, so a lock held for longer delays only the exit and the "not saved" line. */
+#define BUSY_TIMEOUT_MS 15000
 
 int bp_store_default_path(char *buf, size_t len)
 {

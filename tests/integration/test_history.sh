@@ -1,16 +1,18 @@
 #!/bin/bash
-# The results database end to end: every printed result saved (tcp, disk, run and its
-# children linked; serve and --no-save nothing), `show` printing each exactly as it was
-# printed (cmp), history's filters, import of another board's file, and a database that is
+# The results database end to end: every printed result saved (tcp, disk; a suite and its
+# children linked, imported: test_run.sh saves a real run; serve and --no-save nothing),
+# `show` printing each exactly as it was printed (cmp), history's filters, import of another
+# board's file, and a database that is
 # locked, unopenable, read-only or full: the result printed all the same, one line on
 # stderr, the exit status unchanged. PRAGMA integrity_check at the end.
-# Timed sections (tap.sh, "Parts"): none. The locked database waits out its 5 s busy timeout
+# Timed sections (tap.sh, "Parts"): none. The locked database waits out its 15 s busy timeout
 # but nothing bounds how long that takes (the lock is held until the test lets it go), and
 # no figure is held to a bound: the whole test runs side by side.
 # Usage: test_history.sh BOARDPERF
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
+golden=$(cd "$(dirname "$0")/../unit/golden" && pwd)  # suite.json: a run's document
 db_default="$XDG_DATA_HOME/boardperf/results.db"
 bp_ports 1; port=$BP_PORT  # tap.sh
 pids=()
@@ -91,23 +93,19 @@ expect_exit 1 "tcp to a closed port --json" "$bp" tcp -c 127.0.0.1 -p 1 -t 1 --j
 [ "$(q "SELECT json_extract(doc, '\$.error.code') FROM results WHERE id = $(newest)")" = \
 	connect-refused ]; ok $? "the failed result saved with its error"
 
-# --- run: the suite and its children, linked ----------------------------------------------
-expect_exit 0 "run --label opi-zero" "$bp" run --label opi-zero -d "$tap_tmp/disk"
-printf '%s\n' "$out" > "$tap_tmp/run.text"
+# --- a suite and its children, linked: a run's document imported (test_run.sh: a real
+# run saved as printed, and show printing it again byte for byte)
+expect_exit 0 "import a run --label opi-zero" "$bp" import "$golden/suite.json" --label opi-zero
 sid=$(newest)
 [ "$(q "SELECT test || ' ' || label FROM results WHERE id = $sid")" = "run opi-zero" ]
 ok $? "the suite saved as run, label opi-zero"
-"$bp" show "$sid" | cmp -s - "$tap_tmp/run.text"; ok $? "show $sid: the run's text byte for byte"
+"$bp" show "$sid" > "$tap_tmp/run.text"
 "$bp" show "$sid" --json > "$tap_tmp/run.json"
 nkids=$(jq '.results | length' "$tap_tmp/run.json")
-[ "$nkids" -gt 3 ] && [ "$(q "SELECT COUNT(*) FROM results WHERE parent = $sid")" = "$nkids" ]
+[ "$nkids" -ge 2 ] && [ "$(q "SELECT COUNT(*) FROM results WHERE parent = $sid")" = "$nkids" ]
 ok $? "each of its $nkids tests saved as a child of $sid"
 [ "$(q "SELECT COUNT(DISTINCT label) || label FROM results WHERE parent = $sid")" = 1opi-zero ]
 ok $? "the children carry the suite's label"
-kid=$(q "SELECT id FROM results WHERE parent = $sid AND test = 'cpu'")
-"$bp" show "$kid" | grep -q 'sha256'; ok $? "show of a child: its text"
-"$bp" show "$kid" --json | jq -e --argjson d "$(jq -c '.results[] | select(.test == "cpu")' \
-	"$tap_tmp/run.json")" '. == $d' >/dev/null; ok $? "show --json of a child: its document in the suite's"
 
 # --- history -----------------------------------------------------------------------------
 expect_exit 0 "history" "$bp" history
@@ -176,7 +174,7 @@ check_unsaved "a folder" "$tap_tmp"
 cpu_into "--db in a missing folder under a file" "$tap_tmp/text.db/x/results.db"
 check_unsaved "no folder" "making its folder"
 
-# Locked: another process holds the write lock past the 5 s busy timeout (until killed,
+# Locked: another process holds the write lock past the 15 s busy timeout (until killed,
 # however long a busy machine makes the save wait).
 python3 -c 'import signal, sqlite3, sys
 c = sqlite3.connect(sys.argv[1], isolation_level=None)

@@ -6,7 +6,8 @@
 # together they are what the whole process spent (cpu.process, from getrusage).
 # Timed sections (tap.sh, "Parts"): the second run (--json -v) whole: its CPU shares against
 # the process's (within 15 %, the http client's below 0.9 of it) and, as they come from that
-# run, its -v log lines and JSON. The plain part is the first run: its summary and its quiet log.
+# run, its -v log lines and JSON. The plain part is the first run: its summary, its quiet log,
+# and the suite and its children saved as printed (show prints it again byte for byte).
 # Usage: [BP_PART=all|plain|timed] test_run.sh BOARDPERF
 set -u
 bp=$1
@@ -38,6 +39,24 @@ if plain; then
 		ok $? "summary: $t ok with $m"
 	done
 	sed 's/^/#   /' <<<"$summary"
+
+	# Saved as printed (tap.sh's XDG_DATA_HOME: this test's own database): the suite and each
+	# test a child of it, which `show` prints again byte for byte (test_history.sh: the rest
+	# of the database's commands, on an imported suite).
+	db=$XDG_DATA_HOME/boardperf/results.db
+	q() { sqlite3 "$db" "$1"; }
+	sid=$(q "SELECT MAX(id) FROM results WHERE parent IS NULL")
+	[ "$(q "SELECT test FROM results WHERE id = $sid")" = run ]; ok $? "the suite saved as run (#$sid)"
+	"$bp" show "$sid" | cmp -s - <(printf '%s\n' "$text"); ok $? "show $sid: the run's text byte for byte"
+	"$bp" show "$sid" --json >"$tap_tmp/run.json"
+	[ "$(q "SELECT COUNT(*) FROM results WHERE parent = $sid")" = "$children" ] &&
+		[ "$(jq '.results | length' "$tap_tmp/run.json")" = "$children" ]
+	ok $? "each of its $children tests saved as a child of $sid"
+	kid=$(q "SELECT id FROM results WHERE parent = $sid AND test = 'cpu'")
+	"$bp" show "$kid" >"$tap_tmp/kid.txt" && grep -q 'sha256' "$tap_tmp/kid.txt"
+	ok $? "show of a child: its text"
+	"$bp" show "$kid" --json | jq -e --argjson d "$(jq -c '.results[] | select(.test == "cpu")' \
+		"$tap_tmp/run.json")" '. == $d' >/dev/null; ok $? "show --json of a child: its document in the suite's"
 fi
 
 if timed; then

@@ -2,7 +2,7 @@
 # Crash safety of the results database (docs/results.md, "Results history"): a save killed with
 # kill -9 at a random point leaves the database passing PRAGMA integrity_check with every
 # result saved before it; ten boardperf processes saving at once are all saved (WAL and
-# the 30 s busy timeout).
+# the 15 s busy timeout).
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
