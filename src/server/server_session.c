@@ -5,7 +5,6 @@
  * kind's (server_kind.h), chosen once from the parameters.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include "proto/iperf3_error.h"
 #include "proto/iperf3_text.h"
 #include "server/server_auth.h"
+#include "server/server_figures.h"
 #include "server/server_internal.h"
 #include "io/addr_host.h"
 #include "io/sock.h"
@@ -519,44 +519,13 @@ static void end_test(struct srv_session *ss)
 		kill_session(ss, "control connection lost at the end");
 }
 
-/*
- * A client whose datagrams no real sender makes (a sequence jump beyond what any link
- * carries since the stream began, a transit time that changed by more than 10 s: udp_seq.h)
- * had them left out of lost and jitter: the log says so (rate-limited per address), and so
- * do the results the client gets ("bp_warnings", as a result's warnings).
- */
-static void flag_implausible(struct srv_session *ss, json_t *mine)
-{
-	const struct bp_net_results *res = ss->side.res;
-	json_t *warnings;
-	char line[200];
-
-	for (int i = 0; i < res->nstreams; i++) {
-		const struct bp_net_stream_result *s = &res->streams[i];
-
-		if (s->sender || !s->implausible)
-			continue;
-		snprintf(line, sizeof(line), "stream %d: %" PRIu64 " of %" PRIu64 " datagrams had a "
-			 "sequence jump or timestamp no real sender makes; left out of lost (%" PRId64
-			 ") and jitter (%.3f ms)", s->id, s->implausible, s->packets, s->lost,
-			 s->jitter_ns / 1e6);
-		bp_warn_peer(ss->peer, "%s: peer-figures-inconsistent: %s", ss->peer, line);
-		warnings = json_pack("[{s:s, s:s}]", "code", "peer-figures-inconsistent",
-				     "message", line);
-		if (mine && warnings)
-			json_object_set_new(mine, "bp_warnings", warnings);
-		else
-			json_decref(warnings);
-		return;
-	}
-}
-
 static void on_client_results(struct srv_session *ss)
 {
 	json_t *mine = bp_net_results_to_json(ss->side.res);
 	int rc;
 
-	flag_implausible(ss, mine);
+	if (bp_net_params_udp(&ss->np))
+		srv_flag_figures(ss->side.res, ss->dec.json, ss->peer, mine);
 
 	/* iperf3 --get-server-output: this side's report as iperf3 prints one. */
 	if (mine && ss->np.get_server_output) {

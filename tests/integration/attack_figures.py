@@ -8,10 +8,11 @@ domain but impossible together, from either end of the control protocol (iperf3'
       datagrams), tiny-span (2^53 bytes received in 1e-300 s), streams-array (each stream
       an array where an object belongs), honest (the client's own counts mirrored). Every
       accept, read and test is bounded (5 s a step); exits after the last KIND.
-  attack_figures.py client PORT
+  attack_figures.py client PORT [undercount]
       A forging UDP client of a real `boardperf serve`: 56 datagrams numbered 1..56, then
-      one numbered 0xffffffff and three with the sender's clock years off, then TEST_END.
-      Prints the server's results as one JSON line.
+      one numbered 0xffffffff and three with the sender's clock years off, then TEST_END;
+      its results say it sent 60. With undercount: 200 honest datagrams, and its results say
+      it sent 10. Prints the server's results as one JSON line.
 """
 import json
 import os
@@ -133,7 +134,7 @@ def server(port, kinds):
             print("%s: %s" % (kind, e), file=sys.stderr, flush=True)
 
 
-def client(port):
+def client(port, undercount):
     cookie = bytes(ALPHABET[b & 31] for b in os.urandom(36)) + b"\0"
     ctl = socket.create_connection(("127.0.0.1", port), timeout=STEP_S)
     ctl.sendall(cookie)
@@ -162,12 +163,13 @@ def client(port):
             sec, usec = int(now), int(now % 1 * 1e6)
         return struct.pack(">III", sec, usec, seq) + b"\0" * 88
 
-    for seq in range(1, 57):
+    for seq in range(1, 201 if undercount else 57):
         u.send(dgram(seq))
         time.sleep(0.001)
-    u.send(dgram(0xffffffff))
-    for sec in (0xffffffff, 0, 0xffffffff):
-        u.send(dgram(57, sec))
+    if not undercount:
+        u.send(dgram(0xffffffff))
+        for sec in (0xffffffff, 0, 0xffffffff):
+            u.send(dgram(57, sec))
     time.sleep(0.1)
     ctl.sendall(bytes([TEST_END]))
     if read(ctl, 1)[0] != EXCHANGE_RESULTS:
@@ -175,7 +177,8 @@ def client(port):
     send_json(ctl, {"cpu_util_total": 1, "cpu_util_user": 1, "cpu_util_system": 0,
                     "sender_has_retransmits": 0,
                     "streams": [{"id": 1, "bytes": 60 * 100, "retransmits": 0, "jitter": 0,
-                                 "errors": 0, "packets": 60, "start_time": 0,
+                                 "errors": 0, "packets": 10 if undercount else 60,
+                                 "start_time": 0,
                                  "end_time": 0.2}]})
     theirs = recv_json(ctl)
     read(ctl, 1)
@@ -187,4 +190,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "server":
         server(int(sys.argv[2]), sys.argv[3:])
     else:
-        client(int(sys.argv[2]))
+        client(int(sys.argv[2]), sys.argv[3:] == ["undercount"])

@@ -9,7 +9,8 @@
 #    the others (one line naming the stream, exit 1); it never prints inf or a loss > 100 %.
 #  - a forging client sends a real `boardperf serve` 56 datagrams, then seq 0xffffffff and
 #    timestamps years off (once 4.3e9 lost of 57 and 36,523,122 s of jitter): the server's
-#    results keep lost and jitter bounded and say peer-figures-inconsistent, as its log does.
+#    results keep lost and jitter bounded and say peer-figures-inconsistent, as its log does;
+#    so do they when 200 honest datagrams come from a client whose results claim 10 sent.
 #  - real udp (-P 2, -R) and tcp clients of the same server are not flagged.
 # Usage: test_attack_figures.sh BOARDPERF
 set -u
@@ -90,6 +91,15 @@ ok $? "the server's results say peer-figures-inconsistent"
 wait_log "$slog" "peer-figures-inconsistent: stream"
 ok $? "the server's log says peer-figures-inconsistent"
 grep -s "peer-figures-inconsistent" "$slog" | sed 's/^/#   /'
+# 200 honest datagrams, the client's results claiming 10 sent: the server flags that too.
+timeout 30 python3 "$here/attack_figures.py" client "$sport" undercount \
+	>"$tap_tmp/under.json" 2>"$tap_tmp/under.err"
+jq -e '[.bp_warnings[]? | select(.code == "peer-figures-inconsistent")
+	| select(.message | test("the client says it sent 10$"))] | length == 1' \
+	"$tap_tmp/under.json" >/dev/null
+ok $? "200 datagrams, 10 claimed sent: the server's results say peer-figures-inconsistent"
+wait_log "$slog" "the client says it sent 10"
+ok $? "200 datagrams, 10 claimed sent: the server's log says so"
 
 # Real clients of the same server: honest figures are never flagged.
 for t in "udp -b 10M -P 2" "tcp -b 50M" "udp -b 10M -R"; do
