@@ -13,7 +13,7 @@
 /* iperf3's stream keys (jitter in seconds, errors = lost datagrams) plus boardperf's. */
 static json_t *stream_json(const struct bp_net_stream_result *s)
 {
-	return json_pack("{s:i, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:b, s:I, s:I, s:I, s:I}",
+	return json_pack("{s:i, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:b, s:I, s:I, s:I, s:I, s:I}",
 			 "id", s->id, "bytes", (json_int_t)s->bytes,
 			 "retransmits", (json_int_t)s->retransmits, "jitter", s->jitter_ns / 1e9,
 			 "errors", (json_int_t)s->lost, "packets", (json_int_t)s->packets,
@@ -21,7 +21,8 @@ static json_t *stream_json(const struct bp_net_stream_result *s)
 			 "bp_out_of_order", (json_int_t)s->out_of_order,
 			 "bp_duplicates", (json_int_t)s->duplicates,
 			 "bp_kernel_drops", (json_int_t)s->kernel_drops,
-			 "bp_stalls", (json_int_t)s->stalls);
+			 "bp_stalls", (json_int_t)s->stalls,
+			 "bp_implausible", (json_int_t)s->implausible);
 }
 
 static json_t *intervals_json(const struct bp_net_results *r)
@@ -85,6 +86,43 @@ json_t *bp_net_results_to_json(const struct bp_net_results *r)
 #define MAX_COUNT BP_PEER_INT_MAX
 #define MAX_SECONDS 1e6          /* past the 86,400 s cap plus any omitted start */
 #define MAX_CPU_PERCENT 1e5      /* iperf3's percent of one core, over every core */
+/*
+ * Combinations: a stream's bytes over its span (the whole test's counted span) make at most
+ * MAX_BITRATE (1 Pbit/s, past any link by three orders), its datagrams at most MAX_PPS
+ * (udp_seq.h's bound); else the span is forged (8 PiB in 1e-300 s would print "inf") and
+ * the results are refused. An interval's span is 0 or at least MIN_SPAN, the clocks' tick
+ * (its rate is not capped: the last one can be a microsecond that takes in counts published
+ * a little late), so every rate is finite. A span of 0 is left alone: its rate is unknown.
+ */
+#define MAX_BITRATE 1e15
+#define MAX_PPS 1.5e9
+#define MIN_SPAN 1e-9
+
+static void check_span(struct bp_peer_reader *rd, double start, double end)
+{
+	/* "bp_intervals[2]." names the record: without its dot */
+	int wlen = rd->where ? (int)strlen(rd->where) - 1 : 0;
+
+	if (!rd->rc && end - start > 0 && end - start < MIN_SPAN)
+		bp_peer_refuse(rd, 0, "%.*s: a span of %g s: expected 0 or at least %g s (the "
+			       "clocks count nanoseconds)", wlen, rd->where ? rd->where : "",
+			       end - start, MIN_SPAN);
+}
+
+static void check_rate(struct bp_peer_reader *rd, double bytes, double packets, double start,
+		       double end)
+{
+	double span = end - start;
+	/* "streams[2]." names the record: without its dot */
+	int wlen = rd->where ? (int)strlen(rd->where) - 1 : 0;
+
+	if (rd->rc || span <= 0)
+		return;
+	if (bytes * 8 / span > MAX_BITRATE || packets / span > MAX_PPS)
+		bp_peer_refuse(rd, 0, "%.*s: %.0f bytes, %.0f datagrams in %g s: expected at most "
+			       "%g bit/s and %g datagrams/s", wlen, rd->where ? rd->where : "",
+			       bytes, packets, span, MAX_BITRATE, MAX_PPS);
+}
 
 /*
  * -1 (unknown) for the retransmits of a receiver; older cJSON (iperf3) printed it as the
@@ -114,6 +152,7 @@ static void read_interval(struct bp_peer_reader *rd, struct bp_net_interval *iv)
 	iv->lost = bp_peer_int(rd, "lost", 0, -MAX_COUNT, MAX_COUNT, 0);
 	iv->jitter_ns = bp_peer_real(rd, "jitter_ns", 0, 0, MAX_SECONDS * 1e9, 0);
 	iv->omitted = bp_peer_flag(rd, "omitted", 0);
+	check_span(rd, iv->start_s, iv->end_s);
 }
 
 static int read_intervals(const json_t *a, struct bp_net_results *r, char *err, size_t errlen)
@@ -130,6 +169,11 @@ static int read_intervals(const json_t *a, struct bp_net_results *r, char *err, 
 			break;
 		snprintf(where, sizeof(where), "bp_intervals[%zu].", i);
 		rd.where = where;
+		/* an array or a number read key by key would be all zeros, not an error */
+		if (!json_is_object(v)) {
+			snprintf(err, errlen, "bp_intervals[%zu]: expected an object", i);
+			return -EBADMSG;
+		}
 		read_interval(&rd, &r->intervals[r->nintervals++]);
 		if (rd.rc)
 			return rd.rc;
@@ -153,6 +197,8 @@ static void read_stream(struct bp_peer_reader *rd, struct bp_net_stream_result *
 	sr->duplicates = (uint64_t)bp_peer_int(rd, "bp_duplicates", 0, 0, MAX_COUNT, 0);
 	sr->kernel_drops = (uint64_t)bp_peer_int(rd, "bp_kernel_drops", 0, 0, MAX_COUNT, 0);
 	sr->stalls = (uint64_t)bp_peer_int(rd, "bp_stalls", 0, 0, MAX_COUNT, 0);
+	sr->implausible = (uint64_t)bp_peer_int(rd, "bp_implausible", 0, 0, MAX_COUNT, 0);
+	check_rate(rd, (double)sr->bytes, (double)sr->packets, sr->start_s, sr->end_s);
 }
 
 static int read_streams(const json_t *streams, struct bp_net_results *r, char *err,
@@ -168,6 +214,10 @@ static int read_streams(const json_t *streams, struct bp_net_results *r, char *e
 
 		if (r->nstreams == BP_NET_MAX_STREAMS)
 			break;
+		if (!json_is_object(s)) {
+			snprintf(err, errlen, "streams[%zu]: expected an object", i);
+			return -EBADMSG;
+		}
 		sr = &r->streams[r->nstreams++];
 		snprintf(where, sizeof(where), "streams[%zu].", i);
 		rd.where = where;
@@ -214,11 +264,13 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r, char *er
 	/* only the two words: the peer's string is shown to the user */
 	if (strcmp(r->sent_counts, "acked") && strcmp(r->sent_counts, "written"))
 		r->sent_counts[0] = '\0';
-	if (rd.rc || read_streams(streams, r, err, errlen))
+	if (rd.rc || read_streams(streams, r, err, errlen) ||
+	    read_intervals(json_object_get(j, "bp_intervals"), r, err, errlen)) {
+		/* nothing of refused results is shown: not the streams read before the refusal */
+		memset(r, 0, sizeof(*r));
 		return -EBADMSG;
+	}
 	bp_net_stream_series_from_json(streams, r);
-	if (read_intervals(json_object_get(j, "bp_intervals"), r, err, errlen))
-		return -EBADMSG;
 	r->from_iperf3 = !json_object_get(j, "bp_intervals");
 	return 0;
 }

@@ -27,6 +27,9 @@ struct bp_net_stream_result {
 	uint64_t packets;
 	int64_t lost;
 	uint64_t out_of_order, duplicates, kernel_drops, stalls;
+	/* datagrams whose sequence jump or transit time no real sender makes (udp_seq.h):
+	 * left out of lost and jitter; "bp_implausible" */
+	uint64_t implausible;
 	double jitter_ns;
 	/* A TCP sender's TCP_INFO when the test ended (0: unknown); see results_streams.h */
 	uint32_t snd_cwnd;      /* bytes: segments times the MSS */
@@ -98,8 +101,10 @@ struct bp_net_results {
 json_t *bp_net_results_to_json(const struct bp_net_results *r);
 /*
  * Tolerant of a stock iperf3's results (no bp_ keys). -EBADMSG, with one line in err
- * naming the key, its value and what was expected, when "streams" is missing or any
- * number is outside its domain (proto/peer_json.h; the ranges are in results.c).
+ * naming the key, its value and what was expected, when "streams" is missing, a stream or
+ * interval is not an object, any number is outside its domain (proto/peer_json.h; the
+ * ranges are in results.c) or a record's bytes and span make a rate no link carries; r is
+ * then all zeros.
  */
 int bp_net_results_from_json(const json_t *j, struct bp_net_results *r, char *err,
 			     size_t errlen);

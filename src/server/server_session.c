@@ -24,6 +24,7 @@
 #include "proto/iperf3_error.h"
 #include "proto/iperf3_text.h"
 #include "server/server_auth.h"
+#include "server/server_figures.h"
 #include "server/server_internal.h"
 #include "io/addr_host.h"
 #include "io/sock.h"
@@ -522,6 +523,9 @@ static void on_client_results(struct srv_session *ss)
 {
 	json_t *mine = bp_net_results_to_json(ss->side.res);
 	int rc;
+
+	if (bp_net_params_udp(&ss->np))
+		srv_flag_figures(ss->side.res, ss->dec.json, ss->peer, mine);
 
 	/* iperf3 --get-server-output: this side's report as iperf3 prints one. */
 	if (mine && ss->np.get_server_output) {

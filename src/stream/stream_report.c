@@ -39,7 +39,64 @@ struct direction {
 	const struct bp_net_results *sender;  /* the side that sent */
 	const struct bp_net_results *receiver;
 	bool client_sends;
+	/* The server's figures contradict the client's own (peer_check): left out. */
+	bool bad_lost, bad_got;
 };
+
+/*
+ * What the receiver may have counted beyond what the sender did: the rate of the sender
+ * over the two spans' difference (each end counts over its own), BP_SIDES_TOLERANCE of
+ * the sender's count, and a few datagrams' or bytes' slack.
+ */
+static double slack(double sent, double ss, double gs, double few)
+{
+	return sent * BP_SIDES_TOLERANCE + (ss > 0 ? sent / ss * fabs(gs - ss) : 0) + few;
+}
+
+/*
+ * Figures each in their own domain (proto/results.c) but impossible together: the
+ * receiver lost more than the sender sent, or received more (bytes, or datagrams other
+ * than duplicates). The server's side of such a pair is left out of the result and the
+ * warning peer-figures-inconsistent names the figures as they came.
+ */
+static void peer_check(struct bp_result *r, struct direction *d, bool udp)
+{
+	double sent = (double)bp_net_results_bytes(d->sender, true);
+	double got = (double)bp_net_results_bytes(d->receiver, false);
+	double ps = (double)bp_net_results_packets(d->sender, true);
+	double pg = (double)bp_net_results_packets(d->receiver, false) -
+		    (double)bp_net_results_duplicates(d->receiver);
+	double lost = (double)bp_net_results_lost(d->receiver);
+	double ss = bp_net_results_seconds(d->sender, true);
+	double gs = bp_net_results_seconds(d->receiver, false);
+	const char *whose = d->client_sends ? "the server's receiver" : "the server's sender";
+
+	if (!d->sender->nstreams || !d->receiver->nstreams)
+		return;
+	if (udp && lost > ps + slack(ps, ss, gs, 64)) {
+		d->bad_lost = true;
+		bp_result_add_warning(r, "peer-figures-inconsistent", "%s%.0f datagrams lost of "
+				      "%.0f sent, impossible together: %s figures and the loss are "
+				      "left out", d->prefix, lost, ps, whose);
+	}
+	if (got > sent + slack(sent, ss, gs, 65536) ||
+	    (udp && pg > ps + slack(ps, ss, gs, 64))) {
+		d->bad_got = true;
+		bp_result_add_warning(r, "peer-figures-inconsistent", "%s%.0f bytes (%.0f "
+				      "datagrams) received of %.0f (%.0f) sent, impossible together: "
+				      "%s figures are left out", d->prefix, got, pg, sent, ps, whose);
+	}
+	/* The server's receiver refused datagrams no real sender makes (udp_seq.h). */
+	for (int i = 0; d->client_sends && i < d->receiver->nstreams; i++)
+		if (d->receiver->streams[i].implausible) {
+			bp_result_add_warning(r, "peer-figures-inconsistent", "%sthe server ignored "
+					      "%" PRIu64 " datagrams of stream %d whose sequence jump or "
+					      "timestamp no real sender makes", d->prefix,
+					      d->receiver->streams[i].implausible,
+					      d->receiver->streams[i].id);
+			break;
+		}
+}
 
 static int add(struct bp_result *r, const char *prefix, const char *name, double v,
 	       const char *unit, enum bp_better better)
@@ -69,7 +126,11 @@ static int report_udp(struct bp_result *r, const struct direction *d)
 	double gs = bp_net_results_seconds(d->receiver, false);
 	int rc = 0;
 
-	if (d->sender->nstreams) {
+	/* The server's side of an impossible pair (peer_check) is not shown. */
+	bool hide_s = !d->client_sends && (d->bad_lost || d->bad_got);
+	bool hide_g = d->client_sends && (d->bad_lost || d->bad_got);
+
+	if (d->sender->nstreams && !hide_s) {
 		rc = add(r, d->prefix, "sender.packets", (double)sent, "count", BP_BETTER_NONE);
 		if (!rc)
 			rc = add(r, d->prefix, "sender.pps", ss > 0 ? sent / ss : NAN, "pkt/s",
@@ -78,15 +139,15 @@ static int report_udp(struct bp_result *r, const struct direction *d)
 			rc = add(r, d->prefix, "sender.stalls",
 				 (double)bp_net_results_stalls(d->sender), "count", BP_BETTER_LOWER);
 	}
-	if (rc || !d->receiver->nstreams)
+	if (rc || !d->receiver->nstreams || hide_g)
 		return rc;
 	rc = add(r, d->prefix, "receiver.packets", (double)got, "count", BP_BETTER_NONE);
 	if (!rc)
 		rc = add(r, d->prefix, "receiver.pps", gs > 0 ? got / gs : NAN, "pkt/s",
 			 BP_BETTER_HIGHER);
-	if (!rc)
+	if (!rc && !d->bad_lost)
 		rc = add(r, d->prefix, "lost.packets", (double)lost, "count", BP_BETTER_LOWER);
-	if (!rc)
+	if (!rc && !d->bad_lost && !hide_s)
 		rc = add(r, d->prefix, "loss.percent", sent ? (double)lost / sent * 100 : NAN,
 			 "percent", BP_BETTER_LOWER);
 	if (!rc)
@@ -116,24 +177,27 @@ static int report_direction(struct bp_result *r, const struct direction *d)
 	double ss = bp_net_results_seconds(d->sender, true);
 	double gs = bp_net_results_seconds(d->receiver, false);
 	int64_t retrans = bp_net_results_retransmits(d->sender);
+	/* A side whose results never arrived (the exchange failed) reports nothing, nor the
+	 * server's side of an impossible pair (peer_check). */
+	bool show_s = d->sender->nstreams && !(d->bad_got && !d->client_sends);
+	bool show_g = d->receiver->nstreams && !(d->bad_got && d->client_sends);
 	int rc = 0;
 
-	/* A side whose results never arrived (the exchange failed) reports nothing. */
-	if (d->sender->nstreams)
+	if (show_s)
 		rc = add(r, d->prefix, "sender.bytes", (double)sent, "B", BP_BETTER_NONE);
-	if (!rc && d->sender->nstreams)
+	if (!rc && show_s)
 		rc = add(r, d->prefix, "sender.bitrate", rate(sent, ss), "bit/s", BP_BETTER_HIGHER);
-	if (!rc && d->sender->nstreams)
+	if (!rc && show_s)
 		rc = add(r, d->prefix, "sender.span", ss * 1e9, "ns", BP_BETTER_NONE);
 	if (!rc && retrans >= 0)
 		rc = add(r, d->prefix, "sender.retransmits", (double)retrans, "count",
 			 BP_BETTER_LOWER);
-	if (!rc && d->receiver->nstreams)
+	if (!rc && show_g)
 		rc = add(r, d->prefix, "receiver.bytes", (double)got, "B", BP_BETTER_NONE);
-	if (!rc && d->receiver->nstreams)
+	if (!rc && show_g)
 		rc = add(r, d->prefix, "receiver.bitrate", rate(got, gs), "bit/s",
 			 BP_BETTER_HIGHER);
-	if (!rc && d->receiver->nstreams)
+	if (!rc && show_g)
 		rc = add(r, d->prefix, "receiver.span", gs * 1e9, "ns", BP_BETTER_NONE);
 	return rc;
 }
@@ -172,7 +236,7 @@ static void add_interval_metric(struct bp_interval *iv, const char *prefix, cons
 }
 
 static void interval_udp(struct bp_interval *iv, const char *p, const struct bp_net_interval *s,
-			 const struct bp_net_interval *g)
+			 const struct bp_net_interval *g, bool bad)
 {
 	if (s->end_s > s->start_s && s->packets_sent)
 		add_interval_metric(iv, p, "sender.pps", (double)s->packets_sent /
@@ -180,8 +244,10 @@ static void interval_udp(struct bp_interval *iv, const char *p, const struct bp_
 	if (g->end_s > g->start_s && (g->packets_received || g->lost)) {
 		add_interval_metric(iv, p, "receiver.pps", (double)g->packets_received /
 				    (g->end_s - g->start_s), "pkt/s", BP_BETTER_HIGHER);
-		add_interval_metric(iv, p, "lost", (double)g->lost, "count", BP_BETTER_LOWER);
-		if (s->packets_sent)
+		if (!bad)
+			add_interval_metric(iv, p, "lost", (double)g->lost, "count",
+					    BP_BETTER_LOWER);
+		if (s->packets_sent && !bad)
 			add_interval_metric(iv, p, "loss.percent",
 					    (double)g->lost / (double)s->packets_sent * 100,
 					    "percent", BP_BETTER_LOWER);
@@ -202,7 +268,7 @@ static double interval_direction(struct bp_interval *iv, const struct direction 
 	struct bp_net_interval g = interval_at(d->receiver, i, last);
 	const char *p = d->prefix;
 
-	interval_udp(iv, p, &s, &g);
+	interval_udp(iv, p, &s, &g, d->bad_lost || d->bad_got);
 	if (s.end_s > s.start_s) {
 		add_interval_metric(iv, p, "sender.bitrate", (double)s.sent * 8 / (s.end_s - s.start_s),
 				    "bit/s", BP_BETTER_HIGHER);
@@ -265,11 +331,11 @@ void bp_stream_local_interval(struct bp_interval *iv, const struct bp_net_params
 	iv->start = l->start_s;
 	iv->end = l->end_s;
 	if (bp_net_params_up_streams(np)) {
-		d = (struct direction){ np->bidir ? "up." : "", local, &none, true };
+		d = (struct direction){ np->bidir ? "up." : "", local, &none, true, false, false };
 		interval_direction(iv, &d, i, false);
 	}
 	if (bp_net_params_down_streams(np)) {
-		d = (struct direction){ np->bidir ? "down." : "", &none, local, false };
+		d = (struct direction){ np->bidir ? "down." : "", &none, local, false, false, false };
 		interval_direction(iv, &d, i, false);
 		/* A UDP receiver knows what it expected from the sequence numbers, as iperf3's. */
 		if (bp_net_params_udp(np) && (int64_t)l->packets_received + l->lost > 0)
@@ -453,11 +519,12 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 
 	if (bp_net_params_up_streams(np))
 		dirs[n++] = (struct direction){ np->bidir ? "up." : "", out->local, out->remote,
-						true };
+						true, false, false };
 	if (bp_net_params_down_streams(np))
 		dirs[n++] = (struct direction){ np->bidir ? "down." : "", out->remote, out->local,
-						false };
+						false, false, false };
 	for (int i = 0; i < n && !rc; i++) {
+		peer_check(r, &dirs[i], bp_net_params_udp(np));
 		rc = report_direction(r, &dirs[i]);
 		if (!rc && bp_net_params_udp(np))
 			rc = report_udp(r, &dirs[i]);

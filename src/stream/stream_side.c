@@ -358,6 +358,7 @@ static void fill_udp(const struct bp_stream_side *s, int i, struct bp_net_stream
 	r->lost = us.lost - (s->omit_done ? s->base_lost[i] : 0);
 	r->out_of_order = us.out_of_order;
 	r->duplicates = us.duplicates;
+	r->implausible = us.implausible;
 	r->kernel_drops = us.kernel_drops;
 	r->stalls = us.stalls;
 	r->jitter_ns = us.jitter_ns;

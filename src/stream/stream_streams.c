@@ -69,12 +69,16 @@ static json_t *receiver_end(const struct end *e, bool udp, uint64_t sent)
 			      "bytes", (json_int_t)s->bytes,
 			      "bitrate", real_or_null(bitrate(s->bytes, s->end_s - s->start_s)));
 
+	/* more lost than sent, past the report's slack (stream_report.c, peer_check): the
+	 * figures are impossible together and the result warns; null, never above 100 % */
+	bool absurd = sent && (double)s->lost > (double)sent * 1.05 + 64;
+
 	if (!o || !udp)
 		return o;
 	json_object_set_new(o, "packets", json_integer((json_int_t)s->packets));
-	json_object_set_new(o, "lost_packets", json_integer(s->lost));
-	json_object_set_new(o, "loss_percent", sent ? json_real((double)s->lost / (double)sent *
-								 100) : json_null());
+	json_object_set_new(o, "lost_packets", absurd ? json_null() : json_integer(s->lost));
+	json_object_set_new(o, "loss_percent", sent && !absurd ?
+			    json_real((double)s->lost / (double)sent * 100) : json_null());
 	json_object_set_new(o, "jitter", json_real(round(s->jitter_ns)));
 	json_object_set_new(o, "out_of_order", json_integer((json_int_t)s->out_of_order));
 	json_object_set_new(o, "duplicates", json_integer((json_int_t)s->duplicates));

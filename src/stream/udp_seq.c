@@ -1,6 +1,7 @@
 #include "stream/udp_seq.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/clock.h"
@@ -47,7 +48,19 @@ static void advance_to(struct bp_udp_seq *s, uint64_t seq)
 	s->top = seq + 1;
 }
 
-static enum bp_udp_seq_class classify(struct bp_udp_seq *s, uint64_t seq)
+/* The farthest jump ahead a sender could make by arrival_ns (see "Forged numbers"). */
+static uint64_t max_jump(const struct bp_udp_seq *s, uint64_t arrival_ns)
+{
+	uint64_t us = arrival_ns > s->first_arrival_ns ?
+		      (arrival_ns - s->first_arrival_ns) / BP_NS_PER_US : 0;
+
+	/* 2^40 us is 12 days: far past any test, and the product stays below 2^51 */
+	if (us > (1ULL << 40))
+		us = 1ULL << 40;
+	return BP_UDP_SEQ_WINDOW + us * BP_UDP_SEQ_MAX_PER_US;
+}
+
+static enum bp_udp_seq_class classify(struct bp_udp_seq *s, uint64_t seq, uint64_t arrival_ns)
 {
 	uint64_t *w = slot_word(s, seq);
 
@@ -60,6 +73,10 @@ static enum bp_udp_seq_class classify(struct bp_udp_seq *s, uint64_t seq)
 	if (seq > BP_UDP_SEQ64_MAX) {
 		s->c.late++;
 		return BP_UDP_SEQ_LATE;
+	}
+	if (seq >= s->top && seq - s->top > max_jump(s, arrival_ns)) {
+		s->c.implausible++;
+		return BP_UDP_SEQ_IMPLAUSIBLE;
 	}
 	if (seq >= s->top) {
 		advance_to(s, seq);
@@ -90,9 +107,17 @@ static void update_jitter(struct bp_udp_seq *s, uint32_t sent_sec, uint32_t sent
 	int64_t transit = (int64_t)(arrival_ns - sent_ns);
 
 	if (s->have_transit) {
-		double d = fabs((double)(transit - s->prev_transit_ns));
+		int64_t diff;
+		/* forged stamps can put the difference past int64's range: excluded too */
+		bool wild = __builtin_sub_overflow(transit, s->prev_transit_ns, &diff);
+		double d = fabs((double)diff);
 
-		s->c.jitter_ns += (d - s->c.jitter_ns) / 16.0;
+		if (wild || d > (double)BP_UDP_SEQ_MAX_D_NS)
+			s->c.jitter_excluded++;
+		else
+			s->c.jitter_ns += (d - s->c.jitter_ns) / 16.0;
+	} else {
+		s->first_arrival_ns = arrival_ns;
 	}
 	s->prev_transit_ns = transit;
 	s->have_transit = 1;
@@ -103,7 +128,7 @@ enum bp_udp_seq_class bp_udp_seq_add(struct bp_udp_seq *s, uint64_t seq, uint32_
 {
 	s->c.received++;
 	update_jitter(s, sent_sec, sent_usec, arrival_ns);
-	return classify(s, seq);
+	return classify(s, seq, arrival_ns);
 }
 
 uint64_t bp_udp_seq_extend32(const struct bp_udp_seq *s, uint32_t wire_seq)
@@ -135,6 +160,8 @@ void bp_udp_seq_interval(struct bp_udp_seq *s, struct bp_udp_seq_counts *out)
 	out->out_of_order = now.out_of_order - s->mark.out_of_order;
 	out->duplicates = now.duplicates - s->mark.duplicates;
 	out->late = now.late - s->mark.late;
+	out->implausible = now.implausible - s->mark.implausible;
+	out->jitter_excluded = now.jitter_excluded - s->mark.jitter_excluded;
 	out->jitter_ns = now.jitter_ns;
 	s->mark = now;
 }

@@ -20,7 +20,20 @@
  * A jump ahead by more than the window counts the whole gap as lost and forgets the
  * bitmap; stragglers from the gap that still fall inside the new window fill it as usual.
  *
- * Invariant: received = (expected - lost) + duplicates + late.
+ * Forged numbers. A jump ahead is taken only when a sender could have sent that many
+ * datagrams since the stream's first arrival: at most BP_UDP_SEQ_WINDOW plus
+ * BP_UDP_SEQ_MAX_PER_US per microsecond (1.5 Gpps, past 800 Gbit/s Ethernet's 1.2 Gpps of
+ * boardperf's smallest datagram, 82 bytes on the wire). A farther jump (a hostile client's
+ * seq 0xffffffff after 56 datagrams) is counted as implausible and changes nothing else:
+ * it makes no loss, and a real stream never makes one, whatever its rate or outage.
+ *
+ * Invariant: received = (expected - lost) + duplicates + late + implausible.
+ *
+ * A transit time that differs from the previous one by more than BP_UDP_SEQ_MAX_D_NS
+ * (10 s: no path's delay changes that much between two datagrams; a sender's clock step
+ * does, once) does not enter the jitter: it is counted in jitter_excluded and becomes the
+ * new reference, so one step costs one sample and forged timestamps cannot make a jitter
+ * of years (at most the bound itself).
  *
  * Jitter as RFC 3550 §6.4.1 and A.8: transit = arrival - send time; for each datagram
  * after the first, in arrival order whatever its sequence number, D = transit - previous
@@ -35,12 +48,15 @@
 
 /* Power of two; 4096 sequence numbers = 512 bytes of bitmap per stream. */
 #define BP_UDP_SEQ_WINDOW 4096
+#define BP_UDP_SEQ_MAX_PER_US 1500
+#define BP_UDP_SEQ_MAX_D_NS 10000000000LL
 
 enum bp_udp_seq_class {
 	BP_UDP_SEQ_NEW,			/* above the highest seen (possibly after a gap) */
 	BP_UDP_SEQ_OUT_OF_ORDER,	/* below the highest, filled a gap */
 	BP_UDP_SEQ_DUPLICATE,		/* seen before */
 	BP_UDP_SEQ_LATE,		/* below the window (or first_seq): not classified */
+	BP_UDP_SEQ_IMPLAUSIBLE,		/* a jump ahead no sender could make: ignored */
 };
 
 /* Totals, or one interval's deltas (bp_udp_seq_interval). */
@@ -51,6 +67,8 @@ struct bp_udp_seq_counts {
 	uint64_t out_of_order;
 	uint64_t duplicates;
 	uint64_t late;
+	uint64_t implausible;	/* jumps ahead no sender could make (see Forged numbers) */
+	uint64_t jitter_excluded; /* transit changes beyond BP_UDP_SEQ_MAX_D_NS */
 	double jitter_ns;	/* the smoothed value at the end, in intervals too (not a delta) */
 };
 
@@ -62,6 +80,7 @@ struct bp_udp_seq {
 	struct bp_udp_seq_counts mark;	/* totals at the last bp_udp_seq_interval */
 	int64_t prev_transit_ns;
 	int have_transit;
+	uint64_t first_arrival_ns;	/* of the first datagram (have_transit set) */
 	uint64_t seen[BP_UDP_SEQ_WINDOW / 64];	/* bit seq % WINDOW: seq arrived */
 };
 

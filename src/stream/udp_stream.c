@@ -243,6 +243,7 @@ static void receiver_publish(struct bp_udp_stream *u, bool final)
 	u->st.lost = c.lost;
 	u->st.out_of_order = c.out_of_order;
 	u->st.duplicates = c.duplicates;
+	u->st.implausible = c.implausible + c.jitter_excluded;
 	u->st.jitter_ns = c.jitter_ns;
 	if (u->cfg.pkt_rx)
 		u->st.kernel_drops = bp_pkt_rx_drops(u->cfg.pkt_rx);

@@ -33,6 +33,7 @@ struct bp_udp_stats {
 	uint64_t unsent;        /* sender: datagrams due but not accepted by the kernel */
 	int64_t lost;           /* receiver: sequence numbers never seen */
 	uint64_t out_of_order, duplicates;
+	uint64_t implausible;   /* receiver: forged jumps and transits ignored (udp_seq.h) */
 	uint64_t kernel_drops;  /* receiver: dropped in this host's socket buffer */
 	double jitter_ns;
 	char mode[16];          /* the fast path that ran */

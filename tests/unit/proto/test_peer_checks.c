@@ -164,6 +164,21 @@ static const struct {
 	{ "{\"streams\":[],\"congestion_used\":\"cubic\\u001b[2J\"}",
 	  "congestion_used: expected a lower-case word" },
 	{ "{\"streams\":{}}", "streams: expected an array" },
+	/* Issue 31: in range, impossible together or of the wrong type. */
+	{ "{\"streams\":[[{\"id\":1,\"bytes\":5}]]}", "streams[0]: expected an object" },
+	{ "{\"streams\":[],\"bp_intervals\":[{},[]]}", "bp_intervals[1]: expected an object" },
+	{ "{\"streams\":[{\"id\":1,\"bytes\":9007199254740992,\"start_time\":0,"
+	  "\"end_time\":1e-300}]}", "streams[0]: 9007199254740992 bytes, 0 datagrams in 1e-300 s: "
+	  "expected at most 1e+15 bit/s and 1.5e+09 datagrams/s" },
+	{ "{\"streams\":[],\"bp_intervals\":[{\"start\":0,\"end\":1e-12,"
+	  "\"received\":1000000}]}", "bp_intervals[0]: a span of 1e-12 s: expected 0 or at "
+	  "least 1e-09 s (the clocks count nanoseconds)" },
+	/* a last interval of a microsecond taking in counts published late: read */
+	{ "{\"streams\":[],\"bp_intervals\":[{\"start\":1,\"end\":1.000001,"
+	  "\"received\":5000000,\"packets_received\":3000}]}", NULL },
+	/* 100 Gbit/s over a second, and a span of 0 (the rate unknown, not infinite): read */
+	{ "{\"streams\":[{\"id\":1,\"bytes\":12500000000,\"start_time\":0,"
+	  "\"end_time\":1}, {\"id\":3,\"bytes\":5}]}", NULL },
 	/* A stock iperf3's results. */
 	{ "{\"cpu_util_total\":1.5,\"cpu_util_user\":0.5,\"cpu_util_system\":1,"
 	  "\"sender_has_retransmits\":1,\"congestion_used\":\"cubic\",\"streams\":[{\"id\":1,"

@@ -247,11 +247,51 @@ static void test_udp_loss(void)
 	bp_stream_outcome_free(&out);
 }
 
+/*
+ * Issue 31: the server's receiver lost 2^53 of 125 datagrams sent (1e16 % loss), then
+ * received 10 times the bytes sent. Each is flagged peer-figures-inconsistent and the
+ * server's side of the pair left out; the honest run above warns of nothing.
+ */
+static void test_peer_inconsistent(void)
+{
+	struct bp_net_params np = params("udp", false);
+	struct bp_stream_outcome out = { .local = side(), .remote = side() };
+	struct bp_result *r;
+
+	add_stream(out.local, 1, true, 125000, 0, 1.0);
+	add_stream(out.remote, 1, false, 125000, 0, 1.0);
+	out.local->streams[0].packets = 125;
+	out.remote->streams[0].packets = 125;
+	out.remote->streams[0].lost = 9007199254740992LL;
+	r = report(&np, &out);
+	CHECK(warning(r, "peer-figures-inconsistent") != NULL);
+	CHECK(find(r->metrics, r->nmetrics, "loss.percent") == NULL);
+	CHECK(find(r->metrics, r->nmetrics, "lost.packets") == NULL);
+	CHECK_NEAR(metric(r->metrics, r->nmetrics, "sender.packets"), 125, 0);
+	bp_result_free(r);
+	/* within the slack (5 % and the spans' difference): no warning */
+	out.remote->streams[0].lost = 6;
+	r = report(&np, &out);
+	CHECK(warning(r, "peer-figures-inconsistent") == NULL);
+	CHECK_NEAR(metric(r->metrics, r->nmetrics, "lost.packets"), 6, 0);
+	bp_result_free(r);
+	/* received ten times what was sent: the server's receiver figures left out */
+	out.remote->streams[0].lost = 0;
+	out.remote->streams[0].bytes = 1250000;
+	r = report(&np, &out);
+	CHECK(warning(r, "peer-figures-inconsistent") != NULL);
+	CHECK(find(r->metrics, r->nmetrics, "receiver.bytes") == NULL);
+	CHECK(find(r->metrics, r->nmetrics, "sender.bytes") != NULL);
+	bp_result_free(r);
+	bp_stream_outcome_free(&out);
+}
+
 int main(void)
 {
 	test_spans_differ();
 	test_agree();
 	test_iperf3_sender();
 	test_udp_loss();
+	test_peer_inconsistent();
 	return tap_done();
 }

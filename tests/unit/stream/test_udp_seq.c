@@ -37,13 +37,14 @@ static void add_range(struct bp_udp_seq *s, uint64_t from, uint64_t to)
 		add(s, from);
 }
 
-/* received = (expected - lost) + duplicates + late, whatever happened. */
+/* received = (expected - lost) + duplicates + late + implausible, whatever happened. */
 static void check_invariant(const struct bp_udp_seq *s)
 {
 	struct bp_udp_seq_counts c;
 
 	bp_udp_seq_totals(s, &c);
-	CHECK_INT(c.received, (int64_t)c.expected - c.lost + (int64_t)(c.duplicates + c.late));
+	CHECK_INT(c.received, (int64_t)c.expected - c.lost +
+		  (int64_t)(c.duplicates + c.late + c.implausible));
 }
 
 static void check_counts(const struct bp_udp_seq *s, uint64_t received, uint64_t expected,
@@ -234,13 +235,18 @@ static void test_hostile_climb(void)
 	uint64_t n = 0, seq = 0;
 	int late = 0;
 
-	bp_udp_seq_init(&s, 0);
-	/* 2^31 + 10 datagrams of 2^31 - 1 each would take minutes: jump near the cap at once */
-	add(&s, BP_UDP_SEQ64_MAX - 3 * 0x7fffffffULL);
+	/*
+	 * 2^31 + 10 datagrams of 2^31 - 1 each would take minutes: start near the cap (a jump
+	 * there would be implausible, udp_seq.h), each climb 2 s after the last (1.43 s of a
+	 * sender at 1.5 Gpps makes 2^31 plausible).
+	 */
+	bp_udp_seq_init(&s, BP_UDP_SEQ64_MAX - 3 * 0x7fffffffULL);
+	bp_udp_seq_add(&s, s.first_seq, 0, 0, 0);
 	n++;
 	for (int i = 0; i < 8; i++) {
 		seq = bp_udp_seq_extend32(&s, (uint32_t)(s.top - 1 + 0x7fffffffULL));
-		if (add(&s, seq) == BP_UDP_SEQ_LATE)
+		if (bp_udp_seq_add(&s, seq, 0, 0, (uint64_t)(i + 1) * 2 * BP_NS_PER_SEC) ==
+		    BP_UDP_SEQ_LATE)
 			late++;
 		n++;
 	}
@@ -300,6 +306,62 @@ static void test_jitter(void)
 	CHECK_NEAR(c.jitter_ns, want, 0.0);
 }
 
+/*
+ * Issue 31: a client's 56 datagrams, then seq 0xffffffff 100 us later. Before, 4.3e9
+ * counted as lost; no sender sends that many in 100 us, so it is implausible and changes
+ * nothing. A real outage (a second of silence, then 1.4 M numbers on) still counts.
+ */
+static void test_forged_jump(void)
+{
+	struct bp_udp_seq s;
+	struct bp_udp_seq_counts c;
+
+	bp_udp_seq_init(&s, 1);
+	add_range(&s, 1, 56);
+	CHECK_INT(add_delayed(&s, 0xffffffffULL, -(int64_t)(0xffffffffULL - 57) * GAP_NS),
+		  BP_UDP_SEQ_IMPLAUSIBLE);
+	check_counts(&s, 57, 56, 0, 0, 0, 0);
+	bp_udp_seq_totals(&s, &c);
+	CHECK_INT(c.implausible, 1);
+	CHECK_INT(add(&s, 57), BP_UDP_SEQ_NEW);
+	check_invariant(&s);
+	/* 1 s after the first arrival: up to 4096 + 1.5e9 ahead is a sender's */
+	bp_udp_seq_init(&s, 1);
+	add(&s, 1);
+	CHECK_INT(bp_udp_seq_add(&s, 1400000, (uint32_t)SEND_EPOCH_S + 1, 0,
+				 RECV_EPOCH_NS + BP_NS_PER_SEC + DELAY_NS), BP_UDP_SEQ_NEW);
+	check_counts(&s, 2, 1400000, 1399998, 0, 0, 0);
+	CHECK_INT(bp_udp_seq_add(&s, 1400001 + 2 * 1500000000ULL, (uint32_t)SEND_EPOCH_S + 2, 0,
+				 RECV_EPOCH_NS + 2 * BP_NS_PER_SEC + DELAY_NS),
+		  BP_UDP_SEQ_IMPLAUSIBLE);
+	check_invariant(&s);
+}
+
+/*
+ * Forged timestamps (a sender's clock years off, then back): the transit changes by more
+ * than BP_UDP_SEQ_MAX_D_NS and is kept out of the jitter, which stays the path's.
+ */
+static void test_forged_transit(void)
+{
+	struct bp_udp_seq s;
+	struct bp_udp_seq_counts c;
+
+	bp_udp_seq_init(&s, 1);
+	add_range(&s, 1, 10);
+	bp_udp_seq_add(&s, 11, 0xffffffffu, 999999, RECV_EPOCH_NS + 11 * GAP_NS + DELAY_NS);
+	bp_udp_seq_add(&s, 12, 0, 0, RECV_EPOCH_NS + 12 * GAP_NS + DELAY_NS);
+	add_range(&s, 13, 20);
+	bp_udp_seq_totals(&s, &c);
+	CHECK_INT(c.jitter_excluded, 3);  /* to the forged stamp, to 0, back to the real ones */
+	CHECK(c.jitter_ns < 1.0);         /* every real transit is DELAY_NS: no jitter */
+	check_counts(&s, 20, 20, 0, 0, 0, 0);
+	/* a change just inside the bound still counts */
+	add_delayed(&s, 21, BP_UDP_SEQ_MAX_D_NS - 1000);
+	bp_udp_seq_totals(&s, &c);
+	CHECK_INT(c.jitter_excluded, 3);
+	CHECK(c.jitter_ns > 0.5e9);
+}
+
 int main(void)
 {
 	test_in_order_and_gap();
@@ -310,5 +372,7 @@ int main(void)
 	test_extend32();
 	test_hostile_climb();
 	test_jitter();
+	test_forged_jump();
+	test_forged_transit();
 	return tap_done();
 }
