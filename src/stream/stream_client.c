@@ -312,6 +312,11 @@ static int exchange_results(struct client *c, struct bp_stream_outcome *out)
 	}
 	if (!rc && out->remote->from_iperf3)
 		bp_net_results_mirror_roles(out->remote, c->side.res);
+	/* Each receiver's tail, from its sender's final count (docs/network.md, "Loss"). */
+	if (!rc) {
+		bp_net_results_add_tail(c->side.res, out->remote);
+		bp_net_results_add_tail(out->remote, c->side.res);
+	}
 	json_decref(mine);
 	json_decref(theirs);
 	return rc;
