@@ -28,7 +28,6 @@
  * an empty socket ends it sooner: the peer's last datagrams follow each other at its pace. */
 #define DRAIN_NS (20 * BP_NS_PER_MS)
 #define DRAIN_IDLE_NS (2 * BP_NS_PER_MS)
-#define DRAIN_PAUSE_NS (200 * BP_NS_PER_US)
 /* A drained RX ring: no block came for longer than the kernel takes to hand a part-filled
  * one over (BLOCK_TIMEOUT_MS, 4 ms, in io/pkt_rx.c). */
 #define RING_IDLE_NS (6 * BP_NS_PER_MS)
@@ -332,26 +331,6 @@ static void drain_ring(struct bp_udp_stream *u, uint64_t until)
 	}
 }
 
-/* The socket's last datagrams: until it stayed empty for DRAIN_IDLE_NS, or until. */
-static void drain_socket(struct bp_udp_stream *u, uint64_t until)
-{
-	uint64_t idle_since = 0, now;
-
-	while ((now = bp_now_ns()) < until) {
-		struct timespec ts = { .tv_nsec = DRAIN_PAUSE_NS };
-
-		if (bp_udp_recv_batch(&u->rx, on_datagram, u) > 0) {
-			idle_since = 0;
-			continue;
-		}
-		if (!idle_since)
-			idle_since = now;
-		else if (now - idle_since > DRAIN_IDLE_NS)
-			break;
-		nanosleep(&ts, NULL);
-	}
-}
-
 static void udp_stop(void *state, struct bp_loop *loop)
 {
 	struct bp_udp_stream *u = state;
@@ -380,7 +359,7 @@ static void udp_stop(void *state, struct bp_loop *loop)
 		if (u->cfg.pkt_rx)
 			drain_ring(u, until);
 		else
-			drain_socket(u, until);
+			bp_udp_drain(&u->rx, on_datagram, u, until, DRAIN_IDLE_NS);
 		receiver_publish(u, true);
 	}
 }
