@@ -341,8 +341,10 @@ static void udp_stop(void *state, struct bp_loop *loop)
 	 * The receiver's last counts. What is queued in the socket arrived before the end and
 	 * is counted: an nft counter on the input sees it (test_udp_count), and a receiver
 	 * behind its sender holds up to its buffer (thousands of datagrams at -w 4M). Read
-	 * until the socket is empty, for at most DRAIN_NS: with -R the server may still be
-	 * sending, and what comes after the end is not the test's.
+	 * until the socket stayed empty for DRAIN_IDLE_NS, for at most DRAIN_NS: the peer's
+	 * senders stop a control message after this end, and their last datagrams are the
+	 * test's. What the drain leaves is the tail, counted lost once the sender's final
+	 * count is known (proto/results.h, bp_net_results_add_tail).
 	 */
 	if (u->cfg.pkt) {
 		/* Frames still in the ring at the end never left: not sent, so not lost. */
