@@ -491,6 +491,30 @@ int bp_udp_recv_batch(struct bp_udp_receiver *r, bp_udp_handler_fn handler, void
 	return total;
 }
 
+uint64_t bp_udp_drain(struct bp_udp_receiver *r, bp_udp_handler_fn handler, void *arg,
+		      uint64_t until_ns, uint64_t idle_ns)
+{
+	uint64_t idle_since = 0, now, got = 0;
+	int n;
+
+	while ((now = bp_now_ns()) < until_ns) {
+		n = bp_udp_recv_batch(r, handler, arg);
+		if (n > 0) {
+			got += (uint64_t)n;
+			idle_since = 0;
+			continue;
+		}
+		if (!idle_since)
+			idle_since = now;
+		else if (now - idle_since >= idle_ns)
+			break;
+		/* the fake clock (core/clock.h) moves on to the deadline instead of sleeping */
+		bp_sleep_until_ns(now + idle_ns / 10 + 1 < until_ns ? now + idle_ns / 10 + 1 :
+				  until_ns);
+	}
+	return got;
+}
+
 uint64_t bp_udp_receiver_kernel_drops(struct bp_udp_receiver *r)
 {
 	uint32_t mi[SK_MEMINFO_VARS];

@@ -154,6 +154,16 @@ typedef void (*bp_udp_handler_fn)(void *arg, const uint8_t *payload, size_t len,
 int bp_udp_recv_batch(struct bp_udp_receiver *r, bp_udp_handler_fn handler, void *arg);
 
 /*
+ * A stopping receiver's drain: read as bp_udp_recv_batch does until the socket stayed empty
+ * for idle_ns (the peer's last datagrams follow each other at its pace), or until until_ns
+ * (absolute, bp_now_ns), whichever comes first; a peer that goes on sending ends it at
+ * until_ns. Pauses of at most idle_ns / 10 on the monotonic clock between empty reads.
+ * Returns the datagrams read.
+ */
+uint64_t bp_udp_drain(struct bp_udp_receiver *r, bp_udp_handler_fn handler, void *arg,
+		      uint64_t until_ns, uint64_t idle_ns);
+
+/*
  * Datagrams the kernel dropped for want of room in this socket's buffer since the socket
  * was made (cumulative). Read through SO_MEMINFO when the kernel has it (one system call,
  * so call it per interval, not per datagram); otherwise the newest SO_RXQ_OVFL value,

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -281,6 +282,29 @@ void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_r
 		for (int k = 0; k < peer->nstreams; k++)
 			if (peer->streams[k].id == r->streams[i].id)
 				r->streams[i].sender = !peer->streams[k].sender;
+}
+
+void bp_net_results_add_tail(struct bp_net_results *rx, const struct bp_net_results *tx)
+{
+	for (int i = 0; i < rx->nstreams; i++) {
+		struct bp_net_stream_result *r = &rx->streams[i];
+		uint64_t seen;
+
+		/* seen: sequence numbers up to the highest that arrived, gaps included */
+		if (r->sender || r->lost < 0 || r->duplicates > r->packets ||
+		    r->packets - r->duplicates > UINT64_MAX - (uint64_t)r->lost)
+			continue;
+		seen = r->packets - r->duplicates + (uint64_t)r->lost;
+		for (int k = 0; k < tx->nstreams; k++) {
+			const struct bp_net_stream_result *t = &tx->streams[k];
+
+			if (t->id != r->id || !t->sender || t->packets <= seen ||
+			    t->packets - seen > (uint64_t)(INT64_MAX - r->lost))
+				continue;
+			r->lost += (int64_t)(t->packets - seen);
+			break;
+		}
+	}
 }
 
 /* Sum of one uint64_t field of the streams this side sent on (sender) or received on. */

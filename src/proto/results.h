@@ -115,6 +115,17 @@ int bp_net_results_from_json(const json_t *j, struct bp_net_results *r, char *er
  */
 void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_results *peer);
 
+/*
+ * The tail of each UDP stream rx received on: the datagrams its sender (the stream with the
+ * same id in tx, which sent on it) numbered after the highest the receiver saw before it
+ * stopped reading. A receiver's lost counts only the gaps below that highest number; the
+ * tail, never read within the receiver's drain, is lost too, so that for every stream
+ * sent = received - duplicates + lost. Counts that do not fit (duplicates above received,
+ * a negative lost, a receiver that saw more than was sent) add nothing: the figures stay
+ * as the receiver counted them. Call once, after the results are exchanged.
+ */
+void bp_net_results_add_tail(struct bp_net_results *rx, const struct bp_net_results *tx);
+
 /* Sums over the streams this side sent (sender=true) or received on. */
 uint64_t bp_net_results_bytes(const struct bp_net_results *r, bool sender);
 double bp_net_results_seconds(const struct bp_net_results *r, bool sender);

@@ -501,8 +501,43 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 	reap(ss);
 }
 
+/*
+ * How long EXCHANGE_RESULTS waits after this side's UDP senders stopped, toward a stock
+ * iperf3 client: it reads its streams after TEST_END only until the next control message,
+ * and it handles that first when both are ready, so the last datagrams still in its socket
+ * would be neither received nor lost (it counts lost from gaps). 20 ms lets it read them
+ * on a busy machine (the receivers' drain, stream/udp_stream.c, is as long); stock iperf3
+ * -s's senders stop well before, a paced send apart.
+ */
+#define RESULTS_DELAY_NS (20 * BP_NS_PER_MS)
+
+static void send_exchange(struct srv_session *ss)
+{
+	if (bp_proto_send_state(ss->flow.fd, BP_EXCHANGE_RESULTS, send_deadline()))
+		kill_session(ss, "control connection lost at the end");
+}
+
+static void exchange_due(struct bp_timer *t, uint64_t now)
+{
+	(void)now;
+	send_exchange(t->data);
+}
+
+/* A stock iperf3 client that received UDP from this side. */
+static bool iperf3_udp_receiver(const struct srv_session *ss)
+{
+	if (ss->np.bp_version || !bp_net_params_udp(&ss->np))
+		return false;
+	for (int i = 0; i < ss->side.n; i++)
+		if (ss->side.sender[i])
+			return true;
+	return false;
+}
+
 static void end_test(struct srv_session *ss)
 {
+	bool delay = iperf3_udp_receiver(ss);
+
 	bp_timer_cancel(ss->srv->loop, &ss->tick);
 	bp_stream_side_stop(&ss->side, bp_now_ns());
 	if (ss->kind->finish)
@@ -515,8 +550,12 @@ static void end_test(struct srv_session *ss)
 	bp_stream_side_release(&ss->side);
 	ss->state = SS_RESULTS;
 	touch(ss);
-	if (bp_proto_send_state(ss->flow.fd, BP_EXCHANGE_RESULTS, send_deadline()))
-		kill_session(ss, "control connection lost at the end");
+	if (delay) {
+		ss->tick = (struct bp_timer){ .fn = exchange_due, .data = ss };
+		bp_timer_arm(ss->srv->loop, &ss->tick, bp_now_ns() + RESULTS_DELAY_NS);
+		return;
+	}
+	send_exchange(ss);
 }
 
 static void on_client_results(struct srv_session *ss)

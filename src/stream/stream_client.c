@@ -238,6 +238,15 @@ static void emit_live(struct client *c)
 	}
 }
 
+/* Whether any stream of the side sends. */
+static bool side_sends(const struct bp_stream_side *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->sender[i])
+			return true;
+	return false;
+}
+
 static int run_timed(struct client *c, struct bp_stream_outcome *out)
 {
 	const struct bp_net_params *np = &c->o->np;
@@ -284,10 +293,15 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 	 * TCP: the counts are taken, then TEST_END goes out at once, so that the server's span
 	 * ends a one-way delay after this one, not after the workers took a pass each to stop
 	 * 128 streams (30-50 ms on a busy machine: 5 % of -t 1). A send that fails is reported
-	 * by bp_ctl_finish, which tries again. UDP keeps the order stop, then TEST_END: the
-	 * server must still count what the senders send until they stop.
+	 * by bp_ctl_finish, which tries again. UDP too: boardperf serve's receivers drain
+	 * until their sockets stay empty (udp_stream.c, DRAIN_NS), so they count what this
+	 * side's senders send while they stop, and its senders stop while this side's
+	 * receivers drain: each direction's last datagrams arrive within a drain, not as a tail
+	 * counted lost (docs/network.md, "Loss"). A stock iperf3 stops reading at TEST_END
+	 * without a drain: towards it this side's senders stop first, then TEST_END.
 	 */
-	if (!rc && !out->data_stopped && !bp_net_params_udp(np)) {
+	if (!rc && !out->data_stopped &&
+	    (!bp_net_params_udp(np) || !np->iperf3 || !side_sends(&c->side))) {
 		bp_stream_side_freeze(&c->side);
 		bp_ctl_end_test(&c->ctl);
 	}
@@ -312,6 +326,11 @@ static int exchange_results(struct client *c, struct bp_stream_outcome *out)
 	}
 	if (!rc && out->remote->from_iperf3)
 		bp_net_results_mirror_roles(out->remote, c->side.res);
+	/* Each receiver's tail, from its sender's final count (docs/network.md, "Loss"). */
+	if (!rc) {
+		bp_net_results_add_tail(c->side.res, out->remote);
+		bp_net_results_add_tail(out->remote, c->side.res);
+	}
 	json_decref(mine);
 	json_decref(theirs);
 	return rc;

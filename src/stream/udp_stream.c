@@ -23,8 +23,11 @@
 #define BATCH BP_PACER_MAX_BATCH
 /* The largest datagram a receiver accepts (a UDP payload can be up to this). */
 #define MAX_PAYLOAD 65507
-/* How long a stopping receiver may go on reading what is still queued in its socket. */
+/* How long a stopping receiver may go on reading what is still queued in its socket or
+ * still arriving (a sender that stops a control message after this end, -R), and how long
+ * an empty socket ends it sooner: the peer's last datagrams follow each other at its pace. */
 #define DRAIN_NS (20 * BP_NS_PER_MS)
+#define DRAIN_IDLE_NS (2 * BP_NS_PER_MS)
 /* A drained RX ring: no block came for longer than the kernel takes to hand a part-filled
  * one over (BLOCK_TIMEOUT_MS, 4 ms, in io/pkt_rx.c). */
 #define RING_IDLE_NS (6 * BP_NS_PER_MS)
@@ -339,8 +342,10 @@ static void udp_stop(void *state, struct bp_loop *loop)
 	 * The receiver's last counts. What is queued in the socket arrived before the end and
 	 * is counted: an nft counter on the input sees it (test_udp_count), and a receiver
 	 * behind its sender holds up to its buffer (thousands of datagrams at -w 4M). Read
-	 * until the socket is empty, for at most DRAIN_NS: with -R the server may still be
-	 * sending, and what comes after the end is not the test's.
+	 * until the socket stayed empty for DRAIN_IDLE_NS, for at most DRAIN_NS: the peer's
+	 * senders stop a control message after this end, and their last datagrams are the
+	 * test's. What the drain leaves is the tail, counted lost once the sender's final
+	 * count is known (proto/results.h, bp_net_results_add_tail).
 	 */
 	if (u->cfg.pkt) {
 		/* Frames still in the ring at the end never left: not sent, so not lost. */
@@ -357,8 +362,7 @@ static void udp_stop(void *state, struct bp_loop *loop)
 		if (u->cfg.pkt_rx)
 			drain_ring(u, until);
 		else
-			while (bp_udp_recv_batch(&u->rx, on_datagram, u) > 0 && bp_now_ns() < until)
-				;
+			bp_udp_drain(&u->rx, on_datagram, u, until, DRAIN_IDLE_NS);
 		receiver_publish(u, true);
 	}
 }

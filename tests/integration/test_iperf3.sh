@@ -4,7 +4,8 @@
 # exits 0, and the two ends' byte counts agree within 1 % (TCP tests are paced with -b so
 # that socket buffers full at the end do not make up more than that); against a stock
 # server, which stops reading at TEST_END, the receiver may be short by what the buffers
-# held (pair_tcp, pair_udp say how much). Also: two iperf3
+# held (pair_tcp says how much; pair_udp: sent = received - duplicates + lost, exactly).
+# Also: two iperf3
 # clients at once, refusals both ways, and raw garbage, truncated and oversized control
 # messages that leave the server serving.
 # Timed sections (tap.sh, "Parts"): --iperf3 with -O 1 against a stock server, the two ends'
@@ -70,14 +71,31 @@ if plain; then
 	jq -e '.end.sum.packets > 10000 and .end.sum.lost_packets == 0' <<<"$out" >/dev/null
 	ok $? "UDP upload: every datagram counted by boardperf serve"
 	agree .end.sum_sent.bytes .end.sum_received.bytes "UDP upload"
-	i3 "UDP -R" -u -t 2 -b 100M -R -w 4M
+	# every_datagram WHAT: sent = received + lost, exactly, from iperf3's own figures (its
+	# JSON's packets are the sender's on both lines: received is bytes over -l 1400); upload
+	# only, where boardperf serve receives
+	every_datagram() {
+		local s r l
+		s=$(jq '.end.sum_sent.bytes / 1400' <<<"$out"); r=$(jq '.end.sum_received.bytes / 1400' <<<"$out")
+		l=$(jq '.end.sum_received.lost_packets' <<<"$out")
+		awk -v s="$s" -v r="$r" -v l="$l" 'BEGIN { exit !(r > 0 && s == r + l) }'
+		ok $? "$1: sent $s = received $r + lost $l"
+	}
+	every_datagram "UDP upload"
+	i3 "UDP -R" -u -t 2 -b 100M -l 1400 -R -w 4M
 	agree .end.sum_sent.bytes .end.sum_received.bytes "UDP -R"
 	jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "UDP -R: nothing lost"
+	# -R is not held exact: iperf3 3.12's client, receiving, counts lost from gaps only and
+	# ends short of its sender by a few datagrams against a stock iperf3 -s as well (6-7 of
+	# 8931 at -b 100M -l 1400, 2026-12-04); boardperf serve waits 20 ms before
+	# EXCHANGE_RESULTS to let it read its socket (server_session.c), 1-3 short then.
 	i3 "UDP --bidir" -u -t 2 -b 50M --bidir -w 4M
 	agree .end.sum_sent.bytes .end.sum_received.bytes "UDP --bidir, client to server"
 	# Server to client: iperf3 (3.12, one thread) sends and reads in one loop, and what its
 	# socket still holds at its TEST_END it never counts: 128 KiB (21 ms of 50 Mbit/s) once
 	# in CI's ASan run. Never more than was sent; short by at most 100 ms of the rate (5 %).
+	# Not exact: the client's figures end at its TEST_END, before the server learns of the
+	# end, and it counts lost from gaps only (3-4 short against a stock iperf3 -s too).
 	s=$(jq .end.sum_sent_bidir_reverse.bytes <<<"$out")
 	r=$(jq .end.sum_received_bidir_reverse.bytes <<<"$out")
 	awk -v s="$s" -v r="$r" 'BEGIN { exit !(r > 0 && r <= s && s - r <= s * 0.05) }'
@@ -179,16 +197,17 @@ pair_tcp() {
 		'BEGIN { exit !(r > 0 && s >= r && s - r <= b) }'
 	ok $? "$3: $1 $s, $2 $r (within 1 %, or short by at most the $b bytes the buffers hold)"
 }
-# pair_udp PREFIX WHAT: every datagram sent was received or counted lost by the iperf3
-# server, but for those still in its socket at TEST_END (at most 1 % or 256: its default
-# receive buffer holds about 150 of these); a busy server loses some, and says so.
+# pair_udp PREFIX WHAT: every datagram sent was received or counted lost, exactly (issue
+# 31): boardperf's receiver drains its socket, and what neither end read (a stock server
+# stops reading at TEST_END, a busy receiver's socket) is the tail, counted lost from the
+# sender's final count (docs/network.md, "Loss"), on either end's figures.
 pair_udp() {
-	local s r l
+	local s r l u
 	s=$(metric "${1}sender.packets" "$out"); r=$(metric "${1}receiver.packets" "$out")
-	l=$(metric "${1}lost.packets" "$out")
-	awk -v s="${s:-0}" -v r="${r:-0}" -v l="${l:-0}" 'BEGIN { d = s - r - l
-		exit !(r > 0 && d >= 0 && (d <= 256 || d <= s / 100)) }'
-	ok $? "$2: sent $s = received $r + lost $l + at most what was in flight"
+	l=$(metric "${1}lost.packets" "$out"); u=$(metric "${1}receiver.duplicates" "$out")
+	[ -n "$s" ] && [ -n "$r" ] && [ -n "$l" ] && [ -n "$u" ] && [ "$r" -gt 0 ] &&
+		[ "$s" -eq $((r - u + l)) ]
+	ok $? "$2: sent $s = received $r - duplicates $u + lost $l"
 }
 
 if plain; then

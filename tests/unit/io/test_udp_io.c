@@ -2,7 +2,8 @@
  * Batched UDP I/O over 127.0.0.1: every send and receive path carries 10,000 datagrams
  * intact and in order, a receive-buffer overflow is counted by the kernel's drop counter,
  * and (as root, in a private network namespace) a full qdisc shows up as the sender's own
- * ENOBUFS rather than as silent loss. Prints datagrams/s per path as TAP comments.
+ * ENOBUFS rather than as silent loss; a stopping receiver's drain (bp_udp_drain) on the
+ * fake clock. Prints datagrams/s per path as TAP comments.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -475,9 +476,74 @@ static void measure(int sm, int rm)
 	close(rx);
 }
 
+/* The drain's handler: counts, and as a peer that goes on sending, sends one more 1 ms on. */
+struct drain_ctx {
+	int tx;
+	bool refill;
+	uint64_t got;
+};
+
+static void drained(void *arg, const uint8_t *payload, size_t len, uint64_t arrival_ns)
+{
+	struct drain_ctx *d = arg;
+	uint8_t buf[64] = { 0 };
+
+	(void)payload, (void)len, (void)arrival_ns;
+	d->got++;
+	if (d->refill) {
+		bp_clock_fake_advance(BP_NS_PER_MS);
+		if (send(d->tx, buf, sizeof(buf), 0) < 0)
+			d->refill = false;
+	}
+}
+
+/*
+ * On the fake clock: what is queued is read and an empty socket ends the drain 2 ms (its
+ * idle time) after the last read, not at the 20 ms bound; a peer that goes on sending, one
+ * datagram a millisecond, is read until the bound and no further.
+ */
+static void check_drain(void)
+{
+	struct bp_udp_receiver r;
+	struct drain_ctx d = { 0 };
+	uint8_t buf[64] = { 0 };
+	struct pollfd pfd;
+	uint64_t t0, got, took;
+	int tx, rx, sent = 0;
+
+	if (make_pair(&tx, &rx) < 0 || bp_udp_receiver_init(&r, rx, 2048, 8, false)) {
+		skip("drain: no UDP socket pair on 127.0.0.1");
+		return;
+	}
+	for (int i = 0; i < 20; i++)
+		sent += send(tx, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf);
+	pfd = (struct pollfd){ .fd = rx, .events = POLLIN };
+	CHECK(sent == 20 && poll(&pfd, 1, WAIT_MS) == 1);
+	bp_clock_fake_start(BP_NS_PER_SEC);
+	t0 = bp_now_ns();
+	got = bp_udp_drain(&r, drained, &d, t0 + 20 * BP_NS_PER_MS, 2 * BP_NS_PER_MS);
+	took = bp_now_ns() - t0;
+	CHECK_INT(got, 20);
+	CHECK_INT(d.got, 20);
+	CHECK(took >= 2 * BP_NS_PER_MS && took < 3 * BP_NS_PER_MS);
+	d = (struct drain_ctx){ .tx = tx, .refill = true };
+	CHECK(send(tx, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf));
+	CHECK(poll(&pfd, 1, WAIT_MS) == 1);
+	t0 = bp_now_ns();
+	got = bp_udp_drain(&r, drained, &d, t0 + 20 * BP_NS_PER_MS, 2 * BP_NS_PER_MS);
+	took = bp_now_ns() - t0;
+	CHECK(took >= 20 * BP_NS_PER_MS && took <= 21 * BP_NS_PER_MS);
+	CHECK(got >= 18 && got <= 21);
+	bp_clock_fake_stop();
+	bp_udp_receiver_free(&r);
+	close(tx);
+	close(rx);
+}
+
 int main(void)
 {
 	check_args();
+	check_drain();
 	for (int sm = BP_UDP_SEND_GSO; sm <= BP_UDP_SEND_PLAIN; sm++)
 		for (int rm = BP_UDP_RECV_GRO; rm <= BP_UDP_RECV_PLAIN; rm++) {
 			check_transfer(sm, rm, 64);

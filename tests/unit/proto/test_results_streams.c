@@ -1,7 +1,8 @@
 /*
  * Per-stream keys in the results exchange (results_streams.c): what one side writes the
  * other reads back exactly; a stock iperf3's results (none of the keys) read as unknown;
- * and a peer's malformed or out-of-range figures are refused rather than used.
+ * and a peer's malformed or out-of-range figures are refused rather than used; a UDP
+ * receiver's tail (bp_net_results_add_tail) from its sender's final count.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -169,9 +170,53 @@ static void check_refused(void)
 	free(back);
 }
 
+/*
+ * The tail: sender's count minus what the receiver saw up to its highest number (received
+ * less duplicates, plus the gaps) becomes lost, so sent = received - duplicates + lost.
+ */
+static void check_tail(void)
+{
+	struct bp_net_results *rx = calloc(1, sizeof(*rx)), *tx = calloc(1, sizeof(*tx));
+
+	rx->nstreams = 4;
+	/* 1: 9968 read, no gaps, 10304 sent: 336 left in the socket after the drain */
+	rx->streams[0] = (struct bp_net_stream_result){ .id = 1, .packets = 9968 };
+	/* 3: gaps (5) and a duplicate: 100 sent, 96 read = 95 distinct + 1 twice, tail 0 */
+	rx->streams[1] = (struct bp_net_stream_result){ .id = 3, .packets = 96, .lost = 5,
+							.duplicates = 1 };
+	/* 4: more than its sender says it sent: left as counted */
+	rx->streams[2] = (struct bp_net_stream_result){ .id = 4, .packets = 50 };
+	/* 5: a peer's impossible figures (duplicates above received): left as counted */
+	rx->streams[3] = (struct bp_net_stream_result){ .id = 5, .packets = 1, .duplicates = 2 };
+	tx->nstreams = 5;
+	tx->streams[0] = (struct bp_net_stream_result){ .id = 1, .sender = true, .packets = 10304 };
+	tx->streams[1] = (struct bp_net_stream_result){ .id = 3, .sender = true, .packets = 100 };
+	tx->streams[2] = (struct bp_net_stream_result){ .id = 4, .sender = true, .packets = 40 };
+	tx->streams[3] = (struct bp_net_stream_result){ .id = 5, .sender = true, .packets = 9 };
+	/* the same id received on (--bidir's other direction) is not a sender: no tail */
+	tx->streams[4] = (struct bp_net_stream_result){ .id = 1, .sender = false, .packets = 1 };
+	bp_net_results_add_tail(rx, tx);
+	CHECK_INT(rx->streams[0].lost, 336);
+	CHECK_INT(rx->streams[0].packets + rx->streams[0].lost, 10304);
+	CHECK_INT(rx->streams[1].lost, 5);
+	CHECK_INT(rx->streams[2].lost, 0);
+	CHECK_INT(rx->streams[3].lost, 0);
+	/* once is once: a second call finds nothing more to add */
+	bp_net_results_add_tail(rx, tx);
+	CHECK_INT(rx->streams[0].lost, 336);
+	/* a sender's own streams never gain a tail */
+	rx->streams[0].sender = true;
+	rx->streams[0].lost = 0;
+	bp_net_results_add_tail(rx, tx);
+	CHECK_INT(rx->streams[0].lost, 0);
+	free(rx);
+	free(tx);
+}
+
 int main(void)
 {
 	check_round_trip();
+	check_tail();
 	check_iperf3();
 	check_refused();
 	return tap_done();
