@@ -14,11 +14,12 @@
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
-# Even: who goes first alternates by round, so each tool leads as often as it follows. Four:
+# Even: who goes first alternates by round, so each tool leads as often as it follows. Six:
 # a single round's ratio strays past ±15 % now and then (2 of the 30 in CI's run of
-# 2026-12-04, 0.81 and 0.84), the median of four absorbs one such round; every median of
-# six there was within 5 %.
-rounds=${BP_DISK_ROUNDS:-4}
+# 2026-12-04, 0.81 and 0.84), and four were too few: on a noisy afternoon (rounds of one
+# tool 30-50 % apart) rndwr's four bp/fio ratios were 1.21 0.92 1.36 1.13, median 1.17;
+# every median of six in the earlier runs was within 5 %.
+rounds=${BP_DISK_ROUNDS:-6}
 
 # A run that was SIGKILLed (a CI timeout, a loaded machine) leaves its mounts: its folder
 # carries this marker with its PID, so the next run undoes what a dead run left, and only
