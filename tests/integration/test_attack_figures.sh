@@ -55,19 +55,23 @@ ok $? "lost > sent: the server's lost and the loss are left out"
 jq -r '.warnings[] | select(.code == "peer-figures-inconsistent") | "#   " + .message' \
 	"$tap_tmp/lost.json" 2>/dev/null
 
+# refused CASE PATTERN WHAT: the client's run of CASE exited 1 with PATTERN on stderr.
+refused() {
+	local rc
+	rc=$(cat "$tap_tmp/$1.rc")
+	[ "$rc" = 1 ] && grep -q "$2" "$tap_tmp/$1.err"
+	ok $? "$3 (exit $rc)"
+	sed 's/^/#   /' "$tap_tmp/$1.err" | head -n 2
+}
 run span tcp -b 10M
-rc=$(cat "$tap_tmp/span.rc")
-[ "$rc" = 1 ] && grep -q 'streams\[0\]: 9007199254740992 bytes, 0 datagrams in 1e-300 s' "$tap_tmp/span.err"
-ok $? "8 PiB in 1e-300 s: refused, exit 1, the line names the stream (exit $rc)"
-sed 's/^/#   /' "$tap_tmp/span.err" | head -n 2
+refused span 'streams\[0\]: 9007199254740992 bytes, 0 datagrams in 1e-300 s' \
+	"8 PiB in 1e-300 s: refused, exit 1, the line names the stream"
 ! grep -qiw 'inf' "$tap_tmp/span.json"
 ok $? "8 PiB in 1e-300 s: no inf printed (text)"
 
 run array tcp -b 10M
-rc=$(cat "$tap_tmp/array.rc")
-[ "$rc" = 1 ] && grep -q 'streams\[0\]: expected an object' "$tap_tmp/array.err"
-ok $? "streams as arrays: refused, exit 1, streams[0]: expected an object (exit $rc)"
-sed 's/^/#   /' "$tap_tmp/array.err" | head -n 2
+refused array 'streams\[0\]: expected an object' \
+	"streams as arrays: refused, exit 1, streams[0]: expected an object"
 ! grep -qs '^[a-z-]*: ' "$flog"
 ok $? "the fake server spoke to every client to the end"
 grep -s ': ' "$flog" | sed 's/^/#   /'
