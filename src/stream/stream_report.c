@@ -419,11 +419,24 @@ static void agreement_warning(struct bp_result *r, const struct direction *d)
 			      fabs(sr - gr) / fmax(sr, gr) * 100, why);
 }
 
+/*
+ * The share of the asked rate a paced UDP sender must offer before it is called behind:
+ * its pacer catches up after a late wake-up, so only a sender that lost the CPU for a good
+ * part of the test (a starved or stopped process) falls below it.
+ */
+#define BELOW_RATE_SHARE 0.9
+
 /* The tester's own limits, named so that they are never taken for the path's. */
-static void udp_warnings(struct bp_result *r, const struct direction *d)
+static void udp_warnings(struct bp_result *r, const struct bp_net_params *np,
+			 const struct direction *d)
 {
 	uint64_t drops = bp_net_results_kernel_drops(d->receiver);
 	uint64_t stalls = bp_net_results_stalls(d->sender);
+	int streams = d->client_sends ? bp_net_params_up_streams(np) :
+					bp_net_params_down_streams(np);
+	double asked = np->bandwidth * streams;
+	double ss = bp_net_results_seconds(d->sender, true);
+	double offered = ss > 0 ? (double)bp_net_results_bytes(d->sender, true) * 8 / ss : NAN;
 
 	if (drops)
 		bp_result_add_warning(r, "tester-receive-overflow",
@@ -435,6 +448,13 @@ static void udp_warnings(struct bp_result *r, const struct direction *d)
 				      "%sthe sender's kernel refused %" PRIu64 " sends (socket buffer "
 				      "or queue full): the offered rate may be below the target",
 				      d->prefix, stalls);
+	if (asked > 0 && d->sender->nstreams && isfinite(offered) &&
+	    offered < BELOW_RATE_SHARE * asked)
+		bp_result_add_warning(r, "tester-below-rate",
+				      "%sthe sender offered %.3g Mbit/s of the %.3g Mbit/s asked "
+				      "(%.0f %%): it lost the CPU for part of the test (a busy or "
+				      "stopped process); the figures are for what it offered",
+				      d->prefix, offered / 1e6, asked / 1e6, offered / asked * 100);
 }
 
 /* Two decimals: CPU percentages are not known better than that. */
@@ -533,7 +553,7 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		if (!rc && bp_net_params_udp(np))
 			rc = report_udp(r, &dirs[i]);
 		if (!rc && bp_net_params_udp(np))
-			udp_warnings(r, &dirs[i]);
+			udp_warnings(r, np, &dirs[i]);
 	}
 	if (rc)
 		return rc;

@@ -84,10 +84,14 @@ real_tests() {
 	awk -v s="${s:-0}" -v r="${r:-0}" 'BEGIN { d = s - r; if (d < 0) d = -d; exit !(s > 0 && r > 0 && d <= 0.01 * s) }'
 	ok $? "$what: tcp sent $s B, the server received $r B"
 	expect_exit 0 "$what: udp" "$bp" udp -c 127.0.0.1 -p "$sport" -t 2 -b 50M -l 1000 --json
-	jq -e '[.metrics[] | {(.name): .value}] | add | .["sender.packets"] > 5000 and
+	# A client that lost the CPU (ASan lanes beside the ARM builds) sends less, and says so.
+	jq -e '([.warnings[]?.code] | index("tester-below-rate")) as $behind |
+		[.metrics[] | {(.name): .value}] | add |
+		(.["sender.packets"] > 5000 or ($behind != null and .["sender.packets"] > 0)) and
 		.["receiver.packets"] + .["lost.packets"] == .["sender.packets"] and
 		.["receiver.bytes"] == 1000 * .["receiver.packets"]' <<<"$out" >/dev/null
 	ok $? "$what: udp sent $(metric sender.packets "$out") datagrams, received $(metric receiver.packets "$out"), lost $(metric lost.packets "$out")"
+	jq -r '.warnings[]? | "#   udp warning: \(.code): \(.message)"' <<<"$out" 2>/dev/null
 	expect_exit 0 "$what: rr" "$bp" rr -c 127.0.0.1 -p "$sport" -t 2 --json
 	jq -e '[.metrics[] | {(.name): .value}] | add | .transactions > 1000 and .failures == 0 and
 		.["server.transactions"] - .transactions <= 1 and .["server.transactions"] >= .transactions' \

@@ -286,6 +286,87 @@ static void test_peer_inconsistent(void)
 	bp_stream_outcome_free(&out);
 }
 
+/*
+ * The emulated Orange Pi of session 14: a starved TCP sender counted what was acknowledged
+ * (20.0 MB), its receiver 24.5 MB. In-flight data up to 64 MiB beyond the sender's count is
+ * no contradiction; 64 MiB more than that is, and the server's receiver figures go.
+ */
+static void test_tcp_in_flight(void)
+{
+	struct bp_net_params np = params("tcp", false);
+	struct bp_stream_outcome out = { .local = side(), .remote = side() };
+	struct bp_result *r;
+
+	add_stream(out.local, 1, true, 20000000, 0, 3.0);
+	add_stream(out.remote, 1, false, 24500000, 0, 3.0);
+	r = report(&np, &out);
+	CHECK(warning(r, "peer-figures-inconsistent") == NULL);
+	CHECK_NEAR(metric(r->metrics, r->nmetrics, "receiver.bytes"), 24500000, 0);
+	bp_result_free(r);
+	/* 20 MB + 5 % + 64 MiB is the most; 1 MB beyond it is not believed */
+	out.remote->streams[0].bytes = 20000000 + 1000000 + 67108864 + 1000000;
+	r = report(&np, &out);
+	CHECK(warning(r, "peer-figures-inconsistent") != NULL);
+	CHECK(find(r->metrics, r->nmetrics, "receiver.bytes") == NULL);
+	bp_result_free(r);
+	out.remote->streams[0].bytes = 20000000 + 1000000 + 67108864 - 1000000;
+	r = report(&np, &out);
+	CHECK(warning(r, "peer-figures-inconsistent") == NULL);
+	bp_result_free(r);
+	bp_stream_outcome_free(&out);
+}
+
+/*
+ * A paced UDP sender that offered under 90 % of the rate asked (per stream, times the
+ * streams) lost the CPU: tester-below-rate names both rates. At 95 %, or unpaced, none;
+ * with -R the server's sender is held to the same.
+ */
+static void test_below_rate(void)
+{
+	struct bp_stream_outcome out = { .local = side(), .remote = side() };
+	struct bp_net_params np = params("udp", false);
+	const struct bp_warning *w;
+	struct bp_result *r;
+
+	out.local->sent_counts[0] = out.remote->sent_counts[0] = '\0';
+	add_stream(out.local, 1, true, 125000, 0, 1.0);  /* 1 Mbit/s */
+	add_stream(out.remote, 1, false, 125000, 0, 1.0);
+	out.local->streams[0].packets = out.remote->streams[0].packets = 125;
+	np.bandwidth = 4e6;
+	r = report(&np, &out);
+	w = warning(r, "tester-below-rate");
+	CHECK(w != NULL);
+	CHECK(w && strstr(w->message, "offered 1 Mbit/s of the 4 Mbit/s asked (25 %)"));
+	bp_result_free(r);
+	np.bandwidth = 1.05e6;
+	r = report(&np, &out);
+	CHECK(warning(r, "tester-below-rate") == NULL);
+	bp_result_free(r);
+	np.bandwidth = 0;
+	r = report(&np, &out);
+	CHECK(warning(r, "tester-below-rate") == NULL);
+	bp_result_free(r);
+	/* two streams at 0.6 Mbit/s each asked: 1.2 asked, 1 offered (83 %) */
+	np.parallel = 2;
+	np.bandwidth = 0.6e6;
+	r = report(&np, &out);
+	CHECK(warning(r, "tester-below-rate") != NULL);
+	bp_result_free(r);
+	bp_stream_outcome_free(&out);
+	/* -R: the server sent */
+	out = (struct bp_stream_outcome){ .local = side(), .remote = side() };
+	np = params("udp", true);
+	np.bandwidth = 4e6;
+	out.local->sent_counts[0] = out.remote->sent_counts[0] = '\0';
+	add_stream(out.remote, 1, true, 125000, 0, 1.0);
+	add_stream(out.local, 1, false, 125000, 0, 1.0);
+	out.local->streams[0].packets = out.remote->streams[0].packets = 125;
+	r = report(&np, &out);
+	CHECK(warning(r, "tester-below-rate") != NULL);
+	bp_result_free(r);
+	bp_stream_outcome_free(&out);
+}
+
 int main(void)
 {
 	test_spans_differ();
@@ -293,5 +374,7 @@ int main(void)
 	test_iperf3_sender();
 	test_udp_loss();
 	test_peer_inconsistent();
+	test_tcp_in_flight();
+	test_below_rate();
 	return tap_done();
 }
