@@ -35,9 +35,10 @@ for b in "${builds[@]}"; do
 		{ steps_report "test times"; exit 1; }
 done
 # BP_BESIDE_LANES: a command (.ci/run: tools/ci/arm_builds.sh, the ARM legs' builds) run
-# beside the ASan lanes at idle priority: SCHED_IDLE gets only the CPU time the lanes leave
-# idle (40-75 %: they wait on clocks, links and peers), and a test's process preempts it as
-# soon as it wakes. It starts after the solo tests, which read the whole machine's load, and
+# beside ASan's side-by-side tests and lanes at idle priority: SCHED_IDLE gets only the CPU
+# time they leave idle (the lanes 40-75 %: they wait on clocks, links and peers; the
+# side-by-side tests ~7 %), and a test's process preempts it as soon as it wakes. It starts
+# after the solo tests (ASan's run first for it), which read the whole machine's load, and
 # is waited for at the end (its own step), its failure CI's. Unset (`make test` by hand):
 # nothing beside them.
 beside_pid=
@@ -78,10 +79,10 @@ rc=0
 step gcc 20 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
 step figures-solo 165 alone build figures_solo || rc=1
 step figures-lanes 90 lanes build figures_a figures_b || rc=1
-step asan 285 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
-	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
 step asan-solo 135 asan alone build-asan solo || rc=1
 beside
+step asan 285 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
+	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
 step asan-lanes 170 asan lanes build-asan lane_a lane_b || rc=1
 step tsan 25 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
 if [ -n "$beside_pid" ]; then
