@@ -84,7 +84,9 @@ static int render_result(const struct bp_result *r, const struct bp_common_opts 
 	if (!rc && fflush(out))
 		rc = -errno;
 	if (rc) {
-		bp_error("writing the result: %s", strerror(-rc));
+		/* EPIPE: the reader went away (`| head`) and wants no line about it. */
+		if (rc != -EPIPE)
+			bp_error("writing the result: %s", strerror(-rc));
 		return BP_EXIT_FAILED;
 	}
 	return BP_EXIT_OK;
@@ -230,7 +232,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 			save_printed(r, c, cap, status);
 	}
 	if (rc) {
-		bp_error("%s", why);
+		if (rc != -EPIPE)  /* a command that prints as it goes (show), read by `| head` */
+			bp_error("%s", why);
 		status = BP_EXIT_FAILED;
 	}
 	bp_live_free(ctx.live);

@@ -57,6 +57,12 @@ static int64_t find_id(struct bp_store *s, const char *spec, char *err, size_t e
 	return id > 0 ? id : 0;
 }
 
+/* A failed write's reason: EPIPE when the reader went away (`| head`, no line then). */
+static int write_error(void)
+{
+	return errno == EPIPE ? -EPIPE : -EIO;
+}
+
 /* The document as `--json` prints it (result/render_json.c: the same flags). */
 static int print_doc(struct bp_store *s, int64_t id, FILE *out)
 {
@@ -67,7 +73,7 @@ static int print_doc(struct bp_store *s, int64_t id, FILE *out)
 		return -ENOENT;
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 	    || fputc('\n', out) == EOF)
-		rc = -EIO;
+		rc = write_error();
 	json_decref(doc);
 	return rc;
 }
@@ -87,7 +93,7 @@ static int put_form(const char *body, size_t len, FILE *out)
 		return -ENOMEM;
 	n = bp_text_escape(safe, 4 * len + 1, body, len, BP_ESC_KEEP_LINES);
 	if (fwrite(safe, 1, n, out) != n)
-		rc = -EIO;
+		rc = write_error();
 	free(safe);
 	return rc;
 }
@@ -143,7 +149,7 @@ static int show_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 			 ctx->parsed->pos[0]);
 	bp_store_close(s);
 	if (!rc && (fflush(ctx->out) || ferror(ctx->out)))
-		rc = -EIO;
+		rc = write_error();
 	if (rc == -EIO && !err[0])
 		snprintf(err, errlen, "writing the result: %s", strerror(EIO));
 	return rc;

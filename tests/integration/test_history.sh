@@ -60,6 +60,15 @@ want=$(jq -r '.metrics[] | select(.name == "receiver.bitrate") | .value' "$tap_t
 got=$(q "SELECT value FROM metrics WHERE result_id = $jid AND name = 'receiver.bitrate'")
 awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(d < 1e-6 * a && d > -1e-6 * a) }'
 ok $? "metrics row receiver.bitrate = the JSON's ($got vs $want)"
+# A reader that went away (`show ID | head`): no line about it. The pipe's read end is closed
+# before show runs, so every write meets EPIPE, not only one past the pipe's buffer.
+for form in "" --json; do
+	closed=$(python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+print(p.returncode, p.stderr.decode().strip()) if p.stderr.strip() else print(p.returncode)' "$bp" show "$id" $form)
+	[ "$closed" = 1 ]; ok $? "show $id${form:+ $form} into a closed pipe: exit 1, nothing on stderr ($closed)"
+done
 expect_exit 1 "show --json-stream of a text result" "$bp" show "$id" --json-stream
 grep -q "not printed with --json-stream" <<<"$err"; ok $? "... says why"
 [ "$(wc -l <<<"$err")" = 1 ]; ok $? "... in one line"
