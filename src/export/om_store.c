@@ -53,7 +53,7 @@ int bp_om_store_write(const char *db, int64_t since_unix, FILE *out, enum bp_om_
 		return -EIO;
 	rc = bp_store_latest_metrics(s, since_unix, add_one, &set);
 	if (rc)
-		snprintf(err, errlen, "reading '%s': %s", bp_store_path(s), strerror(-rc));
+		bp_store_read_failed(s, rc, err, errlen);
 	bp_store_close(s);
 	if (!rc) {
 		bp_om_figures_write(&set, out, f);

@@ -51,7 +51,9 @@ static int64_t find_id(struct bp_store *s, const char *spec, char *err, size_t e
 			return id;
 	}
 	id = bp_store_latest_by_label(s, spec, NULL);
-	if (id <= 0)
+	if (id < 0)
+		bp_store_read_failed(s, (int)id, err, errlen);
+	else if (id == 0)
 		snprintf(err, errlen, "'%s': expected a result id or a label: no such result "
 			 "(see 'boardperf history')", spec);
 	return id > 0 ? id : 0;
@@ -64,13 +66,15 @@ static int write_error(void)
 }
 
 /* The document as `--json` prints it (result/render_json.c: the same flags). */
-static int print_doc(struct bp_store *s, int64_t id, FILE *out)
+static int print_doc(struct bp_store *s, int64_t id, FILE *out, char *err, size_t errlen)
 {
-	json_t *doc = bp_store_get(s, id);
-	int rc = 0;
+	json_t *doc;
+	int rc = bp_store_get_doc(s, id, &doc);
 
-	if (!doc)
-		return -ENOENT;
+	if (rc && rc != -ENOENT)
+		return bp_store_read_failed(s, rc, err, errlen);
+	if (rc)
+		return rc;
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 	    || fputc('\n', out) == EOF)
 		rc = write_error();
@@ -108,8 +112,10 @@ static int print_form(struct bp_store *s, int64_t id, const char *want, FILE *ou
 	/* A suite's child printed nothing of its own: its text is the default. */
 	if (rc == -ENOENT && !want)
 		rc = bp_store_get_form(s, id, "text", &body, &len, fmt, sizeof(fmt));
+	if (rc && rc != -ENOENT)
+		return bp_store_read_failed(s, rc, err, errlen);
 	if (rc == -ENOENT && (!want || !strcmp(want, "json")))
-		return print_doc(s, id, out);
+		return print_doc(s, id, out, err, errlen);
 	if (rc == -ENOENT) {
 		snprintf(err, errlen, "result %lld has no %s form: %s", (long long)id, want,
 			 !strcmp(want, "json-stream") ? "it was not printed with --json-stream"

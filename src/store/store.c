@@ -413,22 +413,33 @@ int bp_store_save(struct bp_store *s, const json_t *doc, int64_t *id, char *err,
 	return bp_store_save_forms(s, doc, NULL, 0, id, err, errlen);
 }
 
-json_t *bp_store_get(struct bp_store *s, int64_t id)
+int bp_store_get_doc(struct bp_store *s, int64_t id, json_t **doc)
 {
 	sqlite3_stmt *st;
-	json_t *doc = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT doc FROM results WHERE id = ?", -1, &st, NULL);
 
-	if (sqlite3_prepare_v2(s->db, "SELECT doc FROM results WHERE id = ?", -1, &st, NULL)
-	    != SQLITE_OK)
-		return NULL;
+	*doc = NULL;
+	if (rc != SQLITE_OK)
+		return bp_store_errno(rc);
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
 		const void *text = sqlite3_column_blob(st, 0);
 		int n = sqlite3_column_bytes(st, 0);
 
-		if (text)
-			doc = json_loadb(text, (size_t)n, 0, NULL);
+		/* a document that is not JSON is a page gone bad, as SQLite's own checks are */
+		*doc = text ? json_loadb(text, (size_t)n, 0, NULL) : NULL;
+		rc = *doc ? 0 : -EILSEQ;
+	} else {
+		rc = rc == SQLITE_DONE ? -ENOENT : bp_store_errno(rc);
 	}
 	sqlite3_finalize(st);
-	return doc;
+	return rc;
+}
+
+json_t *bp_store_get(struct bp_store *s, int64_t id)
+{
+	json_t *doc;
+
+	return bp_store_get_doc(s, id, &doc) ? NULL : doc;
 }

@@ -69,8 +69,13 @@ int bp_store_save_forms(struct bp_store *s, const json_t *doc, const struct bp_s
 int bp_store_get_form(struct bp_store *s, int64_t id, const char *format, char **body,
 		      size_t *len, char *fmt, size_t fmtlen);
 
-/* The stored document of result id (a new reference), NULL when there is none. */
+/* The stored document of result id (a new reference), NULL when there is none or the read
+ * failed. */
 json_t *bp_store_get(struct bp_store *s, int64_t id);
+
+/* As bp_store_get, telling the two apart: 0 and *doc, -ENOENT for no such result, or -errno
+ * (-EILSEQ: the database is corrupt; bp_store_read_failed says so). */
+int bp_store_get_doc(struct bp_store *s, int64_t id, json_t **doc);
 
 /* The newest top-level result with this label (and this test when test is not NULL); 0 when
  * there is none, -errno on an error. */

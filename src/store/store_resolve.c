@@ -33,11 +33,14 @@ json_t *bp_store_resolve(struct bp_store *s, const char *spec, char *err, size_t
 {
 	int64_t id = parse_id(spec);
 	struct stat st;
-	json_t *doc;
+	json_t *doc = NULL;
+	int rc;
 
 	if (id) {
-		doc = s ? bp_store_get(s, id) : NULL;
-		if (!doc)
+		rc = s ? bp_store_get_doc(s, id, &doc) : -ENOENT;
+		if (rc && rc != -ENOENT)
+			bp_store_read_failed(s, rc, err, errlen);
+		else if (rc)
 			snprintf(err, errlen, "'%s': %s", spec, s ? "no result with that id in the "
 				 "results database (see 'boardperf history')" :
 				 "an id, but there is no results database to look it up in");
@@ -51,11 +54,11 @@ json_t *bp_store_resolve(struct bp_store *s, const char *spec, char *err, size_t
 		return NULL;
 	}
 	id = bp_store_latest_by_label(s, spec, NULL);
-	if (id > 0 && (doc = bp_store_get(s, id)))
+	rc = id > 0 ? bp_store_get_doc(s, id, &doc) : (int)id;
+	if (id > 0 && !rc)
 		return doc;
-	if (id < 0)
-		snprintf(err, errlen, "'%s': reading the results database: %s", spec,
-			 strerror((int)-id));
+	if (rc && rc != -ENOENT)
+		bp_store_read_failed(s, rc, err, errlen);
 	else
 		snprintf(err, errlen, "'%s': expected a result id, a result document file or a "
 			 "label: no such file and no result labelled so", spec);

@@ -8,7 +8,8 @@
 #   - history on a database with a corrupt page (page 3, the results table's root, all 0xff):
 #     one line naming the file, that it is corrupt (SQLite's own reason) and what to do,
 #     exit 1, no crash (it said "Invalid or incomplete multibyte or wide character": EILSEQ's
-#     strerror);
+#     strerror); show, compare and export the same line (they said "no such result" and
+#     EILSEQ's strerror);
 #   - a database to be created on a read-only file system (a tmpfs remounted read-only in a
 #     mount namespace of its own; root only): the warning says read-only and names the path
 #     (it said "No such file or directory");
@@ -68,6 +69,14 @@ expect_exit 1 "history on a database with a corrupt page" "$bp" history --db "$d
 one_line && grep -qF "results database $db is corrupt (database disk image is malformed): move it aside" <<<"$err" &&
 	! grep -q "multibyte" <<<"$err"
 ok $? "history: one line naming the file, that it is corrupt (SQLite's reason), what to do"; show_err
+# The commands that read one result or all figures say the same, not "no such result" or
+# EILSEQ's "Invalid or incomplete multibyte or wide character" (result 1's JSON is read from
+# the results table: it was printed as text).
+for cmd in "show 1 --json" "compare 1 2" "export --openmetrics"; do
+	expect_exit 1 "$cmd on the corrupt database" "$bp" $cmd --db "$db"
+	one_line && grep -qF "results database $db is corrupt (database disk image is malformed): move it aside" <<<"$err"
+	ok $? "${cmd%% *}: the same line"; show_err
+done
 
 # --- a database to be created on a read-only file system -------------------------------------
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
