@@ -284,6 +284,29 @@ void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_r
 				r->streams[i].sender = !peer->streams[k].sender;
 }
 
+/*
+ * The tail went missing at the end: the last interval's lost (the side's and stream i's, if
+ * recorded) counts it, so that the intervals' losses add up to the total's.
+ */
+static void credit_last_interval(struct bp_net_results *rx, int i, int64_t tail)
+{
+	struct bp_net_stream_series *ser = &rx->stream_ivs;
+	int64_t *lost;
+
+	if (rx->nintervals > 0) {
+		lost = &rx->intervals[rx->nintervals - 1].lost;
+		if (*lost <= INT64_MAX - tail)
+			*lost += tail;
+	}
+	if (ser->nintervals > 0 && ser->stride > i &&
+	    (size_t)(ser->nintervals - 1) * (size_t)ser->stride + (size_t)i <
+	    BP_NET_MAX_STREAM_INTERVALS) {
+		lost = &ser->rec[(ser->nintervals - 1) * ser->stride + i].lost;
+		if (*lost <= INT64_MAX - tail)
+			*lost += tail;
+	}
+}
+
 void bp_net_results_add_tail(struct bp_net_results *rx, const struct bp_net_results *tx)
 {
 	for (int i = 0; i < rx->nstreams; i++) {
@@ -302,6 +325,7 @@ void bp_net_results_add_tail(struct bp_net_results *rx, const struct bp_net_resu
 			    t->packets - seen > (uint64_t)(INT64_MAX - r->lost))
 				continue;
 			r->lost += (int64_t)(t->packets - seen);
+			credit_last_interval(rx, i, (int64_t)(t->packets - seen));
 			break;
 		}
 	}

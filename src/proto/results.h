@@ -122,7 +122,8 @@ void bp_net_results_mirror_roles(struct bp_net_results *r, const struct bp_net_r
  * tail, never read within the receiver's drain, is lost too, so that for every stream
  * sent = received - duplicates + lost. Counts that do not fit (duplicates above received,
  * a negative lost, a receiver that saw more than was sent) add nothing: the figures stay
- * as the receiver counted them. Call once, after the results are exchanged.
+ * as the receiver counted them. The tail is the last interval's loss too (the side's and
+ * the stream's). Call once, after the results are exchanged.
  */
 void bp_net_results_add_tail(struct bp_net_results *rx, const struct bp_net_results *tx);
 

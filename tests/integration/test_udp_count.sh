@@ -39,16 +39,19 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // em
 # check WHAT NS COUNTER CLIENT_NS ADDR ARGS...: one run of ARGS, the counter read before and
 # after in NS (the receiving host), compared with what boardperf says.
 check() {
-	local what=$1 ns=$2 ctr=$3 cns=$4 addr=$5 c0 c1 data out sp rp kd lost dup mode slack
+	local what=$1 ns=$2 ctr=$3 cns=$4 addr=$5 c0 c1 data out sp rp kd lost dup mode slack ilost
 	shift 5
 	c0=$(nft_count "$ns" "$ctr")
-	out=$(ip netns exec "$cns" "$bp" udp -c "$addr" -p "$port" -t 1 -w 256K --json --no-save "$@")
+	out=$(ip netns exec "$cns" "$bp" udp -c "$addr" -p "$port" -t 1 -i 0.25 -w 256K --json \
+		--no-save "$@")
 	c1=$(nft_count "$ns" "$ctr")
 	data=$((c1 - c0))
 	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
 	kd=$(metric receiver.kernel_drops "$out"); lost=$(metric lost.packets "$out")
 	dup=$(metric receiver.duplicates "$out")
 	mode=$(jq -r '.params.send_mode' <<<"$out")
+	# the intervals' losses add up to the total's, the tail in the last one
+	ilost=$(jq '[.intervals[].metrics.lost // 0] | add // 0' <<<"$out")
 	# Packets that reach nft but are never read: what a stopping receiver could not drain
 	# from its socket in 20 ms (-w 256K keeps the queue to a few hundred datagrams): 20 ms
 	# of the run's rate. With -R also what the server sends after the end, until TEST_END
@@ -61,8 +64,8 @@ check() {
 		[ $((rp + kd)) -le "$data" ] && [ "$data" -le "$sp" ] &&
 		[ $((data - rp - kd)) -le "$slack" ] && [ $((sp - data)) -le $((lost + slack)) ] &&
 		[ "$mode" != gso ] && [ "$mode" != none ] && [ -n "$lost" ] && [ -n "$dup" ] &&
-		[ "$sp" -eq $((rp - dup + lost)) ]
-	ok $? "$what: nft $data packets, boardperf received $rp + kernel drops $kd, sent $sp = received $rp - duplicates $dup + lost $lost, send_mode $mode"
+		[ "$sp" -eq $((rp - dup + lost)) ] && [ "$ilost" = "$lost" ]
+	ok $? "$what: nft $data packets, boardperf received $rp + kernel drops $kd, sent $sp = received $rp - duplicates $dup + lost $lost (intervals: $ilost), send_mode $mode"
 }
 
 # check_bidir NS ADDR: one --bidir run in NS (client and server both), each direction's

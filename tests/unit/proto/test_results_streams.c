@@ -195,8 +195,18 @@ static void check_tail(void)
 	tx->streams[3] = (struct bp_net_stream_result){ .id = 5, .sender = true, .packets = 9 };
 	/* the same id received on (--bidir's other direction) is not a sender: no tail */
 	tx->streams[4] = (struct bp_net_stream_result){ .id = 1, .sender = false, .packets = 1 };
+	/* two intervals recorded, side and streams: the tail is the last one's loss */
+	rx->nintervals = 2;
+	rx->intervals[1].lost = 2;
+	rx->stream_ivs = (struct bp_net_stream_series){ .stride = 4, .nintervals = 2 };
+	rx->stream_ivs.rec[4 + 1].lost = 2;
 	bp_net_results_add_tail(rx, tx);
 	CHECK_INT(rx->streams[0].lost, 336);
+	CHECK_INT(rx->intervals[0].lost, 0);
+	CHECK_INT(rx->intervals[1].lost, 2 + 336);
+	CHECK_INT(rx->stream_ivs.rec[4 + 0].lost, 336);
+	CHECK_INT(rx->stream_ivs.rec[4 + 1].lost, 2);
+	CHECK_INT(rx->stream_ivs.rec[0].lost, 0);
 	CHECK_INT(rx->streams[0].packets + rx->streams[0].lost, 10304);
 	CHECK_INT(rx->streams[1].lost, 5);
 	CHECK_INT(rx->streams[2].lost, 0);
@@ -204,6 +214,7 @@ static void check_tail(void)
 	/* once is once: a second call finds nothing more to add */
 	bp_net_results_add_tail(rx, tx);
 	CHECK_INT(rx->streams[0].lost, 336);
+	CHECK_INT(rx->intervals[1].lost, 2 + 336);
 	/* a sender's own streams never gain a tail */
 	rx->streams[0].sender = true;
 	rx->streams[0].lost = 0;
