@@ -15,36 +15,16 @@ domain but impossible together, from either end of the control protocol (iperf3'
       it sent 10. Prints the server's results as one JSON line.
 """
 import json
-import os
 import socket
 import struct
 import sys
 import time
 
-TEST_START, TEST_RUNNING, TEST_END = 1, 2, 4
-PARAM_EXCHANGE, CREATE_STREAMS = 9, 10
-EXCHANGE_RESULTS, DISPLAY_RESULTS, IPERF_DONE = 13, 14, 16
-ALPHABET = b"abcdefghijklmnopqrstuvwxyz234567"
+from iperf_wire import (CREATE_STREAMS, DISPLAY_RESULTS, EXCHANGE_RESULTS, IPERF_DONE,
+                        PARAM_EXCHANGE, TEST_END, TEST_RUNNING, TEST_START, random_cookie,
+                        recv_all as read, recv_json, send_json)
+
 STEP_S = 5
-
-
-def read(s, n):
-    buf = b""
-    while len(buf) < n:
-        got = s.recv(n - len(buf))
-        if not got:
-            raise EOFError("peer closed")
-        buf += got
-    return buf
-
-
-def send_json(s, obj):
-    body = json.dumps(obj).encode()
-    s.sendall(struct.pack(">I", len(body)) + body)
-
-
-def recv_json(s):
-    return json.loads(read(s, struct.unpack(">I", read(s, 4))[0]))
 
 
 def forged(kind, theirs):
@@ -135,7 +115,7 @@ def server(port, kinds):
 
 
 def client(port, undercount):
-    cookie = bytes(ALPHABET[b & 31] for b in os.urandom(36)) + b"\0"
+    cookie = random_cookie()
     ctl = socket.create_connection(("127.0.0.1", port), timeout=STEP_S)
     ctl.sendall(cookie)
     if read(ctl, 1)[0] != PARAM_EXCHANGE:

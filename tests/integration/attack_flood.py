@@ -17,11 +17,11 @@ At the end one JSON line: what was opened, closed by the server, the most held a
 and (slow modes) each connection's seconds from connect to the server's close.
 """
 import json
-import os
-import select
 import socket
 import sys
 import time
+
+from held_conns import hold
 
 mode, host, port, count, secs, ready = (sys.argv[1], sys.argv[2], int(sys.argv[3]),
                                         int(sys.argv[4]), float(sys.argv[5]), sys.argv[6])
@@ -82,36 +82,18 @@ for i in range(count):
     open_one(i)
 with open(ready, "w") as f:
     f.write("%d\n" % len(conns))
-poller = select.poll()
-registered = set()
 next_byte = time.monotonic() + 1
 budget_t, budget = time.monotonic(), 0
-while time.monotonic() < end:
-    for fd in list(conns):
-        if fd not in registered:
-            poller.register(fd, select.POLLIN)
-            registered.add(fd)
-    stats["max_held"] = max(stats["max_held"], len(conns))
-    for fd, _ in poller.poll(20):
-        c = conns.get(fd)
-        if not c:
-            continue
-        try:
-            data = c[0].recv(4096)
-        except BlockingIOError:
-            continue
-        except OSError:
-            data = b""
-        if data:
-            continue  # the server's PARAM_EXCHANGE byte: still held
-        stats["closed_by_server"] += 1
-        if slow:
-            stats["drop_after_s"].append(round(time.monotonic() - c[1], 2))
-        poller.unregister(fd)
-        registered.discard(fd)
-        c[0].close()
-        del conns[fd]
-    now = time.monotonic()
+
+
+def on_close(c):
+    if slow:
+        stats["drop_after_s"].append(round(time.monotonic() - c[1], 2))
+
+
+def tick(now):
+    """Slow modes: one byte a second; the others: the closed ones opened again."""
+    global next_byte, budget_t, budget
     if slow and now >= next_byte:
         next_byte += 1
         for c in conns.values():
@@ -128,6 +110,10 @@ while time.monotonic() < end:
         while len(conns) < count and stats["opened"] < max_opens and budget < 1000:
             budget += 1
             open_one(stats["opened"])
+
+
+# bytes from the server (its PARAM_EXCHANGE) leave a connection held
+hold(conns, stats, end, lambda c, data: None, on_close, tick)
 for c in conns.values():
     c[0].close()
 stats["held_at_end"] = len(conns)

@@ -14,10 +14,11 @@ were answered 503), the most held at once, each closed connection's seconds from
 to the server's close, and the age of the oldest still open.
 """
 import json
-import select
 import socket
 import sys
 import time
+
+from held_conns import hold
 
 port, count, secs, every, ready = (int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]),
                                    float(sys.argv[4]), sys.argv[5])
@@ -52,37 +53,22 @@ for i in range(count):
     open_one(i)
 with open(ready, "w") as f:
     f.write("%d\n" % len(conns))
-poller = select.poll()
-registered = set()
 next_byte = time.monotonic() + every
 budget_t, budget = time.monotonic(), 0
-while time.monotonic() < end:
-    for fd in list(conns):
-        if fd not in registered:
-            poller.register(fd, select.POLLIN)
-            registered.add(fd)
-    stats["max_held"] = max(stats["max_held"], len(conns))
-    for fd, _ in poller.poll(20):
-        c = conns.get(fd)
-        if not c:
-            continue
-        try:
-            data = c[0].recv(4096)
-        except BlockingIOError:
-            continue
-        except OSError:
-            data = b""
-        if data:
-            if data.startswith(b"HTTP/1.1 503"):
-                stats["answered_503"] += 1
-            continue  # the close follows
-        stats["closed_by_server"] += 1
-        stats["lifetimes_s"].append(round(time.monotonic() - c[1], 2))
-        poller.unregister(fd)
-        registered.discard(fd)
-        c[0].close()
-        del conns[fd]
-    now = time.monotonic()
+
+
+def on_data(c, data):
+    if data.startswith(b"HTTP/1.1 503"):
+        stats["answered_503"] += 1  # the close follows
+
+
+def on_close(c):
+    stats["lifetimes_s"].append(round(time.monotonic() - c[1], 2))
+
+
+def tick(now):
+    """A byte of a header line every EVERY seconds; the closed ones opened again."""
+    global next_byte, budget_t, budget
     if now >= next_byte:
         next_byte += every
         for c in conns.values():
@@ -96,6 +82,9 @@ while time.monotonic() < end:
     while len(conns) < count and stats["opened"] + stats["failed"] < max_opens and budget < 500:
         budget += 1
         open_one(stats["opened"] + stats["failed"])
+
+
+hold(conns, stats, end, on_data, on_close, tick)
 now = time.monotonic()
 stats["held_at_end"] = len(conns)
 stats["oldest_open_s"] = round(max((now - c[1] for c in conns.values()), default=0), 2)

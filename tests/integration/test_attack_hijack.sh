@@ -19,6 +19,8 @@
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
+# The hand-made peers below import iperf_wire.py (states, framing, cookies) from here.
+export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 
 pids=()
 cleanup() {
@@ -44,28 +46,14 @@ ok $? "a locked server (--psk) on $lport and an open one on $oport listen"
 
 cat >"$tap_tmp/hijack.py" <<'PYEOF'
 import hashlib, hmac, json, os, socket, struct, sys, time
+from iperf_wire import *  # tests/integration/iperf_wire.py: states, framing, cookies
 port, keyfile, what = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 key = open(keyfile, "rb").read().rstrip(b"\n") if keyfile != "-" else None
-TEST_START, TEST_RUNNING, TEST_END, CREATE_STREAMS = 1, 2, 4, 10
-EXCHANGE_RESULTS, DISPLAY_RESULTS, IPERF_DONE = 13, 14, 16
-AUTH_CHALLENGE, AUTH_OK, SERVER_ERROR = 40, 41, -2
-def recv_all(s, n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            raise EOFError("closed")
-        b += c
-    return b
-def state(s): return struct.unpack("b", recv_all(s, 1))[0]
-def recv_json(s): return json.loads(recv_all(s, struct.unpack(">I", recv_all(s, 4))[0]))
-def send_json(s, o):
-    b = json.dumps(o).encode(); s.sendall(struct.pack(">I", len(b)) + b)
 def hm(k, m): return hmac.new(k, m, hashlib.sha256).digest()
 def connect(src):
     s = socket.socket(); s.settimeout(3); s.bind((src, 0))
     s.connect(("127.0.0.1", port)); return s
-def cookie(): return bytes(b"abcdefghijklmnopqrstuvwxyz234567"[b % 32] for b in os.urandom(36)) + b"\0"
+cookie = random_cookie
 def control(src, ck, version, k):
     """A control connection up to CREATE_STREAMS: (socket, stream key or None, refusal)."""
     s, sk, why = control_v(src, ck, version, k)

@@ -12,6 +12,8 @@
 set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
+# The hand-made peers below import iperf_wire.py (states, framing, cookies) from here.
+export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 
 pids=()
 # A server under strace is strace's child: each is stopped by its own PID.
@@ -156,20 +158,8 @@ port=$lport spid=$lpid
 # --- the hand-made client: unauthenticated cookies, the server's proof, a replay ---------------
 cat >"$tap_tmp/peer.py" <<'EOF'
 import hashlib, hmac, json, socket, struct, sys, time
+from iperf_wire import *  # tests/integration/iperf_wire.py: states, framing
 port, key, what = int(sys.argv[1]), open(sys.argv[2], "rb").read().rstrip(b"\n"), sys.argv[3]
-AUTH_CHALLENGE, AUTH_OK, CREATE_STREAMS, SERVER_ERROR = 40, 41, 10, -2
-def recv_all(s, n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            raise EOFError("closed")
-        b += c
-    return b
-def state(s): return struct.unpack("b", recv_all(s, 1))[0]
-def recv_json(s): return json.loads(recv_all(s, struct.unpack(">I", recv_all(s, 4))[0]))
-def send_json(s, o):
-    b = json.dumps(o).encode(); s.sendall(struct.pack(">I", len(b)) + b)
 def mac(nonce, cookie, side):
     return hmac.new(key, nonce + cookie[:36] + b"boardperf-psk " + side, hashlib.sha256).hexdigest()
 def control(cookie, udp):
