@@ -78,15 +78,15 @@ asan() (
 rc=0
 step gcc 20 meson test -C build --no-rebuild --suite unit --suite fuzz --print-errorlogs || rc=1
 step figures-solo 165 alone build figures_solo || rc=1
-step figures-lanes 90 lanes build figures_a figures_b || rc=1
-step asan-solo 135 asan alone build-asan solo || rc=1
+step figures-lanes 105 lanes build figures_a figures_b || rc=1
+step asan-solo 140 asan alone build-asan solo || rc=1
 beside
-step asan 285 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
+step asan 340 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
 	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
-step asan-lanes 170 asan lanes build-asan lane_a lane_b || rc=1
+step asan-lanes 180 asan lanes build-asan lane_a lane_b || rc=1
 step tsan 25 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
 if [ -n "$beside_pid" ]; then
-	step beside 100 wait "$beside_pid" ||
+	step beside 15 wait "$beside_pid" ||
 		{ rc=1; echo "failed beside the lanes: $BP_BESIDE_LANES"; tail -20 "$beside_log"; }
 fi
 steps_report "test times"
