@@ -6,6 +6,7 @@
 #include "board/board.h"
 #include "board/cpu.h"
 #include "board/cpufreq.h"
+#include "board/gpio_chips.h"
 #include "board/jsonval.h"
 #include "board/memory.h"
 #include "board/nic.h"
@@ -13,7 +14,6 @@
 #include "board/sysfs.h"
 #include "board/thermal.h"
 #include "board/throttle.h"
-#include "gpio/gpio_list.h"
 
 /* The cpu object with each core's clocks and governor merged into its entry. */
 static json_t *cpu_json(const char *root, const struct bp_cpu_info *cpu)
@@ -113,7 +113,7 @@ json_t *bp_inventory_collect(const char *root, const char *dir)
 	bp_json_put(o, "nics", nics_json(root));
 	bp_json_put(o, "storage", storage_json(root, dir));
 	bp_json_put(o, "throttle", throttle_json(root));
-	/* the GPIO chips: [{"name", "label", "lines"}], [] without gpiolib (gpio/gpio_list.h) */
+	/* the GPIO chips: [{"name", "label", "lines"}], [] without gpiolib (board/gpio_chips.h) */
 	bp_json_put(o, "gpio", bp_gpio_inventory_json(root));
 	bp_cpu_free(&cpu);
 	return o;

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board/gpio_chips.h"
 #include "board/sysfs.h"
 #include "core/checks.h"
 #include "core/clock.h"
 #include "core/signals.h"
 #include "core/test.h"
-#include "gpio/gpio_chips.h"
 #include "gpio/gpio_errors.h"
 #include "gpio/gpio_lines.h"
 #include "gpio/gpio_list.h"

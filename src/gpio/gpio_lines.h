@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpio/gpio_chips.h"
+#include "board/gpio_chips.h"
 
 struct bp_gpio_line_info {
 	unsigned line;

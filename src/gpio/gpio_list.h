@@ -1,6 +1,6 @@
 /*
- * The chips and their lines as JSON: in full for `boardperf gpio --list` (bp_result.chips)
- * and in short for `info` (env.inventory.gpio).
+ * The chips and their lines as JSON, in full, for `boardperf gpio --list`
+ * (bp_result.chips); `info`'s short list is board/gpio_chips.h's bp_gpio_inventory_json.
  */
 #ifndef BP_GPIO_GPIO_LIST_H
 #define BP_GPIO_GPIO_LIST_H
@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "gpio/gpio_chips.h"
+#include "board/gpio_chips.h"
 
 /*
  * [{"name", "path", "label", "lines", "sysfs_base", "lines_info": [{"line", "name",
@@ -18,8 +18,5 @@
  * "lines_info": null and "error": the reason.
  */
 json_t *bp_gpio_list_json(const char *root, const struct bp_gpio_chips *c, bool *v1);
-
-/* [{"name", "label", "lines"}], [] without GPIO. NULL when out of memory. */
-json_t *bp_gpio_inventory_json(const char *root);
 
 #endif

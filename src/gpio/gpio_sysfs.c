@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "board/gpio_chips.h"
 #include "board/sysfs.h"
 #include "core/clock.h"
-#include "gpio/gpio_chips.h"
 #include "gpio/gpio_errors.h"
 #include "gpio/gpio_lines.h"
 #include "gpio/gpio_method.h"

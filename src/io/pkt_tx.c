@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 
 /* Slots in the ring: a few hundred microseconds of line rate at 1 Mpps, ~1 MB at 1518 B. */
 #define RING_FRAMES 1024

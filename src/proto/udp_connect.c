@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "io/udp_io.h"
 
 /* A hello can be lost like any datagram: resend it this often until the answer comes. */

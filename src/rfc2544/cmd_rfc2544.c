@@ -22,14 +22,14 @@
 #include "core/test.h"
 #include "core/units.h"
 #include "io/frame.h"
+#include "io/sock.h"
+#include "io/udp_header.h"
 #include "proto/auth_psk.h"
 #include "proto/control.h"
+#include "result/result.h"
 #include "rfc2544/rfc2544_search.h"
-#include "io/sock.h"
 #include "stream/stream_client.h"
 #include "stream/udp_stream.h"
-#include "proto/udp_header.h"
-#include "result/result.h"
 
 struct rfc_params {
 	const char *host;

@@ -10,10 +10,10 @@
 #include "core/buildinfo.h"
 #include "core/test.h"
 #include "io/frame.h"
+#include "io/udp_header.h"
 #include "stream/net_cli.h"
 #include "stream/stream_report.h"
 #include "stream/udp_stream.h"
-#include "proto/udp_header.h"
 
 struct udp_params {
 	struct bp_net_cli net;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 
 #define WORDS (BP_UDP_SEQ_WINDOW / 64)
 #define HALF_WRAP (1ULL << 31)

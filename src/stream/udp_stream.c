@@ -12,7 +12,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "io/loop.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "io/udp_io.h"
 #include "io/pacer.h"
 #include "io/pkt_rx.h"

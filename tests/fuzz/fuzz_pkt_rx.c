@@ -12,7 +12,7 @@
 
 #include "fuzz.h"
 #include "io/pkt_rx.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the UDP datagram header (bp_udp_header_decode, src/proto/udp_header.c)
+ * Fuzz target for the UDP datagram header (bp_udp_header_decode, src/io/udp_header.c)
  * and what a receiver does with every header it accepts: the sequence window, loss and
  * jitter of src/stream/udp_seq.c, as stream/udp_stream.c feeds them.
  *
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "stream/udp_seq.h"
 
 static struct bp_udp_seq seq;

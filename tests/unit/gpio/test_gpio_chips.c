@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "gpio/gpio_chips.h"
+#include "board/gpio_chips.h"
 #include "gpio/gpio_lines.h"
 #include "gpio/gpio_list.h"
 #include "tap.h"

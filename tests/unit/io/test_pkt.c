@@ -24,7 +24,7 @@
 #include "io/pkt_frame.h"
 #include "io/pkt_rx.h"
 #include "io/pkt_tx.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "tap.h"
 
 /* The RFC 1071 sum written the plain way, word by word over a buffer: the reference. */

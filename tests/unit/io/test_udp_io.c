@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "io/udp_io.h"
 #include "tap.h"
 

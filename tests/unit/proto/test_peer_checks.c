@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "io/udp_header.h"
 #include "proto/iperf3_error.h"
 #include "proto/params.h"
 #include "proto/results.h"
-#include "proto/udp_header.h"
 #include "tap.h"
 
 static const struct {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "core/clock.h"
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "stream/udp_seq.h"
 #include "tap.h"
 

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 #include "tap.h"
 
 struct round_trip_case {

@@ -1,4 +1,4 @@
-#include "proto/udp_header.h"
+#include "io/udp_header.h"
 
 #include <errno.h>
 #include <string.h>

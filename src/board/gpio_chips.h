@@ -8,11 +8,13 @@
  * sysfs numbering starts from. Everything is read below a root ("" or "/" on a board, a
  * fixture tree in unit tests).
  */
-#ifndef BP_GPIO_GPIO_CHIPS_H
-#define BP_GPIO_GPIO_CHIPS_H
+#ifndef BP_BOARD_GPIO_CHIPS_H
+#define BP_BOARD_GPIO_CHIPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include <jansson.h>
 
 struct bp_gpio_chip {
 	char name[32];   /* "gpiochip0" */
@@ -52,5 +54,12 @@ const struct bp_gpio_chip *bp_gpio_chip_find(const struct bp_gpio_chips *c, cons
 
 /* The root as the sysfs readers take it: "/" for "" or NULL. */
 const char *bp_gpio_root(const char *root);
+
+/*
+ * The chips in short for `info` (env.inventory.gpio): [{"name", "label", "lines"}], []
+ * without GPIO. NULL when out of memory. Here, not in gpio/, so that the inventory never
+ * calls up into a test: gpio/ builds on board/, not the other way round.
+ */
+json_t *bp_gpio_inventory_json(const char *root);
 
 #endif

@@ -1,4 +1,4 @@
-#include "gpio/gpio_chips.h"
+#include "board/gpio_chips.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,9 +15,12 @@
  * 1.5 Mpps, which is why the 64-bit option exists. Bytes after the header are filler.
  * iperf3 refuses UDP lengths under 16 or over 65507 whichever counter width is in use
  * (MIN_UDP_BLOCKSIZE, MAX_UDP_BLOCKSIZE in src/iperf.h).
+ *
+ * It is the data plane's wire format, so it sits in io/ with the senders that write it:
+ * the packet engine (pkt_tx.c) re-checksums exactly these leading bytes of every frame.
  */
-#ifndef BP_PROTO_UDP_HEADER_H
-#define BP_PROTO_UDP_HEADER_H
+#ifndef BP_IO_UDP_HEADER_H
+#define BP_IO_UDP_HEADER_H
 
 #include <stdbool.h>
 #include <stddef.h>
