@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/checks.h"
 #include "core/buildinfo.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -121,6 +122,8 @@ static int rfc_check(void *params, const struct bp_parsed *parsed, char *err, si
 		snprintf(err, errlen, "-c HOST is required: a boardperf server behind the device");
 		return -EINVAL;
 	}
+	if (bp_check_host("-c", p->host, "-p", err, errlen))
+		return -EINVAL;
 	if (p->rfc)
 		p->trial = 60 * BP_NS_PER_SEC;
 	return parse_sizes(p, err, errlen);

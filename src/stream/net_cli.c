@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/checks.h"
 #include "core/buildinfo.h"
 #include "core/clock.h"
 #include "io/sock.h"
@@ -30,6 +31,8 @@ int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");
 		return -EINVAL;
 	}
+	if (bp_check_host("-c", n->host, "-p", err, errlen))
+		return -EINVAL;
 	/* A stock iperf3 server counts -t and -O in whole seconds: anything else would make
 	 * its figures cover another span than ours. */
 	if (n->iperf3 && (n->time % BP_NS_PER_SEC || n->omit % BP_NS_PER_SEC)) {

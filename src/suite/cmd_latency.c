@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/checks.h"
 #include "core/options.h"
 #include "core/test.h"
 #include "io/sock.h"
@@ -80,6 +81,8 @@ static int latency_check(void *params, const struct bp_parsed *parsed, char *err
 		snprintf(err, errlen, "-c HOST is required: the boardperf server to test against");
 		return -EINVAL;
 	}
+	if (bp_check_host("-c", p->host, "-p", err, errlen))
+		return -EINVAL;
 	/* Both flags or neither: both protocols probe. */
 	if (!p->tcp && !p->udp)
 		p->tcp = p->udp = true;

@@ -90,6 +90,8 @@ static int run_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (!rc)
 		rc = bp_check_dir("--dir", p->dir, err, errlen);
+	if (!rc)
+		rc = bp_check_host("--peer", p->peer, "-p", err, errlen);
 	if (!rc && !p->peer && (p->port != 5201 || p->http_port)) {
 		snprintf(err, errlen, "%s: the peer's ports need --peer HOST",
 			 p->http_port ? "--http-port" : "--port");

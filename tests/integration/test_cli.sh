@@ -40,6 +40,18 @@ expect_exit 2 "--json with --csv" "$bp" info --json --csv
 expect_exit 2 "stray argument" "$bp" info extra
 expect_exit 2 "--dir that does not exist" "$bp" info --dir /nonexistent/boardperf
 grep -q "/nonexistent/boardperf" <<<"$err"; ok $? "--dir error names the path"
+# HOST:PORT where a host goes: a usage error naming -p, before anything connects (it said
+# "resolve '127.0.0.1:6101': Name or service not known")
+while IFS='|' read -r cmd opt given want; do
+	expect_exit 2 "$cmd $opt $given" "$bp" "$cmd" "$opt" "$given"
+	grep -qF -- "$opt '$given': expected a host; the port goes with -p: $want" <<<"$err" &&
+		[ "$(wc -l <<<"$err")" = 1 ]
+	ok $? "$cmd $opt $given: one line naming -p: $err"
+done <<'HOSTS'
+tcp|-c|127.0.0.1:6101|-c 127.0.0.1 -p 6101
+udp|-c|[::1]:6101|-c [::1] -p 6101
+run|--peer|127.0.0.1:6101|--peer 127.0.0.1 -p 6101
+HOSTS
 
 expect_exit 0 "info" "$bp" info
 grep -q "^info: " <<<"$out"; ok $? "info text starts with its header"
