@@ -3,7 +3,8 @@
 # whose link speed reads 10 Gbit/s, its egress shaped with tbf to a rate R this test picks at
 # random, and no --max, so the search starts at 10 Gbit/s. The zero-loss rate found must be
 # what the shaped egress carries (within 5 %) for 64, 512 and 1518-byte frames, and the result
-# must say that the tester's egress set it. Needs root (skips otherwise); ~40 s.
+# must say that the tester's egress set it; an unpaced udp sender behind the same egress backs
+# off from its full qdisc (its rate, its CPU). Needs root (skips otherwise); ~42 s.
 # Not in parts (tap.sh, "Parts"): timed as a whole. Its run is the five rounds (~30 s), and
 # their checks are rates (zero loss within 5 % of the egress's) or need the tester to out-run
 # its egress (the few trials, the tester-egress-limited warning); the two that are not (the
@@ -20,7 +21,7 @@ checks=("link speed reads 10 Gbit/s" "rfc2544 ran without --max, five rounds")
 for f in "${sizes[@]}"; do
 	checks+=("$f B: zero-loss rate is the shaped rate" "$f B: bit rate in frame bits" "$f B: few trials")
 done
-checks+=("warning names the egress")
+checks+=("warning names the egress" "udp -b 0 behind the egress: its rate, stalls named, CPU")
 if ! rig_require jq ethtool; then
 	rig_tap_skip "${checks[@]}"
 	tap_done
@@ -112,6 +113,18 @@ for ((k = 0; k < rounds; k++)); do
 done
 [ "$warned" = "$rounds" ]
 ok $? "tester-egress-limited, naming $RIG_CLIENT_IF, with each size's egress rate, in $warned of $rounds rounds"
+# An unpaced udp sender behind its own shaped egress (issue 33): the qdisc refuses its
+# sends (ENOBUFS) and the socket stays writable; the sender backs off instead of retrying at
+# once (it spun at 99.9 % of a core), keeps the egress full: the receiver gets R in payload
+# (1400 of the 1442 bytes tbf charges) and the bucket's 64 KiB on top, in 1 s; and it says
+# its kernel refused sends.
+out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -t 1 -b 0 -l 1400 --json --no-save)
+rate=$(metric receiver.bitrate "$out")
+busy=$(jq -r '.cpu.local.busiest_worker_percent // 100' <<<"$out")
+within "$rate" "$(awk -v r="$R" 'BEGIN { print (r + 65536 * 8) * 1400 / 1442 }')" 0.1 &&
+	awk -v b="$busy" 'BEGIN { exit !(b < 25) }' &&
+	jq -e '[.warnings[].code] | index("tester-send-stalled") != null' <<<"$out" >/dev/null
+ok $? "udp -b 0 behind the egress: received ${rate:-none} bit/s, R's payload share and the bucket within 10 %, tester-send-stalled ($(metric sender.stalls "$out") refused), busiest worker $busy % of a core (< 25)"
 if [ "$tap_failed" != 0 ]; then
 	for ((k = 0; k < rounds; k++)); do
 		echo "# round $k"
