@@ -396,7 +396,7 @@ static int serve_run(const void *params, const struct bp_test_ctx *ctx, struct b
 
 const struct bp_test bp_cmd_serve = {
 	.name = "serve",
-	.summary = "the server for tcp tests: many clients at once, limits, idle timeout",
+	.summary = "the far end of the network tests (and of stock iperf3): many clients, limits",
 	.synopsis = "[-p PORT] [-B ADDR] [--max-clients N] [--max-per-client N] "
 		    "[--max-duration S] [--max-streams N] [--max-rate R] [--http PORT] "
 		    "[--http-max-bytes SIZE] [--metrics ADDR:PORT] [--psk FILE] "
