@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/registry.h"
+#include "result/kind.h"
 
 extern const struct bp_test bp_cmd_run;
 extern const struct bp_test bp_cmd_together;
@@ -52,6 +53,17 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_export,
 	NULL,
 };
+
+void bp_registry_install_kinds(void)
+{
+	static const struct bp_kind *kinds[sizeof(bp_tests) / sizeof(bp_tests[0])];
+	size_t n = 0;
+
+	for (size_t i = 0; bp_tests[i]; i++)
+		if (bp_tests[i]->kind)
+			kinds[n++] = bp_tests[i]->kind;
+	bp_kinds_install(kinds, n);
+}
 
 const struct bp_test *bp_test_find(const char *name)
 {

@@ -13,6 +13,7 @@
 
 #include "core/options.h"
 
+struct bp_kind;
 struct bp_live;
 struct bp_result;
 
@@ -68,6 +69,11 @@ struct bp_test {
 	 */
 	bool no_monitor;
 	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
+	/*
+	 * What the kind is (result/kind.h): its metric catalogue and headline. NULL for a
+	 * command without a catalogue yet (see bp_kinds_install, src/cli/registry.c).
+	 */
+	const struct bp_kind *kind;
 
 	/*
 	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL
