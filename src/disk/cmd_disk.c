@@ -27,6 +27,7 @@
 #include "core/units.h"
 #include "disk/disk_device.h"
 #include "disk/disk_files.h"
+#include "disk/disk_metrics.h"
 #include "disk/disk_plan.h"
 #include "disk/disk_progress.h"
 #include "disk/disk_report.h"
@@ -351,5 +352,5 @@ const struct bp_test bp_cmd_disk = {
 	.params_size = sizeof(struct bp_disk_params),
 	.ready_after_setup = true,
 	.check = disk_check,
-	.run = disk_run,
+	.run = disk_run,	.kind = &bp_kind_disk,
 };

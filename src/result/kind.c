@@ -108,7 +108,7 @@ bool bp_unit_is_base(const char *unit)
 	/* What the tests emit today: docs/json.md's list plus packets, turns and seconds. */
 	static const char *const base[] = {
 		"bit/s", "B/s", "op/s", "pkt/s", "Hz", "rpm", "ns", "us", "s", "B", "C",
-		"percent", "count",
+		"percent", "count", "op",
 	};
 
 	for (size_t i = 0; unit && i < sizeof(base) / sizeof(base[0]); i++)

@@ -1,7 +1,9 @@
 /*
- * Every kind the registry lists: named as its command, at least one headline figure with
- * places 1..n and no gap, base units only, no name declared twice, a meaning that fits a
- * line; and its headline the same as result/headline.c's table shows today.
+ * Every kind the registry lists: named as its command, base units only, no name declared
+ * twice, a meaning that fits a line, headline places 1..n without a gap; and its headline
+ * the same as result/headline.c's table shows today, so reading it from the catalogue keeps
+ * the output. A kind without a row there (gpio, rfc2544, latency) declares no headline: its
+ * summary shows its first figures, as it does today.
  */
 #include <string.h>
 
@@ -31,7 +33,7 @@ static void check_kind(const struct bp_test *t)
 		if (d->headline)
 			places++;
 	}
-	CHECK(places > 0);
+	CHECK(h ? places > 0 : places == 0);
 	for (unsigned p = 1; p <= places; p++) {
 		size_t found = 0;
 		const char *name = NULL;
@@ -43,7 +45,7 @@ static void check_kind(const struct bp_test *t)
 			}
 		CHECK_INT((int)found, 1);
 		/* the same figures, in the same order, as the table the renderers read today */
-		CHECK(h && p <= BP_HEADLINE_METRICS);
+		CHECK(p <= BP_HEADLINE_METRICS);
 		if (h && p <= BP_HEADLINE_METRICS)
 			CHECK_STR(name, h->metrics[p - 1] ? h->metrics[p - 1] : "(none)");
 	}
