@@ -99,7 +99,8 @@ int bp_history_gather(struct bp_store *s, const struct bp_store_row *row,
 
 	memset(e, 0, sizeof(*e));
 	e->row = *row;
-	const struct bp_headline *h = bp_headline_of(row->test);
+	struct bp_headline buf;
+	const struct bp_headline *h = bp_headline_of(row->test, &buf);
 
 	g.headline = h ? h->metrics : NULL;
 	if (g.headline) {

@@ -1,9 +1,9 @@
 /*
  * Every kind the registry lists: named as its command, base units only, no name declared
- * twice, a meaning that fits a line, headline places 1..n without a gap; and its headline
- * the same as result/headline.c's table shows today, so reading it from the catalogue keeps
- * the output. A kind without a row there (gpio, rfc2544, latency) declares no headline: its
- * summary shows its first figures, as it does today.
+ * twice, a meaning that fits a line, headline places 1..n without a gap. And the headline
+ * result/headline.c reads from the catalogue is the one its table held before the
+ * catalogues (below), so the output stays. A kind without a row there (gpio, rfc2544,
+ * latency) declares no headline: its summary shows its first figures, as before.
  */
 #include <string.h>
 
@@ -13,10 +13,45 @@
 
 #include "tap.h"
 
+/* result/headline.c's table before the headlines moved into the catalogues. */
+static const struct {
+	const char *test;
+	const char *metrics[BP_HEADLINE_METRICS];
+	const char *latency;
+} before[] = {
+	{ "cpu", { "rsa2048.sign", "sha256.8192", "aes-128-gcm.8192", NULL }, NULL },
+	{ "mem", { "memcpy.bandwidth", "memcpy.bandwidth.all", "latency.64MiB", NULL }, NULL },
+	{ "disk", { "reads.rate", "writes.rate", "fsyncs.rate", NULL }, NULL },
+	{ "tcp", { "receiver.bitrate", "sender.retransmits", NULL }, NULL },
+	{ "udp", { "receiver.pps", "loss.percent", NULL }, NULL },
+	{ "rr", { "transactions.rate", NULL }, "transaction" },
+	{ "crr", { "connections.rate", "failures", NULL }, NULL },
+	{ "http", { "requests.rate", "errors", NULL }, "request" },
+};
+
+static void check_headline(const char *test)
+{
+	struct bp_headline buf;
+	const struct bp_headline *h = bp_headline_of(test, &buf);
+	size_t i = 0;
+
+	while (i < sizeof(before) / sizeof(before[0]) && strcmp(before[i].test, test))
+		i++;
+	if (i == sizeof(before) / sizeof(before[0])) {
+		CHECK(h == NULL);
+		return;
+	}
+	CHECK(h != NULL);
+	for (size_t m = 0; h && m < BP_HEADLINE_METRICS; m++)
+		CHECK_STR(h->metrics[m] ? h->metrics[m] : "(none)",
+			  before[i].metrics[m] ? before[i].metrics[m] : "(none)");
+	CHECK_STR(h && h->latency ? h->latency : "(none)",
+		  before[i].latency ? before[i].latency : "(none)");
+}
+
 static void check_kind(const struct bp_test *t)
 {
 	const struct bp_kind *k = t->kind;
-	const struct bp_headline *h = bp_headline_of(t->name);
 	unsigned places = 0;
 
 	CHECK_STR(k->name, t->name);
@@ -33,26 +68,15 @@ static void check_kind(const struct bp_test *t)
 		if (d->headline)
 			places++;
 	}
-	CHECK(h ? places > 0 : places == 0);
 	for (unsigned p = 1; p <= places; p++) {
 		size_t found = 0;
-		const char *name = NULL;
 
 		for (size_t i = 0; i < k->nmetrics; i++)
-			if (k->metrics[i].headline == p) {
-				found++;
-				name = k->metrics[i].name;
-			}
+			found += k->metrics[i].headline == p;
 		CHECK_INT((int)found, 1);
-		/* the same figures, in the same order, as the table the renderers read today */
-		CHECK(p <= BP_HEADLINE_METRICS);
-		if (h && p <= BP_HEADLINE_METRICS)
-			CHECK_STR(name, h->metrics[p - 1] ? h->metrics[p - 1] : "(none)");
 	}
-	if (h && places < BP_HEADLINE_METRICS)
-		CHECK(h->metrics[places] == NULL);
-	CHECK_STR(k->headline_latency ? k->headline_latency : "(none)",
-		  h && h->latency ? h->latency : "(none)");
+	CHECK(places <= BP_HEADLINE_METRICS);
+	check_headline(t->name);
 	CHECK(bp_kind_find(t->name) == k);
 }
 
