@@ -14,7 +14,7 @@
 struct gather {
 	struct bp_history_entry *e;
 	bool any_direction;  /* pass 1 found a figure with a direction: take only those */
-	const char *const *headline;  /* the test's own (result/headline.c), or NULL */
+	const char *const *headline;  /* the test's own (result/headline.h), or NULL */
 	bool found[BP_HISTORY_FIGURES];
 };
 
