@@ -70,8 +70,10 @@ struct bp_test {
 	bool no_monitor;
 	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
 	/*
-	 * What the kind is (result/kind.h): its metric catalogue and headline. NULL for a
-	 * command without a catalogue yet (see bp_kinds_install, src/cli/registry.c).
+	 * What the kind is (result/kind.h): its metric catalogue and headline, which the
+	 * registry installs at start (bp_registry_install_kinds). NULL: no catalogue (serve,
+	 * info, the commands over saved results, and the suites run and together, whose
+	 * figures are named after their children's).
 	 */
 	const struct bp_kind *kind;
 

@@ -326,5 +326,6 @@ const struct bp_test bp_cmd_cpu = {
 	.opts = cpu_opts,
 	.params_size = sizeof(struct cpu_params),
 	.check = cpu_check,
-	.run = cpu_run,	.kind = &bp_kind_cpu,
+	.run = cpu_run,
+	.kind = &bp_kind_cpu,
 };

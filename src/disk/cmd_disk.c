@@ -352,5 +352,6 @@ const struct bp_test bp_cmd_disk = {
 	.params_size = sizeof(struct bp_disk_params),
 	.ready_after_setup = true,
 	.check = disk_check,
-	.run = disk_run,	.kind = &bp_kind_disk,
+	.run = disk_run,
+	.kind = &bp_kind_disk,
 };

@@ -437,5 +437,6 @@ const struct bp_test bp_cmd_gpio = {
 	.opts = gpio_opts,
 	.params_size = sizeof(struct gpio_params),
 	.check = gpio_check,
-	.run = gpio_run,	.kind = &bp_kind_gpio,
+	.run = gpio_run,
+	.kind = &bp_kind_gpio,
 };

@@ -235,5 +235,6 @@ const struct bp_test bp_cmd_mem = {
 	.opts = mem_opts,
 	.params_size = sizeof(struct mem_params),
 	.check = mem_check,
-	.run = mem_run,	.kind = &bp_kind_mem,
+	.run = mem_run,
+	.kind = &bp_kind_mem,
 };

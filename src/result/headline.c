@@ -15,7 +15,7 @@ const struct bp_headline *bp_headline_of(const char *test, struct bp_headline *b
 		return NULL;
 	/* places are 1..n without a gap (tests/unit/result/test_catalogue.c) */
 	for (unsigned place = 1; place <= BP_HEADLINE_METRICS; place++)
-		for (size_t i = 0; i < k->nmetrics; i++)
+		for (size_t i = 0; i < k->nmetrics && n < BP_HEADLINE_METRICS; i++)
 			if (k->metrics[i].headline == place)
 				buf->metrics[n++] = k->metrics[i].name;
 	buf->latency = k->headline_latency;

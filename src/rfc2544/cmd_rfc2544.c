@@ -476,5 +476,6 @@ const struct bp_test bp_cmd_rfc2544 = {
 	.opts = rfc_opts,
 	.params_size = sizeof(struct rfc_params),
 	.check = rfc_check,
-	.run = rfc_run,	.kind = &bp_kind_rfc2544,
+	.run = rfc_run,
+	.kind = &bp_kind_rfc2544,
 };

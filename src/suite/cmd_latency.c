@@ -121,5 +121,6 @@ const struct bp_test bp_cmd_latency = {
 	.opts = latency_opts,
 	.params_size = sizeof(struct latency_params),
 	.check = latency_check,
-	.run = latency_run,	.kind = &bp_kind_latency,
+	.run = latency_run,
+	.kind = &bp_kind_latency,
 };
