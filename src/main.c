@@ -15,6 +15,8 @@ int main(int argc, char **argv)
 	const struct bp_test *t;
 	int first = 2;
 
+	bp_registry_install_kinds();
+
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		bp_buildinfo_print(stdout);
 		return BP_EXIT_OK;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/registry.h"
+#include "result/kind.h"
 
 extern const struct bp_test bp_cmd_run;
 extern const struct bp_test bp_cmd_together;
@@ -27,6 +28,7 @@ extern const struct bp_test bp_cmd_import;
 extern const struct bp_test bp_cmd_compare;
 extern const struct bp_test bp_cmd_report;
 extern const struct bp_test bp_cmd_export;
+extern const struct bp_test bp_cmd_metrics;
 
 const struct bp_test *const bp_tests[] = {
 	&bp_cmd_run,
@@ -50,8 +52,20 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_compare,
 	&bp_cmd_report,
 	&bp_cmd_export,
+	&bp_cmd_metrics,
 	NULL,
 };
+
+void bp_registry_install_kinds(void)
+{
+	static const struct bp_kind *kinds[sizeof(bp_tests) / sizeof(bp_tests[0])];
+	size_t n = 0;
+
+	for (size_t i = 0; bp_tests[i]; i++)
+		if (bp_tests[i]->kind)
+			kinds[n++] = bp_tests[i]->kind;
+	bp_kinds_install(kinds, n);
+}
 
 const struct bp_test *bp_test_find(const char *name)
 {

@@ -7,6 +7,12 @@
 /* NULL-terminated, in the order `boardperf --help` lists them. */
 extern const struct bp_test *const bp_tests[];
 
+/*
+ * Hand every command's kind (bp_test.kind) down to result/kind.c, once before a command
+ * runs, so the levels below cli/ find a kind by name without calling up.
+ */
+void bp_registry_install_kinds(void);
+
 /* The command named name, or NULL. */
 const struct bp_test *bp_test_find(const char *name);
 

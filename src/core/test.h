@@ -13,6 +13,7 @@
 
 #include "core/options.h"
 
+struct bp_kind;
 struct bp_live;
 struct bp_result;
 
@@ -68,6 +69,13 @@ struct bp_test {
 	 */
 	bool no_monitor;
 	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
+	/*
+	 * What the kind is (result/kind.h): its metric catalogue and headline, which the
+	 * registry installs at start (bp_registry_install_kinds). NULL: no catalogue (serve,
+	 * info, the commands over saved results, and the suites run and together, whose
+	 * figures are named after their children's).
+	 */
+	const struct bp_kind *kind;
 
 	/*
 	 * Cross-option and positional checks after parsing (optional). Returns 0 or -EINVAL

@@ -24,6 +24,7 @@
 #include "cpu/op_timer.h"
 #include "cpu/test_keys.h"
 #include "board/cpu_features.h"
+#include "cpu/cpu_metrics.h"
 #include "result/result.h"
 
 struct cpu_params {
@@ -326,4 +327,5 @@ const struct bp_test bp_cmd_cpu = {
 	.params_size = sizeof(struct cpu_params),
 	.check = cpu_check,
 	.run = cpu_run,
+	.kind = &bp_kind_cpu,
 };

@@ -27,6 +27,7 @@
 #include "core/units.h"
 #include "disk/disk_device.h"
 #include "disk/disk_files.h"
+#include "disk/disk_metrics.h"
 #include "disk/disk_plan.h"
 #include "disk/disk_progress.h"
 #include "disk/disk_report.h"
@@ -352,4 +353,5 @@ const struct bp_test bp_cmd_disk = {
 	.ready_after_setup = true,
 	.check = disk_check,
 	.run = disk_run,
+	.kind = &bp_kind_disk,
 };

@@ -25,6 +25,7 @@
 #include "gpio/gpio_list.h"
 #include "gpio/gpio_loop.h"
 #include "gpio/gpio_methods.h"
+#include "gpio/gpio_metrics.h"
 #include "gpio/gpio_report.h"
 #include "gpio/gpio_run.h"
 #include "gpio/gpio_soc.h"
@@ -437,4 +438,5 @@ const struct bp_test bp_cmd_gpio = {
 	.params_size = sizeof(struct gpio_params),
 	.check = gpio_check,
 	.run = gpio_run,
+	.kind = &bp_kind_gpio,
 };

@@ -14,7 +14,7 @@
 struct gather {
 	struct bp_history_entry *e;
 	bool any_direction;  /* pass 1 found a figure with a direction: take only those */
-	const char *const *headline;  /* the test's own (result/headline.c), or NULL */
+	const char *const *headline;  /* the test's own (result/headline.h), or NULL */
 	bool found[BP_HISTORY_FIGURES];
 };
 
@@ -99,7 +99,8 @@ int bp_history_gather(struct bp_store *s, const struct bp_store_row *row,
 
 	memset(e, 0, sizeof(*e));
 	e->row = *row;
-	const struct bp_headline *h = bp_headline_of(row->test);
+	struct bp_headline buf;
+	const struct bp_headline *h = bp_headline_of(row->test, &buf);
 
 	g.headline = h ? h->metrics : NULL;
 	if (g.headline) {

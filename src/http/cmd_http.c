@@ -16,6 +16,7 @@
 
 #include "core/options.h"
 #include "core/test.h"
+#include "http/http_metrics.h"
 #include "http/http_report.h"
 #include "result/result.h"
 
@@ -210,4 +211,5 @@ const struct bp_test bp_cmd_http = {
 	.params_size = sizeof(struct http_params),
 	.check = http_check,
 	.run = http_run,
+	.kind = &bp_kind_http,
 };

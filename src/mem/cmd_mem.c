@@ -19,6 +19,7 @@
 #include "mem/mem_bandwidth.h"
 #include "mem/mem_cache.h"
 #include "mem/mem_latency.h"
+#include "mem/mem_metrics.h"
 #include "mem/mem_report.h"
 #include "result/result.h"
 
@@ -235,4 +236,5 @@ const struct bp_test bp_cmd_mem = {
 	.params_size = sizeof(struct mem_params),
 	.check = mem_check,
 	.run = mem_run,
+	.kind = &bp_kind_mem,
 };

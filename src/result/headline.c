@@ -3,21 +3,21 @@
 #include <stddef.h>
 #include <string.h>
 
-static const struct bp_headline headlines[] = {
-	{ "cpu", { "rsa2048.sign", "sha256.8192", "aes-128-gcm.8192", NULL }, NULL },
-	{ "mem", { "memcpy.bandwidth", "memcpy.bandwidth.all", "latency.64MiB", NULL }, NULL },
-	{ "disk", { "reads.rate", "writes.rate", "fsyncs.rate", NULL }, NULL },
-	{ "tcp", { "receiver.bitrate", "sender.retransmits", NULL }, NULL },
-	{ "udp", { "receiver.pps", "loss.percent", NULL }, NULL },
-	{ "rr", { "transactions.rate", NULL }, "transaction" },
-	{ "crr", { "connections.rate", "failures", NULL }, NULL },
-	{ "http", { "requests.rate", "errors", NULL }, "request" },
-};
+#include "result/kind.h"
 
-const struct bp_headline *bp_headline_of(const char *test)
+const struct bp_headline *bp_headline_of(const char *test, struct bp_headline *buf)
 {
-	for (size_t i = 0; test && i < sizeof(headlines) / sizeof(headlines[0]); i++)
-		if (!strcmp(headlines[i].test, test))
-			return &headlines[i];
-	return NULL;
+	const struct bp_kind *k = bp_kind_find(test);
+	size_t n = 0;
+
+	memset(buf, 0, sizeof(*buf));
+	if (!k)
+		return NULL;
+	/* places are 1..n without a gap (tests/unit/result/test_catalogue.c) */
+	for (unsigned place = 1; place <= BP_HEADLINE_METRICS; place++)
+		for (size_t i = 0; i < k->nmetrics && n < BP_HEADLINE_METRICS; i++)
+			if (k->metrics[i].headline == place)
+				buf->metrics[n++] = k->metrics[i].name;
+	buf->latency = k->headline_latency;
+	return n || buf->latency ? buf : NULL;
 }

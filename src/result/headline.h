@@ -1,7 +1,8 @@
 /*
  * A test's headline: the figures its section of the manual (docs/) leads with, which a
  * suite's summary (result/text_summary.c) shows for each test and `together` compares alone
- * and together.
+ * and together. Read from the kind's metric catalogue (result/kind.h): the metrics it
+ * declares a headline place for, in that order, and its headline latency.
  * Presentation, not measurement: it lives with the renderers.
  */
 #ifndef BP_RESULT_HEADLINE_H
@@ -10,15 +11,19 @@
 #define BP_HEADLINE_METRICS 4
 
 struct bp_headline {
-	const char *test;
-	const char *metrics[BP_HEADLINE_METRICS];  /* by name, in this order; NULL ends */
+	/* by name, in headline order; NULL ends (always, the last slot is NULL) */
+	const char *metrics[BP_HEADLINE_METRICS + 1];
 	const char *latency;  /* the latency summary's name, shown as its p50; NULL for none */
 };
 
-/* The headline of test kind test, or NULL for one without (it shows its first metrics). */
-const struct bp_headline *bp_headline_of(const char *test);
+/*
+ * The headline of test kind test, filled into buf: buf, or NULL for a test without one (no
+ * installed kind of that name, or one that declares no headline: it shows its first
+ * metrics).
+ */
+const struct bp_headline *bp_headline_of(const char *test, struct bp_headline *buf);
 
-/* How many metrics a test without a headline entry shows: its first ones. */
+/* How many metrics a test without a headline shows: its first ones. */
 #define BP_HEADLINE_FALLBACK 2
 
 #endif

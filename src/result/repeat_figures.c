@@ -32,7 +32,8 @@ static void set_metric_figure(struct bp_repeat_figure *f, const struct bp_metric
 static size_t figures_of_run(const struct bp_result *run, struct bp_repeat_figure *f,
 			     size_t max)
 {
-	const struct bp_headline *h = bp_headline_of(run->test);
+	struct bp_headline buf;
+	const struct bp_headline *h = bp_headline_of(run->test, &buf);
 	const struct bp_latency *lat;
 	size_t n = 0;
 

@@ -27,7 +27,8 @@ static void add_figure(char *cell, const char *name, double value, const char *u
 
 static void figures(char *cell, const struct bp_result *c)
 {
-	const struct bp_headline *h = bp_headline_of(c->test);
+	struct bp_headline buf;
+	const struct bp_headline *h = bp_headline_of(c->test, &buf);
 	size_t shown = 0;
 
 	cell[0] = '\0';

@@ -28,6 +28,7 @@
 #include "proto/auth_psk.h"
 #include "proto/control.h"
 #include "result/result.h"
+#include "rfc2544/rfc2544_metrics.h"
 #include "rfc2544/rfc2544_search.h"
 #include "stream/stream_client.h"
 #include "stream/udp_stream.h"
@@ -476,4 +477,5 @@ const struct bp_test bp_cmd_rfc2544 = {
 	.params_size = sizeof(struct rfc_params),
 	.check = rfc_check,
 	.run = rfc_run,
+	.kind = &bp_kind_rfc2544,
 };

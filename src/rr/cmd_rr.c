@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "stream/net_cli.h"
 #include "rr/crr_search_run.h"
+#include "rr/rr_metrics.h"
 #include "rr/rr_report.h"
 #include "rr/rr_responder.h"
 
@@ -233,6 +234,7 @@ const struct bp_test bp_cmd_rr = {
 	.params_size = sizeof(struct rr_params),
 	.check = rr_check,
 	.run = rr_run,
+	.kind = &bp_kind_rr,
 };
 
 const struct bp_test bp_cmd_crr = {
@@ -244,4 +246,5 @@ const struct bp_test bp_cmd_crr = {
 	.params_size = sizeof(struct rr_params),
 	.check = rr_check,
 	.run = crr_run,
+	.kind = &bp_kind_crr,
 };

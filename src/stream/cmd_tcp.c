@@ -13,6 +13,7 @@
 #include "core/test.h"
 #include "io/sock.h"
 #include "stream/net_cli.h"
+#include "stream/stream_metrics.h"
 #include "stream/stream_client.h"
 #include "stream/stream_report.h"
 #include "result/result.h"
@@ -99,4 +100,5 @@ const struct bp_test bp_cmd_tcp = {
 	.params_size = sizeof(struct tcp_params),
 	.check = tcp_check,
 	.run = tcp_run,
+	.kind = &bp_kind_tcp,
 };

@@ -12,6 +12,7 @@
 #include "io/frame.h"
 #include "io/udp_header.h"
 #include "stream/net_cli.h"
+#include "stream/stream_metrics.h"
 #include "stream/stream_report.h"
 #include "stream/udp_stream.h"
 
@@ -108,4 +109,5 @@ const struct bp_test bp_cmd_udp = {
 	.params_size = sizeof(struct udp_params),
 	.check = udp_check,
 	.run = udp_run,
+	.kind = &bp_kind_udp,
 };

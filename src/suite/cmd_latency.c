@@ -15,6 +15,7 @@
 #include "core/test.h"
 #include "io/sock.h"
 #include "result/result.h"
+#include "suite/latency_metrics.h"
 #include "suite/latency_report.h"
 #include "suite/latency_run.h"
 
@@ -121,4 +122,5 @@ const struct bp_test bp_cmd_latency = {
 	.params_size = sizeof(struct latency_params),
 	.check = latency_check,
 	.run = latency_run,
+	.kind = &bp_kind_latency,
 };

@@ -61,7 +61,8 @@ static void metric_figure(struct figure *f, const struct bp_metric *m)
 /* The headline figures (result/headline.h) the sample has, as `run`'s summary picks them. */
 static size_t headline_figures(const struct bp_result *s, struct figure *fs, size_t max)
 {
-	const struct bp_headline *h = bp_headline_of(s->test);
+	struct bp_headline buf;
+	const struct bp_headline *h = bp_headline_of(s->test, &buf);
 	size_t n = 0;
 
 	for (size_t i = 0; h && i < BP_HEADLINE_METRICS && h->metrics[i] && n < max; i++) {

@@ -38,6 +38,18 @@ grep -q -- "--dir needs a value" <<<"$err"; ok $? "missing value is named"
 
 expect_exit 2 "--json with --csv" "$bp" info --json --csv
 expect_exit 2 "stray argument" "$bp" info extra
+
+# The metric catalogues (result/kind.h): text in 80 columns, JSON, an unknown test.
+expect_exit 0 "metrics" "$bp" metrics
+grep -q "^tcp$" <<<"$out" && grep -q "^  receiver.bitrate  *bit/s  *higher  *1  *sum$" <<<"$out"
+ok $? "metrics: tcp's headline row"
+! awk 'length > 80' <<<"$out" | grep -q .; ok $? "metrics: 80 columns"
+expect_exit 0 "metrics rr --json" "$bp" metrics rr --json
+python3 -c 'import json,sys; a=json.load(sys.stdin); assert all(m["test"] == "rr" for m in a); assert {"name": "transactions.rate", "unit": "op/s", "headline": 1, "combine": "sum"}.items() <= a[0].items()' <<<"$out"
+ok $? "metrics --json: rr's catalogue, its headline first"
+expect_exit 2 "metrics of an unknown test" "$bp" metrics frob
+[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "'frob': expected a test that measures: cpu, .*http" <<<"$err"
+ok $? "metrics: an unknown test named, with the known ones"
 expect_exit 2 "--dir that does not exist" "$bp" info --dir /nonexistent/boardperf
 grep -q "/nonexistent/boardperf" <<<"$err"; ok $? "--dir error names the path"
 # HOST:PORT where a host goes: a usage error naming -p, before anything connects (it said

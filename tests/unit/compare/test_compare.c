@@ -17,6 +17,7 @@
 #include "compare/compare.h"
 #include "compare/compare_model.h"
 #include "compare/compare_render.h"
+#include "kinds.h"
 #include "tap.h"
 #include "golden_check.h"
 
@@ -368,6 +369,7 @@ out:
 
 int main(int argc, char **argv)
 {
+	install_all_kinds();
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s FIXTURES GOLDEN\n", argv[0]);
 		return 2;

@@ -16,6 +16,7 @@
 
 #include "result/render.h"
 #include "result/result.h"
+#include "kinds.h"
 #include "tap.h"
 #include "golden_check.h"
 
@@ -421,6 +422,7 @@ static void check_text_summary(void)
 
 int main(int argc, char **argv)
 {
+	install_all_kinds();
 	static const struct {
 		const char *name;
 		struct bp_result *(*make)(void);

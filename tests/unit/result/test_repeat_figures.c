@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "kinds.h"
 #include "tap.h"
 
 static struct bp_result *tcp_run(double bitrate, double retrans, bool failed)
@@ -104,6 +105,7 @@ static void check_fallback_and_one_run(void)
 
 int main(void)
 {
+	install_all_kinds();
 	check_tcp();
 	check_rr_latency();
 	check_fallback_and_one_run();

@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "store/store_internal.h"
 #include "tests/unit/store/store_fixture.h"
+#include "tests/unit/kinds.h"
 #include "tests/unit/tap.h"
 
 static char db_path[400];
@@ -512,6 +513,7 @@ static void test_unopenable(void)
 
 int main(void)
 {
+	install_all_kinds();
 	char err[512] = "";
 	struct bp_store *s;
 

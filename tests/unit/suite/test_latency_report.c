@@ -9,6 +9,7 @@
 
 #include "result/result.h"
 #include "suite/latency_report.h"
+#include "kinds.h"
 #include "tap.h"
 
 static const struct bp_metric *m(const struct bp_result *r, const char *name)
@@ -168,6 +169,7 @@ static void test_load_failed(void)
 
 int main(void)
 {
+	install_all_kinds();
 	test_load_failed();
 	test_full();
 	test_udp_bidir();

@@ -13,6 +13,7 @@
 #include "core/test.h"
 #include "suite/together_args.h"
 #include "suite/together_figures.h"
+#include "kinds.h"
 #include "tap.h"
 
 static void split_is(const char *line, int argc, const char *const *want)
@@ -167,6 +168,7 @@ static void test_spread(void)
 
 int main(void)
 {
+	install_all_kinds();
 	test_split();
 	test_parse();
 	test_degradation();

@@ -1,0 +1,9 @@
+/* cpu's metric catalogue (result/kind.h): every figure it may emit. */
+#ifndef BP_CPU_CPU_METRICS_H
+#define BP_CPU_CPU_METRICS_H
+
+#include "result/kind.h"
+
+extern const struct bp_kind bp_kind_cpu;
+
+#endif

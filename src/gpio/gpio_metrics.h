@@ -1,0 +1,9 @@
+/* gpio's metric catalogue (result/kind.h): every figure it may emit. */
+#ifndef BP_GPIO_GPIO_METRICS_H
+#define BP_GPIO_GPIO_METRICS_H
+
+#include "result/kind.h"
+
+extern const struct bp_kind bp_kind_gpio;
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * What a test kind is, in one place: its metric catalogue (every figure it may emit in any
+ * mode, with unit, better, headline place, how several testers' figures combine and a
+ * one-line meaning) and its headline latency. Each kind's catalogue lives with the kind;
+ * the registry (src/cli) hands the kinds down once at start (bp_kinds_install), so result/,
+ * export/, report/ and compare/ look a kind up here without including anything above them.
+ */
+#ifndef BP_RESULT_KIND_H
+#define BP_RESULT_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "result/result.h"
+
+/* How the figures of several testers running the same test at once add up to one. */
+enum bp_combine {
+	BP_COMBINE_NONE = 0,  /* no meaningful whole: each tester's own */
+	BP_COMBINE_SUM,
+	BP_COMBINE_MEAN,
+	BP_COMBINE_MAX,
+	BP_COMBINE_MIN,
+	BP_COMBINE_HISTOGRAM, /* latencies: merge the distributions, not their summaries */
+};
+
+/* Where a metric appears: the run's totals, its intervals, or both. */
+enum bp_metric_scope {
+	BP_SCOPE_TOTAL = 1,
+	BP_SCOPE_INTERVAL = 2,
+	BP_SCOPE_BOTH = 3,
+};
+
+struct bp_metric_decl {
+	/*
+	 * The name, or a pattern: a segment "*" stands for one non-empty dot-free segment
+	 * (cpu's "*.*" for <algorithm>.<block size>, mem's "latency.*").
+	 */
+	const char *name;
+	const char *unit;    /* one of the base units (bp_unit_is_base) */
+	enum bp_better better;
+	unsigned headline;   /* 0: not a headline figure; 1..: its place in the headline */
+	enum bp_combine combine;
+	enum bp_metric_scope scope;
+	bool directed;       /* --bidir also emits it as up.<name> and down.<name> */
+	const char *meaning; /* one line, for `boardperf metrics` */
+};
+
+struct bp_kind {
+	const char *name;  /* the command word */
+	const struct bp_metric_decl *metrics;
+	size_t nmetrics;
+	const char *headline_latency;  /* the latency summary shown as its p50 ("transaction"), or NULL */
+	bool repeatable;               /* --repeat runs it several times */
+};
+
+/* The catalogue as a count and a pointer, for a kind's definition. */
+#define BP_KIND_METRICS(table) (table), (sizeof(table) / sizeof((table)[0]))
+
+/*
+ * Install the kinds bp_kind_find looks through (the registry's, or a unit test's own). The
+ * array is kept, not copied: it must outlive every lookup. n 0 installs none.
+ */
+void bp_kinds_install(const struct bp_kind *const *kinds, size_t n);
+
+/* The installed kind named name, or NULL (no kind installed under that name). */
+const struct bp_kind *bp_kind_find(const char *name);
+
+/* The installed kinds, in the registry's order; *n their number. */
+const struct bp_kind *const *bp_kinds_installed(size_t *n);
+
+/*
+ * Whether name matches pattern: equal segment by segment, a "*" segment matching any one
+ * non-empty segment without a dot.
+ */
+bool bp_metric_pattern_matches(const char *pattern, const char *name);
+
+/*
+ * The declaration of metric name in kind k, or NULL for one it does not declare. A
+ * directed declaration also matches its up./down. forms.
+ */
+const struct bp_metric_decl *bp_kind_metric(const struct bp_kind *k, const char *name);
+
+/* "none", "sum", "mean", "max", "min", "histogram". */
+const char *bp_combine_name(enum bp_combine combine);
+
+/* "total", "interval", "both". */
+const char *bp_scope_name(enum bp_metric_scope scope);
+
+/* Whether unit is one of the base units JSON and CSV carry (docs/json.md, "Units"). */
+bool bp_unit_is_base(const char *unit);
+
+#endif

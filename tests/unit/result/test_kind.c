@@ -1,0 +1,94 @@
+/*
+ * The kind lookup and metric matching: patterns ("*" for one dot-free segment), the up./down.
+ * forms of a directed metric, installing and finding kinds, the names of the enums.
+ */
+#include "result/kind.h"
+
+#include "tap.h"
+
+static void check_patterns(void)
+{
+	CHECK(bp_metric_pattern_matches("receiver.bitrate", "receiver.bitrate"));
+	CHECK(!bp_metric_pattern_matches("receiver.bitrate", "receiver.bitrates"));
+	CHECK(!bp_metric_pattern_matches("receiver.bitrate", "receiver"));
+	CHECK(!bp_metric_pattern_matches("receiver", "receiver.bitrate"));
+	CHECK(bp_metric_pattern_matches("latency.*", "latency.64MiB"));
+	CHECK(!bp_metric_pattern_matches("latency.*", "latency."));
+	CHECK(!bp_metric_pattern_matches("latency.*", "latency"));
+	CHECK(!bp_metric_pattern_matches("latency.*", "latency.64MiB.p99"));
+	CHECK(bp_metric_pattern_matches("*.*", "aes-128-gcm.8192"));
+	CHECK(!bp_metric_pattern_matches("*.*", "rsa2048"));
+	CHECK(bp_metric_pattern_matches("*.sign", "rsa2048.sign"));
+	CHECK(!bp_metric_pattern_matches("*.sign", ".sign"));
+	CHECK(bp_metric_pattern_matches("status.*.count", "status.404.count"));
+	CHECK(!bp_metric_pattern_matches("status.*.count", "status.404.rate"));
+	CHECK(!bp_metric_pattern_matches("", "x"));
+	CHECK(bp_metric_pattern_matches("", ""));
+	CHECK(!bp_metric_pattern_matches(NULL, "x"));
+	CHECK(!bp_metric_pattern_matches("x", NULL));
+}
+
+static const struct bp_metric_decl tcp_metrics[] = {
+	{ "receiver.bitrate", "bit/s", BP_BETTER_HIGHER, 1, BP_COMBINE_SUM, BP_SCOPE_BOTH, true,
+	  "bits the receiver took per second" },
+	{ "sender.retransmits", "count", BP_BETTER_LOWER, 2, BP_COMBINE_SUM, BP_SCOPE_TOTAL, false,
+	  "segments sent again" },
+	{ "latency.*", "ns", BP_BETTER_LOWER, 0, BP_COMBINE_MAX, BP_SCOPE_TOTAL, false,
+	  "a pattern" },
+};
+static const struct bp_kind tcp = { "tcp", BP_KIND_METRICS(tcp_metrics), NULL, true };
+static const struct bp_kind rr = { "rr", NULL, 0, "transaction", true };
+
+static void check_lookup(void)
+{
+	static const struct bp_kind *const kinds[] = { &tcp, &rr };
+	size_t n = 99;
+
+	bp_kinds_install(NULL, 0);
+	CHECK(bp_kind_find("tcp") == NULL);
+	CHECK(bp_kinds_installed(&n) == NULL && n == 0);
+	bp_kinds_install(kinds, 2);
+	CHECK(bp_kind_find("tcp") == &tcp);
+	CHECK(bp_kind_find("rr") == &rr);
+	CHECK(bp_kind_find("udp") == NULL);
+	CHECK(bp_kind_find(NULL) == NULL);
+	CHECK(bp_kinds_installed(&n) == kinds && n == 2);
+	CHECK_INT((int)tcp.nmetrics, 3);
+
+	CHECK(bp_kind_metric(&tcp, "receiver.bitrate") == &tcp_metrics[0]);
+	CHECK(bp_kind_metric(&tcp, "up.receiver.bitrate") == &tcp_metrics[0]);
+	CHECK(bp_kind_metric(&tcp, "down.receiver.bitrate") == &tcp_metrics[0]);
+	CHECK(bp_kind_metric(&tcp, "up.sender.retransmits") == NULL);  /* not directed */
+	CHECK(bp_kind_metric(&tcp, "sender.retransmits") == &tcp_metrics[1]);
+	CHECK(bp_kind_metric(&tcp, "latency.4KiB") == &tcp_metrics[2]);
+	CHECK(bp_kind_metric(&tcp, "sideways.receiver.bitrate") == NULL);
+	CHECK(bp_kind_metric(&tcp, "loss.percent") == NULL);
+	CHECK(bp_kind_metric(&rr, "transactions.rate") == NULL);
+	CHECK(bp_kind_metric(NULL, "x") == NULL);
+	bp_kinds_install(NULL, 0);
+}
+
+static void check_names(void)
+{
+	CHECK_STR(bp_combine_name(BP_COMBINE_NONE), "none");
+	CHECK_STR(bp_combine_name(BP_COMBINE_SUM), "sum");
+	CHECK_STR(bp_combine_name(BP_COMBINE_MEAN), "mean");
+	CHECK_STR(bp_combine_name(BP_COMBINE_MAX), "max");
+	CHECK_STR(bp_combine_name(BP_COMBINE_MIN), "min");
+	CHECK_STR(bp_combine_name(BP_COMBINE_HISTOGRAM), "histogram");
+	CHECK_STR(bp_scope_name(BP_SCOPE_TOTAL), "total");
+	CHECK_STR(bp_scope_name(BP_SCOPE_INTERVAL), "interval");
+	CHECK_STR(bp_scope_name(BP_SCOPE_BOTH), "both");
+	CHECK(bp_unit_is_base("bit/s"));
+	CHECK(bp_unit_is_base("count"));
+	CHECK(!bp_unit_is_base("Mbit/s"));
+	CHECK(!bp_unit_is_base(NULL));
+}
+
+int main(void)
+{
+	check_patterns();
+	check_lookup();
+	check_names();
+	return tap_done();
+}
