@@ -54,15 +54,16 @@ expect_exit 2 "--dir that does not exist" "$bp" info --dir /nonexistent/boardper
 grep -q "/nonexistent/boardperf" <<<"$err"; ok $? "--dir error names the path"
 # HOST:PORT where a host goes: a usage error naming -p, before anything connects (it said
 # "resolve '127.0.0.1:6101': Name or service not known")
+p=6101  # port-ok: usage errors, refused before anything connects
 while IFS='|' read -r cmd opt given want; do
 	expect_exit 2 "$cmd $opt $given" "$bp" "$cmd" "$opt" "$given"
 	grep -qF -- "$opt '$given': expected a host; the port goes with -p: $want" <<<"$err" &&
 		[ "$(wc -l <<<"$err")" = 1 ]
 	ok $? "$cmd $opt $given: one line naming -p: $err"
-done <<'HOSTS'
-tcp|-c|127.0.0.1:6101|-c 127.0.0.1 -p 6101
-udp|-c|[::1]:6101|-c [::1] -p 6101
-run|--peer|127.0.0.1:6101|--peer 127.0.0.1 -p 6101
+done <<HOSTS
+tcp|-c|127.0.0.1:$p|-c 127.0.0.1 -p $p
+udp|-c|[::1]:$p|-c [::1] -p $p
+run|--peer|127.0.0.1:$p|--peer 127.0.0.1 -p $p
 HOSTS
 
 expect_exit 0 "info" "$bp" info
