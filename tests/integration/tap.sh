@@ -91,13 +91,16 @@ tap_done() {
 # side by side (everything outside its timed sections) and BP_PART=timed alone (its set-up
 # and its timed sections only). By hand (BP_PART unset or all) one run does both. A section
 # is `if timed; then ... fi` or `if plain; then ... fi`; set-up outside both runs in each.
+# A third part, BP_PART=figures (`if figures; then ... fi`), holds a figure compared with a
+# stock tool: it runs in the optimised build's figures suite, never under a sanitizer.
 BP_PART=${BP_PART:-all}
 case $BP_PART in
-all | plain | timed) ;;
-*) echo "Bail out! BP_PART='$BP_PART': all, plain or timed"; exit 1 ;;
+all | plain | timed | figures) ;;
+*) echo "Bail out! BP_PART='$BP_PART': all, plain, timed or figures"; exit 1 ;;
 esac
-timed() { [ "$BP_PART" != plain ]; }
-plain() { [ "$BP_PART" != timed ]; }
+timed() { [ "$BP_PART" = all ] || [ "$BP_PART" = timed ]; }
+plain() { [ "$BP_PART" = all ] || [ "$BP_PART" = plain ]; }
+figures() { [ "$BP_PART" = all ] || [ "$BP_PART" = figures ]; }
 
 # ---- Isolation: tests run side by side (meson's is_parallel) and two CI runs may share the
 # machine (docs/ARCHITECTURE.md, "Tests, benches and CI"). Everything machine-global a test makes
