@@ -100,11 +100,12 @@ fi
 # ---- (f) --connect-only's own TIME_WAIT: said, and explained once it holds every port ------
 # Before anything else leaves TIME_WAIT sockets in the client's namespace (whole crr
 # transactions leave them on the server). --connect-only closes first, so its sockets stay
-# here; with 100 ports, 60 connections hold more than half of them: time-wait-bound. A closed
-# loop then runs out of them: failures.no_port, and the warning says it is this side's.
+# here; with 100 ports, 90 connections (45/s for 2 s; a client starved to 60 % of its rate
+# still makes 55) hold more than half of them: time-wait-bound. A closed loop then runs out
+# of them: failures.no_port, and the warning says it is this side's.
 if timed; then
 	rig_exec client sysctl -qw net.ipv4.ip_local_port_range="40000 40099"
-	out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t 1 --rate 60 \
+	out=$(rig_exec client "$bp" crr --connect-only -c "$RIG_SERVER_IP" -p "$port" -t 2 --rate 45 \
 		--json 2>"$tap_tmp/err")
 	[ "$(metric transactions "$out")" -ge 55 ] && [ "$(metric failures "$out")" = 0 ] &&
 		jq -e '[.warnings[] | select(.code == "time-wait-bound")] | length == 1' <<<"$out" >/dev/null
