@@ -30,7 +30,12 @@ builds=(build build-asan build-tsan)
 # Budgets in seconds (docs/CI.md): the 25 minutes of .ci/run shared out.
 declare -A budget=([build]=60 [build-asan]=90 [build-tsan]=75)
 for b in "${builds[@]}"; do rm -f "$b"/meson-logs/testlog*.json; done
+# build-tsan is built beside the ASan tests (below) when nothing else is: its unit tests
+# run last, and the lanes leave the CPU 40-75 % idle. CI puts the ARM builds there.
+build_tsan_beside=
+[ -n "${BP_BESIDE_LANES:-}" ] || build_tsan_beside="make -s --no-print-directory build-tsan"
 for b in "${builds[@]}"; do
+	[ "$b" = build-tsan ] && [ -n "$build_tsan_beside" ] && continue
 	step "$b" "${budget[$b]}" make -s --no-print-directory "$b" ||
 		{ steps_report "test times"; exit 1; }
 done
@@ -40,15 +45,25 @@ done
 # side-by-side tests ~7 %), and a test's process preempts it as soon as it wakes. It starts
 # after the solo tests (ASan's run first for it), which read the whole machine's load, and
 # is waited for at the end (its own step), its failure CI's. Unset (`make test` by hand):
-# nothing beside them.
+# build-tsan there instead, waited for before TSan's tests.
+beside_cmd=${BP_BESIDE_LANES:-$build_tsan_beside}
 beside_pid=
 beside_log=build-dist/beside.log
 beside() {
-	[ -n "${BP_BESIDE_LANES:-}" ] || return 0
 	mkdir -p build-dist
-	echo "beside the lanes, at idle priority: $BP_BESIDE_LANES (log: $beside_log)"
-	chrt --idle 0 bash -c "$BP_BESIDE_LANES" >"$beside_log" 2>&1 &
+	echo "beside the lanes, at idle priority: $beside_cmd (log: $beside_log)"
+	chrt --idle 0 bash -c "$beside_cmd" >"$beside_log" 2>&1 &
 	beside_pid=$!
+}
+# wait_beside BUDGET: what is left of it, with the machine to itself (its own step).
+wait_beside() {
+	[ -n "$beside_pid" ] || return 0
+	local pid=$beside_pid
+	beside_pid=
+	step beside "$1" wait "$pid" && return 0
+	echo "failed beside the lanes: $beside_cmd"
+	tail -20 "$beside_log"
+	return 1
 }
 # alone BUILD SUITE: the serial tests of SUITE, one at a time with nothing beside them.
 # lanes BUILD A B: those of suites A and B, the two lanes side by side (each one test at a
@@ -84,11 +99,16 @@ beside
 step asan 340 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
 	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
 step asan-lanes 180 asan lanes build-asan lane_a lane_b || rc=1
-step tsan 25 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
-if [ -n "$beside_pid" ]; then
-	step beside 15 wait "$beside_pid" ||
-		{ rc=1; echo "failed beside the lanes: $BP_BESIDE_LANES"; tail -20 "$beside_log"; }
+tsan_built=0
+if [ -n "$build_tsan_beside" ]; then
+	wait_beside 15 && tsan_built=1 || rc=1
+else
+	tsan_built=1
 fi
+if [ "$tsan_built" = 1 ]; then
+	step tsan 25 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
+fi
+wait_beside 15 || rc=1
 steps_report "test times"
 tests/summary.sh "${builds[@]}" || rc=1
 exit "$rc"
