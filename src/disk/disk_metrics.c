@@ -1,29 +1,23 @@
 /* What disk emits (disk_report.c): sysbench's file operations and throughput. */
 #include "disk/disk_metrics.h"
 
-#define H BP_BETTER_HIGHER
-#define N BP_BETTER_NONE
-#define T BP_SCOPE_TOTAL
-#define BOTH BP_SCOPE_BOTH
-
 static const struct bp_metric_decl disk_metrics[] = {
-	{ "reads.rate", "op/s", H, 1, BP_COMBINE_SUM, BOTH, false, "reads per second" },
-	{ "writes.rate", "op/s", H, 2, BP_COMBINE_SUM, BOTH, false, "writes per second" },
-	{ "fsyncs.rate", "op/s", H, 3, BP_COMBINE_SUM, BOTH, false, "fsyncs per second" },
-	{ "read.bandwidth", "B/s", H, 0, BP_COMBINE_SUM, BOTH, false, "bytes read per second" },
-	{ "write.bandwidth", "B/s", H, 0, BP_COMBINE_SUM, BOTH, false,
-	  "bytes written per second" },
-	{ "reads.count", "count", N, 0, BP_COMBINE_SUM, T, false, "reads done" },
-	{ "writes.count", "count", N, 0, BP_COMBINE_SUM, T, false, "writes done" },
-	{ "fsyncs.count", "count", N, 0, BP_COMBINE_SUM, T, false, "fsyncs done" },
-	{ "read.bytes", "B", N, 0, BP_COMBINE_SUM, T, false, "bytes read" },
-	{ "write.bytes", "B", N, 0, BP_COMBINE_SUM, T, false, "bytes written" },
-	{ "elapsed", "ns", N, 0, BP_COMBINE_MAX, T, false, "how long the workload ran" },
+	BP_METRIC("reads.rate", "op/s", HIGHER, SUM, BOTH, "reads per second", .headline = 1),
+	BP_METRIC("writes.rate", "op/s", HIGHER, SUM, BOTH, "writes per second", .headline = 2),
+	BP_METRIC("fsyncs.rate", "op/s", HIGHER, SUM, BOTH, "fsyncs per second", .headline = 3),
+	BP_METRIC("read.bandwidth", "B/s", HIGHER, SUM, BOTH, "bytes read per second"),
+	BP_METRIC("write.bandwidth", "B/s", HIGHER, SUM, BOTH,
+	  "bytes written per second"),
+	BP_METRIC("reads.count", "count", NONE, SUM, TOTAL, "reads done"),
+	BP_METRIC("writes.count", "count", NONE, SUM, TOTAL, "writes done"),
+	BP_METRIC("fsyncs.count", "count", NONE, SUM, TOTAL, "fsyncs done"),
+	BP_METRIC("read.bytes", "B", NONE, SUM, TOTAL, "bytes read"),
+	BP_METRIC("write.bytes", "B", NONE, SUM, TOTAL, "bytes written"),
+	BP_METRIC("elapsed", "ns", NONE, MAX, TOTAL, "how long the workload ran"),
 };
 
 const struct bp_kind bp_kind_disk = {
 	.name = "disk",
-	.metrics = disk_metrics,
-	.nmetrics = sizeof(disk_metrics) / sizeof(disk_metrics[0]),
+	BP_KIND_CATALOGUE(disk_metrics),
 	.repeatable = true,
 };

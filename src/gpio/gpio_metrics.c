@@ -5,34 +5,28 @@
  */
 #include "gpio/gpio_metrics.h"
 
-#define H BP_BETTER_HIGHER
-#define L BP_BETTER_LOWER
-#define N BP_BETTER_NONE
-#define T BP_SCOPE_TOTAL
-
 static const struct bp_metric_decl gpio_metrics[] = {
-	{ "loop.write.mean", "ns", L, 0, BP_COMBINE_MEAN, T, false,
-	  "the timing loop's own cost per write, without a pin" },
-	{ "*.periods.rate", "Hz", H, 0, BP_COMBINE_NONE, BP_SCOPE_BOTH, false,
-	  "square-wave periods per second the method toggled" },
-	{ "*.edges.rate", "op/s", H, 0, BP_COMBINE_NONE, T, false,
-	  "pin writes (edges) per second" },
-	{ "*.write.mean", "ns", L, 0, BP_COMBINE_NONE, T, false, "mean time of one write" },
-	{ "*.overhead", "ns", L, 0, BP_COMBINE_NONE, T, false,
-	  "a write's time less the loop's own" },
-	{ "*.readback.checks", "op", N, 0, BP_COMBINE_NONE, T, false,
-	  "writes read back to check the level (--readback)" },
-	{ "*.readback.mismatches", "op", L, 0, BP_COMBINE_NONE, T, false,
-	  "read-backs that found the other level (--readback)" },
-	{ "*.input.edges", "count", N, 0, BP_COMBINE_NONE, T, false,
-	  "edges seen on the looped-back input (--loop-to)" },
-	{ "*.input.edges.rate", "op/s", H, 0, BP_COMBINE_NONE, T, false,
-	  "edges seen on the input per second (--loop-to)" },
+	BP_METRIC("loop.write.mean", "ns", LOWER, MEAN, TOTAL,
+	  "the timing loop's own cost per write, without a pin"),
+	BP_METRIC("*.periods.rate", "Hz", HIGHER, NONE, BOTH,
+	  "square-wave periods per second the method toggled"),
+	BP_METRIC("*.edges.rate", "op/s", HIGHER, NONE, TOTAL,
+	  "pin writes (edges) per second"),
+	BP_METRIC("*.write.mean", "ns", LOWER, NONE, TOTAL, "mean time of one write"),
+	BP_METRIC("*.overhead", "ns", LOWER, NONE, TOTAL,
+	  "a write's time less the loop's own"),
+	BP_METRIC("*.readback.checks", "op", NONE, NONE, TOTAL,
+	  "writes read back to check the level (--readback)"),
+	BP_METRIC("*.readback.mismatches", "op", LOWER, NONE, TOTAL,
+	  "read-backs that found the other level (--readback)"),
+	BP_METRIC("*.input.edges", "count", NONE, NONE, TOTAL,
+	  "edges seen on the looped-back input (--loop-to)"),
+	BP_METRIC("*.input.edges.rate", "op/s", HIGHER, NONE, TOTAL,
+	  "edges seen on the input per second (--loop-to)"),
 };
 
 const struct bp_kind bp_kind_gpio = {
 	.name = "gpio",
-	.metrics = gpio_metrics,
-	.nmetrics = sizeof(gpio_metrics) / sizeof(gpio_metrics[0]),
+	BP_KIND_CATALOGUE(gpio_metrics),
 	.repeatable = true,
 };

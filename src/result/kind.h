@@ -53,8 +53,19 @@ struct bp_kind {
 	bool repeatable;               /* --repeat runs it several times */
 };
 
-/* The catalogue as a count and a pointer, for a kind's definition. */
-#define BP_KIND_METRICS(table) (table), (sizeof(table) / sizeof((table)[0]))
+/*
+ * One catalogue row, every field named: BP_METRIC("loss.percent", "percent", LOWER, MEAN,
+ * BOTH, "meaning"), then any of .headline = N and .directed = true. better, combine and
+ * scope are their enumerators' last words (BP_BETTER_LOWER, BP_COMBINE_MEAN, BP_SCOPE_BOTH),
+ * so that a row reads as a line of the docs' tables and a misspelt one does not compile.
+ */
+#define BP_METRIC(name_, unit_, better_, combine_, scope_, meaning_, ...) \
+	{ .name = (name_), .unit = (unit_), .better = BP_BETTER_##better_, \
+	  .combine = BP_COMBINE_##combine_, .scope = BP_SCOPE_##scope_, \
+	  .meaning = (meaning_), __VA_ARGS__ }
+
+/* A kind's catalogue as its definition's .metrics and .nmetrics. */
+#define BP_KIND_CATALOGUE(table) .metrics = (table), .nmetrics = sizeof(table) / sizeof((table)[0])
 
 /*
  * Install the kinds bp_kind_find looks through (the registry's, or a unit test's own). The

@@ -5,82 +5,74 @@
  */
 #include "stream/stream_metrics.h"
 
-#define L BP_BETTER_LOWER
-#define H BP_BETTER_HIGHER
-#define N BP_BETTER_NONE
-#define TOTAL BP_SCOPE_TOTAL
-#define IV BP_SCOPE_INTERVAL
-#define BOTH BP_SCOPE_BOTH
-
 /* Both ends' bytes and spans, and --omit's mark: tcp and udp alike. */
 #define STREAM_BYTE_METRICS \
-	{ "sender.bitrate", "bit/s", H, 0, BP_COMBINE_SUM, BOTH, true, \
-	  "bits the sender sent per second of its own span" }, \
-	{ "sender.bytes", "B", N, 0, BP_COMBINE_SUM, BOTH, true, \
-	  "bytes the sender sent" }, \
-	{ "sender.span", "ns", N, 0, BP_COMBINE_MAX, BOTH, true, \
-	  "how long the sender sent" }, \
-	{ "receiver.bytes", "B", N, 0, BP_COMBINE_SUM, BOTH, true, \
-	  "bytes the receiver took" }, \
-	{ "receiver.span", "ns", N, 0, BP_COMBINE_MAX, BOTH, true, \
-	  "how long the receiver took them" }, \
-	{ "omitted", "count", N, 0, BP_COMBINE_NONE, IV, false, \
-	  "1 on an interval inside --omit, left out of the totals" }
+	BP_METRIC("sender.bitrate", "bit/s", HIGHER, SUM, BOTH, \
+	  "bits the sender sent per second of its own span", .directed = true), \
+	BP_METRIC("sender.bytes", "B", NONE, SUM, BOTH, \
+	  "bytes the sender sent", .directed = true), \
+	BP_METRIC("sender.span", "ns", NONE, MAX, BOTH, \
+	  "how long the sender sent", .directed = true), \
+	BP_METRIC("receiver.bytes", "B", NONE, SUM, BOTH, \
+	  "bytes the receiver took", .directed = true), \
+	BP_METRIC("receiver.span", "ns", NONE, MAX, BOTH, \
+	  "how long the receiver took them", .directed = true), \
+	BP_METRIC("omitted", "count", NONE, NONE, INTERVAL, \
+	  "1 on an interval inside --omit, left out of the totals")
 
 static const struct bp_metric_decl tcp_metrics[] = {
-	{ "receiver.bitrate", "bit/s", H, 1, BP_COMBINE_SUM, BOTH, true,
-	  "bits the receiver took per second of its own span" },
-	{ "sender.retransmits", "count", L, 2, BP_COMBINE_SUM, TOTAL, true,
-	  "segments the sender sent again" },
-	{ "retransmits", "count", L, 0, BP_COMBINE_SUM, IV, true,
-	  "segments the sender sent again in the interval" },
-	{ "cwnd", "B", N, 0, BP_COMBINE_NONE, IV, true,
-	  "the sender's congestion window at the interval's end" },
-	{ "rtt", "ns", L, 0, BP_COMBINE_MEAN, IV, true,
-	  "the sender's smoothed round-trip time" },
+	BP_METRIC("receiver.bitrate", "bit/s", HIGHER, SUM, BOTH,
+	  "bits the receiver took per second of its own span", .headline = 1, .directed = true),
+	BP_METRIC("sender.retransmits", "count", LOWER, SUM, TOTAL,
+	  "segments the sender sent again", .headline = 2, .directed = true),
+	BP_METRIC("retransmits", "count", LOWER, SUM, INTERVAL,
+	  "segments the sender sent again in the interval", .directed = true),
+	BP_METRIC("cwnd", "B", NONE, NONE, INTERVAL,
+	  "the sender's congestion window at the interval's end", .directed = true),
+	BP_METRIC("rtt", "ns", LOWER, MEAN, INTERVAL,
+	  "the sender's smoothed round-trip time", .directed = true),
 	STREAM_BYTE_METRICS,
 };
 
 static const struct bp_metric_decl udp_metrics[] = {
-	{ "receiver.pps", "pkt/s", H, 1, BP_COMBINE_SUM, BOTH, true,
-	  "datagrams the receiver took per second" },
-	{ "loss.percent", "percent", L, 2, BP_COMBINE_MEAN, BOTH, true,
-	  "datagrams that never arrived, in percent of those sent" },
-	{ "receiver.bitrate", "bit/s", H, 0, BP_COMBINE_SUM, BOTH, true,
-	  "bits the receiver took per second of its own span" },
-	{ "sender.packets", "count", N, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "datagrams sent" },
-	{ "sender.pps", "pkt/s", H, 0, BP_COMBINE_SUM, BOTH, true,
-	  "datagrams sent per second" },
-	{ "sender.stalls", "count", L, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "sends the sender's kernel refused (a full buffer)" },
-	{ "receiver.packets", "count", N, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "datagrams received" },
-	{ "lost.packets", "count", L, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "sequence numbers that never arrived" },
-	{ "lost", "count", L, 0, BP_COMBINE_SUM, IV, true,
-	  "sequence numbers that never arrived in the interval" },
-	{ "receiver.kernel_drops", "count", L, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "datagrams dropped in the receiver's own socket buffer" },
-	{ "receiver.out_of_order", "count", L, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "datagrams that arrived after a later one" },
-	{ "receiver.duplicates", "count", L, 0, BP_COMBINE_SUM, TOTAL, true,
-	  "datagrams that arrived twice" },
-	{ "jitter", "ns", L, 0, BP_COMBINE_MAX, BOTH, true,
-	  "variation of the transit time (RFC 3550)" },
+	BP_METRIC("receiver.pps", "pkt/s", HIGHER, SUM, BOTH,
+	  "datagrams the receiver took per second", .headline = 1, .directed = true),
+	BP_METRIC("loss.percent", "percent", LOWER, MEAN, BOTH,
+	  "datagrams that never arrived, in percent of those sent",
+	  .headline = 2, .directed = true),
+	BP_METRIC("receiver.bitrate", "bit/s", HIGHER, SUM, BOTH,
+	  "bits the receiver took per second of its own span", .directed = true),
+	BP_METRIC("sender.packets", "count", NONE, SUM, TOTAL,
+	  "datagrams sent", .directed = true),
+	BP_METRIC("sender.pps", "pkt/s", HIGHER, SUM, BOTH,
+	  "datagrams sent per second", .directed = true),
+	BP_METRIC("sender.stalls", "count", LOWER, SUM, TOTAL,
+	  "sends the sender's kernel refused (a full buffer)", .directed = true),
+	BP_METRIC("receiver.packets", "count", NONE, SUM, TOTAL,
+	  "datagrams received", .directed = true),
+	BP_METRIC("lost.packets", "count", LOWER, SUM, TOTAL,
+	  "sequence numbers that never arrived", .directed = true),
+	BP_METRIC("lost", "count", LOWER, SUM, INTERVAL,
+	  "sequence numbers that never arrived in the interval", .directed = true),
+	BP_METRIC("receiver.kernel_drops", "count", LOWER, SUM, TOTAL,
+	  "datagrams dropped in the receiver's own socket buffer", .directed = true),
+	BP_METRIC("receiver.out_of_order", "count", LOWER, SUM, TOTAL,
+	  "datagrams that arrived after a later one", .directed = true),
+	BP_METRIC("receiver.duplicates", "count", LOWER, SUM, TOTAL,
+	  "datagrams that arrived twice", .directed = true),
+	BP_METRIC("jitter", "ns", LOWER, MAX, BOTH,
+	  "variation of the transit time (RFC 3550)", .directed = true),
 	STREAM_BYTE_METRICS,
 };
 
 const struct bp_kind bp_kind_tcp = {
 	.name = "tcp",
-	.metrics = tcp_metrics,
-	.nmetrics = sizeof(tcp_metrics) / sizeof(tcp_metrics[0]),
+	BP_KIND_CATALOGUE(tcp_metrics),
 	.repeatable = true,
 };
 
 const struct bp_kind bp_kind_udp = {
 	.name = "udp",
-	.metrics = udp_metrics,
-	.nmetrics = sizeof(udp_metrics) / sizeof(udp_metrics[0]),
+	BP_KIND_CATALOGUE(udp_metrics),
 	.repeatable = true,
 };

@@ -5,33 +5,27 @@
  */
 #include "suite/latency_metrics.h"
 
-#define H BP_BETTER_HIGHER
-#define L BP_BETTER_LOWER
-#define N BP_BETTER_NONE
-#define T BP_SCOPE_TOTAL
-
 static const struct bp_metric_decl latency_metrics[] = {
-	{ "*.loaded.failures", "count", L, 0, BP_COMBINE_SUM, T, false,
-	  "<proto>: probe transactions that failed under load" },
-	{ "*.added.p50", "ns", L, 0, BP_COMBINE_HISTOGRAM, T, false,
-	  "<proto>: median round trip under load less idle" },
-	{ "*.added.p90", "ns", L, 0, BP_COMBINE_HISTOGRAM, T, false,
-	  "<proto>: 90th percentile round trip under load less idle" },
-	{ "*.added.p99", "ns", L, 0, BP_COMBINE_HISTOGRAM, T, false,
-	  "<proto>: 99th percentile round trip under load less idle" },
-	{ "*.rpm", "rpm", H, 0, BP_COMBINE_MEAN, T, false,
-	  "<proto>: round trips per minute under load" },
-	{ "load.bitrate", "bit/s", H, 0, BP_COMBINE_SUM, T, false,
-	  "what the load carried, bits per second" },
-	{ "load.retransmits", "count", N, 0, BP_COMBINE_SUM, T, false,
-	  "segments the load's senders sent again" },
-	{ "rpm", "rpm", H, 0, BP_COMBINE_MEAN, T, false,
-	  "round trips per minute under load, the responsiveness figure" },
+	BP_METRIC("*.loaded.failures", "count", LOWER, SUM, TOTAL,
+	  "<proto>: probe transactions that failed under load"),
+	BP_METRIC("*.added.p50", "ns", LOWER, HISTOGRAM, TOTAL,
+	  "<proto>: median round trip under load less idle"),
+	BP_METRIC("*.added.p90", "ns", LOWER, HISTOGRAM, TOTAL,
+	  "<proto>: 90th percentile round trip under load less idle"),
+	BP_METRIC("*.added.p99", "ns", LOWER, HISTOGRAM, TOTAL,
+	  "<proto>: 99th percentile round trip under load less idle"),
+	BP_METRIC("*.rpm", "rpm", HIGHER, MEAN, TOTAL,
+	  "<proto>: round trips per minute under load"),
+	BP_METRIC("load.bitrate", "bit/s", HIGHER, SUM, TOTAL,
+	  "what the load carried, bits per second"),
+	BP_METRIC("load.retransmits", "count", NONE, SUM, TOTAL,
+	  "segments the load's senders sent again"),
+	BP_METRIC("rpm", "rpm", HIGHER, MEAN, TOTAL,
+	  "round trips per minute under load, the responsiveness figure"),
 };
 
 const struct bp_kind bp_kind_latency = {
 	.name = "latency",
-	.metrics = latency_metrics,
-	.nmetrics = sizeof(latency_metrics) / sizeof(latency_metrics[0]),
+	BP_KIND_CATALOGUE(latency_metrics),
 	.repeatable = true,
 };

@@ -29,15 +29,16 @@ static void check_patterns(void)
 }
 
 static const struct bp_metric_decl tcp_metrics[] = {
-	{ "receiver.bitrate", "bit/s", BP_BETTER_HIGHER, 1, BP_COMBINE_SUM, BP_SCOPE_BOTH, true,
-	  "bits the receiver took per second" },
-	{ "sender.retransmits", "count", BP_BETTER_LOWER, 2, BP_COMBINE_SUM, BP_SCOPE_TOTAL, false,
-	  "segments sent again" },
-	{ "latency.*", "ns", BP_BETTER_LOWER, 0, BP_COMBINE_MAX, BP_SCOPE_TOTAL, false,
-	  "a pattern" },
+	BP_METRIC("receiver.bitrate", "bit/s", HIGHER, SUM, BOTH,
+		  "bits the receiver took per second", .headline = 1, .directed = true),
+	BP_METRIC("sender.retransmits", "count", LOWER, SUM, TOTAL, "segments sent again",
+		  .headline = 2),
+	BP_METRIC("latency.*", "ns", LOWER, MAX, TOTAL, "a pattern"),
 };
-static const struct bp_kind tcp = { "tcp", BP_KIND_METRICS(tcp_metrics), NULL, true };
-static const struct bp_kind rr = { "rr", NULL, 0, "transaction", true };
+static const struct bp_kind tcp = { .name = "tcp", BP_KIND_CATALOGUE(tcp_metrics),
+				    .repeatable = true };
+static const struct bp_kind rr = { .name = "rr", .headline_latency = "transaction",
+				   .repeatable = true };
 
 static void check_lookup(void)
 {
@@ -55,6 +56,14 @@ static void check_lookup(void)
 	CHECK(bp_kinds_installed(&n) == kinds && n == 2);
 	CHECK_INT((int)tcp.nmetrics, 3);
 
+	/* BP_METRIC: each word in its field, the optional ones 0 unless named */
+	CHECK(tcp_metrics[0].better == BP_BETTER_HIGHER && tcp_metrics[0].combine == BP_COMBINE_SUM &&
+	      tcp_metrics[0].scope == BP_SCOPE_BOTH && tcp_metrics[0].headline == 1 &&
+	      tcp_metrics[0].directed && !strcmp(tcp_metrics[0].unit, "bit/s"));
+	CHECK(tcp_metrics[1].headline == 2 && !tcp_metrics[1].directed &&
+	      tcp_metrics[1].scope == BP_SCOPE_TOTAL);
+	CHECK(tcp_metrics[2].headline == 0 && !tcp_metrics[2].directed &&
+	      tcp_metrics[2].combine == BP_COMBINE_MAX && !strcmp(tcp_metrics[2].meaning, "a pattern"));
 	CHECK(bp_kind_metric(&tcp, "receiver.bitrate") == &tcp_metrics[0]);
 	CHECK(bp_kind_metric(&tcp, "up.receiver.bitrate") == &tcp_metrics[0]);
 	CHECK(bp_kind_metric(&tcp, "down.receiver.bitrate") == &tcp_metrics[0]);
