@@ -16,22 +16,16 @@ greeting ("9876", iperf3's UDP_CONNECT_MSG, and boardperf's "9876" + cookie) fro
 Every wait is bounded; nothing here loops without a count or a deadline.
 """
 import json
-import os
 import select
 import socket
-import struct
 import sys
 import time
 
+from iperf_wire import (CREATE_STREAMS, PARAM_EXCHANGE, TEST_START,
+                        random_cookie as new_cookie, recv_all, send_json)
+
 HELLO = b"9876"
 REPLY = b"6789"
-PARAM_EXCHANGE, CREATE_STREAMS, TEST_START, TEST_RUNNING = 9, 10, 1, 2
-# iperf3's cookie: 36 characters of base32 (a-z, 2-7) and a NUL.
-ALPHABET = b"abcdefghijklmnopqrstuvwxyz234567"
-
-
-def new_cookie():
-    return bytes(ALPHABET[b & 31] for b in os.urandom(36)) + b"\0"
 
 
 def family_of(addr):
@@ -44,19 +38,6 @@ def udp_from(addr, server, port):
     s.connect((server, port))
     s.setblocking(False)
     return s
-
-
-def recv_exact(sock, n, deadline):
-    buf = b""
-    while len(buf) < n:
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([sock], [], [], left)[0]:
-            raise TimeoutError("control connection: no answer")
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            raise ConnectionError("control connection closed by the server")
-        buf += chunk
-    return buf
 
 
 def params(kind):
@@ -123,11 +104,10 @@ def test(server, port, ctl_addr, hello_addr, kind, legit):
     ctl.connect((server, port))
     ctl.sendall(cookie)
     deadline = time.monotonic() + 3
-    if recv_exact(ctl, 1, deadline)[0] != PARAM_EXCHANGE:
+    if recv_all(ctl, 1, deadline)[0] != PARAM_EXCHANGE:
         raise ConnectionError("expected PARAM_EXCHANGE")
-    j = json.dumps(params(kind)).encode()
-    ctl.sendall(struct.pack(">I", len(j)) + j)
-    state = recv_exact(ctl, 1, deadline)[0]
+    send_json(ctl, params(kind))
+    state = recv_all(ctl, 1, deadline)[0]
     if state != CREATE_STREAMS:
         raise ConnectionError("expected CREATE_STREAMS, got state %d" % state)
     hello = HELLO if kind == "udp-r" else HELLO + cookie
