@@ -328,6 +328,7 @@ for ((i = 1; i <= rounds; i++)); do
 		echo "$line"
 		# the ratio of runs next to each other, so that a drift in load cancels out
 		awk -v b="$v_bp" -v o="$v_sb" 'BEGIN { if (o > 0) print b / o }' >>"$tap_tmp/sb.$w"
+		echo "$v_sb" >>"$tap_tmp/sbrate.$w"
 		[ -n "${run[$w.fio]:-}" ] &&
 			awk -v b="$v_bp" -v o="$v_fio" 'BEGIN { if (o > 0) print b / o }' >>"$tap_tmp/fio.$w" &&
 			awk -v b="$v_sb" -v o="$v_fio" 'BEGIN { if (o > 0) print b / o }' >>"$tap_tmp/sbfio.$w"
@@ -356,8 +357,24 @@ compare_fio() {
 		echo "ok $tap_n - $2 # SKIP the stock tools disagree this run: sysbench/fio median $(awk -v t="${t:-0}" 'BEGIN { printf "%.3f", t }')"
 	fi
 }
+# compare_steady ITEM LABEL: boardperf against sysbench within 15 % when sysbench's own rounds
+# stayed within 1.5x of each other. Buffered rndrw is bound by its fsync rounds, which this
+# virtual disk serves at rates that move 2x within a minute: on one run sysbench's rounds
+# read 4,123 to 8,973 op/s and boardperf's ratios 0.98-1.54 (median 1.28), on another 8,232
+# to 10,506 and 0.61-1.03 (median 0.95). Such a run cannot hold boardperf to 15 %: a skip
+# says so; the fsync counts are held to sysbench's exactly above whatever the disk does.
+compare_steady() {
+	local spread
+	spread=$(sort -g "$tap_tmp/sbrate.$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (lo > 0) printf "%.2f", hi / lo }')
+	if awk -v s="${spread:-0}" 'BEGIN { exit !(s >= 1 && s <= 1.5) }'; then
+		compare "$1" sb "$2"
+	else
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n - $2 # SKIP the disk did not hold still: sysbench's own rounds ${spread:-?}x apart (at most 1.5x)"
+	fi
+}
 if ((rounds)); then
-	compare rndrw sb "rndrw vs sysbench"
+	compare_steady rndrw "rndrw vs sysbench"
 	compare rndrd sb "rndrd --direct vs sysbench"
 	compare_fio rndrd "rndrd --direct vs fio"
 	compare rndwr sb "rndwr --direct vs sysbench"
