@@ -53,6 +53,10 @@ struct bp_stream {
 	uint64_t bytes;           /* ... published with relaxed atomics */
 	int error, mode;          /* relaxed atomics */
 	bool eof;                 /* relaxed atomic */
+	double pace_rate;         /* TCP -b in bytes per ns, 0: unpaced (stream_data.c) */
+	uint64_t pace_t0;         /* the first paced write's bp_now_ns(), 0 before it */
+	size_t pace_chunk;        /* the least a paced send waits to have due */
+	struct bp_timer pace_timer; /* armed while the rate holds the sender back */
 	const struct bp_stream_ops *ops; /* BP_STREAM_CUSTOM */
 	void *state;
 	bool custom_running;

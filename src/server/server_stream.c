@@ -55,7 +55,7 @@ static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, 
 	else if (np->dont_fragment && udp && (rc = bp_sock_set_dont_fragment(fd, err, errlen)))
 		*ie = BP_IE_SETDONTFRAGMENT;
 	else if (sender && send_pace(ss) > 0 &&
-		 (rc = bp_sock_set_pacing(fd, send_pace(ss), err, errlen)))
+		 (rc = bp_sock_set_pacing(fd, BP_STREAM_KERNEL_PACE(send_pace(ss)), err, errlen)))
 		*ie = BP_IE_SETPACING;
 	if (rc)
 		close(fd);
@@ -66,7 +66,7 @@ static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *er
 		   size_t errlen)
 {
 	struct bp_stream_opts so = { .write_len = (size_t)ss->np.len, .zerocopy = ss->np.zerocopy,
-				     .paced = send_pace(ss) > 0 };
+				     .pace_bps = send_pace(ss) };
 	int ie = BP_IE_NONE;
 
 	if (!stream_options(ss, fd, sender, &ie, err, errlen) &&

@@ -48,7 +48,7 @@ static int sock_options(int fd, void *arg, char *err, size_t errlen)
 		rc = bp_sock_set_nodelay(fd, err, errlen);
 	/* TCP -b: the kernel paces every socket (receivers send only ACKs). */
 	if (!rc && np->bandwidth > 0 && !bp_net_params_udp(np))
-		rc = bp_sock_set_pacing(fd, np->bandwidth, err, errlen);
+		rc = bp_sock_set_pacing(fd, BP_STREAM_KERNEL_PACE(np->bandwidth), err, errlen);
 	return rc;
 }
 
@@ -138,7 +138,7 @@ static int open_streams(void *arg)
 	int up = bp_net_params_up_streams(np), down = bp_net_params_down_streams(np);
 	int workers = bp_workers_available_cpus(), rc, id = 1;
 	struct bp_stream_opts so = { .write_len = (size_t)np->len, .zerocopy = np->zerocopy,
-				     .paced = np->bandwidth > 0 };
+				     .pace_bps = np->bandwidth };
 
 	if (workers > up + down)
 		workers = up + down;
