@@ -44,7 +44,10 @@ declare -A figures=([cpu]="rsa2048.sign ecdsa-p256.sign" [mem]="memcpy.bandwidth
 	[udp]="sender.packets receiver.packets receiver.bitrate" [rr]="transactions transactions.rate"
 	[sctp]="sender.bytes receiver.bytes receiver.bitrate")
 
-section() { awk -v n="$1" '{ sub(/\r$/, "") } $0 == "@@BEGIN " n { on = 1; next } index($0, "@@END " n " ") == 1 { on = 0 } on' "$2"; }
+# A section's lines, less the kernel's own on the same console ("[   30.023825] rcu: INFO:
+# rcu_sched self-detected stall", which a guest starved by its host prints in the middle of a
+# JSON document: CI's raspi2b on 2026-12-04, every check of its info then failing to parse).
+section() { awk -v n="$1" '{ sub(/\r$/, "") } /^\[ *[0-9]+\.[0-9]+\] / { next } $0 == "@@BEGIN " n { on = 1; next } index($0, "@@END " n " ") == 1 { on = 0 } on' "$2"; }
 endrc() { tr -d '\r' <"$2" | sed -n "s/^@@END $1 //p" | head -1; }
 
 figure() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' 2>/dev/null; }
