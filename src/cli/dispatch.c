@@ -104,6 +104,19 @@ static bool result_has_content(const struct bp_result *r)
  * could not measure, exit 1 with the error "interrupted". A test that failed for a reason
  * of its own keeps that error.
  */
+/*
+ * A verdict the test reached (crr's --max-failure-ratio: its metric "pass" 0) is the exit
+ * status BP_EXIT_VERDICT, apart from "could not measure": a script can tell a FAIL from a
+ * run that never happened. Only the command's own result: a suite's step keeps its verdict
+ * in the suite's summary.
+ */
+static bool failed_verdict(const struct bp_result *r)
+{
+	const struct bp_metric *m = bp_result_find_metric(r, "pass");
+
+	return m && m->value == 0;
+}
+
 static int apply_stop_rule(struct bp_result *r, int rc, char *err, size_t errlen)
 {
 	if (!bp_stop_requested() || (rc && rc != -EINTR))
@@ -235,6 +248,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 		if (rc != -EPIPE)  /* a command that prints as it goes (show), read by `| head` */
 			bp_error("%s", why);
 		status = BP_EXIT_FAILED;
+	} else if (!t->no_result && status == BP_EXIT_OK && failed_verdict(r)) {
+		status = BP_EXIT_VERDICT;
 	}
 	bp_live_free(ctx.live);
 	bp_capture_free(cap);

@@ -9,6 +9,7 @@ enum {
 	BP_EXIT_OK = 0,        /* measured */
 	BP_EXIT_FAILED = 1,    /* could not measure: peer gone, permission, ... */
 	BP_EXIT_USAGE = 2,     /* bad command line */
+	BP_EXIT_VERDICT = 3,   /* measured, and the result failed its own threshold (pass 0) */
 };
 
 /* argv[0..argc) are the arguments after the command word. Returns the exit status. */

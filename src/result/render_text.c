@@ -422,6 +422,27 @@ static int print_warnings(FILE *out, const struct bp_result *r)
 	return 0;
 }
 
+/*
+ * The verdict of a result that has one (metric "pass": crr's --max-failure-ratio), as the
+ * last line, so that it is not lost among the tables; a FAIL's reasons are its warnings.
+ */
+static bool has_verdict(const struct bp_result *r)
+{
+	return bp_result_find_metric(r, "pass") != NULL;
+}
+
+static int print_verdict(FILE *out, const struct bp_result *r)
+{
+	const struct bp_metric *pass = bp_result_find_metric(r, "pass");
+	const struct bp_metric *ratio = bp_result_find_metric(r, "failure_ratio");
+
+	fputs(pass->value != 0 ? "verdict: PASS" : "verdict: FAIL (exit status 3)", out);
+	if (ratio)
+		fprintf(out, ", failure_ratio %.4f %%", ratio->value);
+	fputc('\n', out);
+	return 0;
+}
+
 static int print_env(FILE *out, const struct bp_result *r)
 {
 	return bp_text_tree(out, r->env, 0);
@@ -480,6 +501,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ has_cpu, print_cpu },
 		{ bp_text_monitor_has, bp_text_monitor_print },
 		{ has_warnings, print_warnings },
+		{ has_verdict, print_verdict },
 	};
 	int err;
 

@@ -177,8 +177,6 @@ static void verdict(struct bp_result *r, const struct bp_rr_client_opts *o,
 				      "threshold %g %%%s", fails, attempts, pct, ro->max_failure_pct,
 				      o->concurrent && out->cc.peak < o->concurrent ?
 				      "; fewer connections held than asked" : "");
-	bp_info("%s: %" PRIu64 " of %" PRIu64 " attempts failed (%.4f %%), threshold %g %%",
-		pass ? "PASS" : "FAIL", fails, attempts, pct, ro->max_failure_pct);
 }
 
 static void concurrent_metrics(struct bp_result *r, const struct bp_rr_client_opts *o,

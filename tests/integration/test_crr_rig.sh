@@ -87,14 +87,16 @@ if plain; then
 	ok $? "rr UDP across the DUT: $tx transactions ($(metric transactions.rate "$out")/s), 0 failures"
 
 	out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t 2 -P 4 --json 2>"$tap_tmp/err")
+	rc=$?
 	tx=$(metric transactions "$out")
 	[ "$tx" -gt 500 ] && [ "$(metric failures "$out")" = 0 ] && [ "$(metric pass "$out")" = 1 ] &&
+		[ "$rc" = 0 ] &&
 		[ "$(metric server.transactions "$out")" -ge "$tx" ] &&
 		# every transaction's latency contains its connect, so no percentile of the connects can
 		# exceed the same percentile of the transactions (an order, not a timing)
 		jq -e '.latency.connect.p50 <= .latency.connect_request_response_close.p50 and
 			.latency.connect.p99 <= .latency.connect_request_response_close.p99' <<<"$out" >/dev/null
-	ok $? "crr across the DUT: $tx connections ($(metric connections.rate "$out")/s), 0 failures, PASS, connect p50 $(jq -r .latency.connect.p50 <<<"$out") <= transaction p50 $(jq -r .latency.connect_request_response_close.p50 <<<"$out") ns"
+	ok $? "crr across the DUT: $tx connections ($(metric connections.rate "$out")/s), 0 failures, PASS (exit $rc), connect p50 $(jq -r .latency.connect.p50 <<<"$out") <= transaction p50 $(jq -r .latency.connect_request_response_close.p50 <<<"$out") ns"
 fi
 
 # ---- (f) --connect-only's own TIME_WAIT: said, and explained once it holds every port ------
@@ -137,9 +139,10 @@ limited() { # limited reject|drop
 # refused or dropped is one failure: --timeout 0.5 s, under TCP's 1 s SYN retransmission, so
 # a dropped SYN is never retried and failures.timeout = the drop counter as for reject.
 open_loop() { # open_loop reject|drop KIND
-	local pol=$1 kind=$2 out tx dr cps fails kfails admitted excess ratio truth
+	local pol=$1 kind=$2 out rc tx dr cps fails kfails admitted excess ratio truth
 	out=$(rig_exec client "$bp" crr -c "$RIG_SERVER_IP" -p "$port" -t "$T" -P 8 \
 		--rate $((2 * N)) --timeout 0.5 -i 0 --json 2>"$tap_tmp/err")
+	rc=$?
 	tx=$(metric transactions "$out") dr=$(metric drained "$out") cps=$(metric connections.rate "$out")
 	fails=$(metric failures "$out") kfails=$(metric "failures.$kind" "$out")
 	ratio=$(metric failure_ratio "$out")
@@ -153,9 +156,9 @@ open_loop() { # open_loop reject|drop KIND
 	[ "$fails" = "$kfails" ] && [ "$kfails" -ge $((${excess:-0} - 2)) ] && [ "$kfails" -le "${excess:-0}" ]
 	ok $? "$pol: every attempt over the limit is one failures.$kind: $kfails, the DUT's $pol counter ${excess:-?} (no other failures: $fails)"
 	awk -v a="$ratio" -v b="$truth" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' &&
-		[ "$(metric pass "$out")" = 0 ] && [ "$(metric inflight.waits "$out")" = 0 ] &&
+		[ "$(metric pass "$out")" = 0 ] && [ "$rc" = 3 ] && [ "$(metric inflight.waits "$out")" = 0 ] &&
 		! jq -e '.warnings[] | select(.code == "rate-not-reached")' <<<"$out" >/dev/null
-	ok $? "$pol: failure_ratio $ratio % = the DUT's ${truth} % within 1 point, FAIL, every connection started on time (no rate-not-reached, no wait for the cap)"
+	ok $? "$pol: failure_ratio $ratio % = the DUT's ${truth} % within 1 point, FAIL (exit $rc, the verdict's 3), every connection started on time (no rate-not-reached, no wait for the cap)"
 }
 # Closed loop -P 32: with drops every flow soon waits for its SYN's retransmission, so the
 # rate it measures is a small fraction of N, and the result must say why and what to use;

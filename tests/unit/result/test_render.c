@@ -388,6 +388,28 @@ static void check_text_speed_units(void)
 	bp_result_free(r);
 }
 
+/* A result with a verdict (metric "pass": crr) ends with it, PASS or FAIL and the ratio. */
+static void check_text_verdict(void)
+{
+	for (int pass = 0; pass <= 1; pass++) {
+		struct bp_result *r = bp_result_new("crr");
+		const char *want = pass ? "\nverdict: PASS, failure_ratio 0.0000 %\n" :
+				   "\nverdict: FAIL (exit status 3), failure_ratio 2.5000 %\n";
+		char *text, *at;
+
+		bp_result_add_metric(r, "failure_ratio", pass ? 0 : 2.5, "percent",
+				     BP_BETTER_LOWER);
+		bp_result_add_metric(r, "pass", pass, "count", BP_BETTER_HIGHER);
+		text = render(r, BP_FORMAT_TEXT);
+		at = text ? strstr(text, want) : NULL;
+		CHECK(at && at[strlen(want)] == '\0');  /* the last line */
+		if (!at)
+			printf("# text:\n%s", text ? text : "(none)");
+		free(text);
+		bp_result_free(r);
+	}
+}
+
 /*
  * A suite ends with one line per child: its status (the error's code when it failed), its
  * headline figures (rr's round-trip p50 among them) and its warning codes.
@@ -454,5 +476,6 @@ int main(int argc, char **argv)
 	check_text_frame_size();
 	check_text_speed_units();
 	check_text_summary();
+	check_text_verdict();
 	return tap_done();
 }
