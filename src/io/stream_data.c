@@ -316,10 +316,7 @@ void bp_stream_data_init(struct bp_stream *s, int fd, enum bp_stream_role role,
 		if (!setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat)))
 			s->burst = 1;
 		s->pace_rate = o->pace_bps / 8 / 1e9;
-		s->pace_chunk = slice < PACE_MIN_CHUNK ? PACE_MIN_CHUNK :
-				slice > (double)s->write_len ? s->write_len : (size_t)slice;
-		if (s->pace_chunk > s->write_len)
-			s->pace_chunk = s->write_len;
+		s->pace_chunk = (size_t)fmin(fmax(slice, PACE_MIN_CHUNK), (double)s->write_len);
 		s->pace_timer = (struct bp_timer){ .fn = pace_fired, .data = s };
 	}
 	s->flow.fd = fd;

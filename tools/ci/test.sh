@@ -99,14 +99,11 @@ beside
 step asan 350 asan meson test -C build-asan --no-rebuild --no-suite figures --no-suite lane_a \
 	--no-suite lane_b --no-suite solo --print-errorlogs --num-processes 3 || rc=1
 step asan-lanes 175 asan lanes build-asan lane_a lane_b || rc=1
-tsan_built=0
-if [ -n "$build_tsan_beside" ]; then
-	wait_beside 15 && tsan_built=1 || rc=1
-else
-	tsan_built=1
-fi
-if [ "$tsan_built" = 1 ]; then
+# TSan's build, when it ran beside the lanes, is waited for first (a failed one is a failure)
+if [ -z "$build_tsan_beside" ] || wait_beside 15; then
 	step tsan 25 meson test -C build-tsan --suite unit --print-errorlogs || rc=1
+else
+	rc=1
 fi
 wait_beside 15 || rc=1
 steps_report "test times"
