@@ -49,7 +49,7 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 	if (!rc)
 		rc = bp_cli_check_store_opts(c, err, sizeof(err));
 	if (!rc)
-		rc = bp_cli_repeat_check(t, c, err, sizeof(err));
+		rc = bp_cli_repeat_check(c, err, sizeof(err));
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
 	if (!rc && !c->help && t->check_inner)

@@ -1,8 +1,9 @@
 /*
  * What boardperf says of its own command line, all from the tables that parse it (the
  * registry's commands, each command's bp_opt table, the common options): `boardperf --help`,
- * and for the package (tools/deb/build.sh) boardperf(1) and the bash completion. Nothing
- * here reads the terminal: the same bytes at any width, on a terminal or not.
+ * and for the package (tools/deb/build.sh) boardperf(1) and the bash completion. --help
+ * fills its lines to the terminal's width (core/term.h); the man page and the completion
+ * read no terminal: the same bytes at any width, on a terminal or not.
  */
 #include "cli/help.h"
 
@@ -15,6 +16,7 @@
 #include "cli/registry.h"
 #include "core/buildinfo.h"
 #include "core/roff.h"
+#include "core/term.h"
 
 static const char tagline[] = "Measure a Linux board and the network around it, correctly.";
 
@@ -37,21 +39,38 @@ static const struct {
 	{ BP_EXIT_OK, "measured" },
 	{ BP_EXIT_FAILED, "could not measure" },
 	{ BP_EXIT_USAGE, "usage error" },
+	{ BP_EXIT_VERDICT, "measured, but failed its own threshold (crr's verdict)" },
 };
 #define N_EXIT_STATUSES (sizeof(exit_statuses) / sizeof(exit_statuses[0]))
 
 void bp_cli_usage(FILE *out)
 {
+	int width = bp_term_width_of(out);
+	char status[64];
+	int col;
+
 	fprintf(out, "Usage: boardperf [COMMAND] [OPTIONS]\n%s\n\nCommands:\n", tagline);
-	for (size_t i = 0; bp_tests[i]; i++)
-		fprintf(out, "  %-10s %s\n", bp_tests[i]->name, bp_tests[i]->summary);
-	fprintf(out, "\nWithout a command, boardperf runs `run`. `boardperf COMMAND --help` "
-		"lists a command's options.\n");
+	for (size_t i = 0; bp_tests[i]; i++) {
+		col = fprintf(out, "  %-10s ", bp_tests[i]->name);
+		bp_term_fill(out, bp_tests[i]->summary, col, col, width);
+		fputc('\n', out);
+	}
+	bp_term_fill(out, "\nWithout a command, boardperf runs `run`. `boardperf COMMAND --help` "
+		     "lists a command's options.", 0, 0, width);
+	fputc('\n', out);
 	bp_opts_help_lines(out, top_opts);
-	fprintf(out, "Exit status:");
-	for (size_t i = 0; i < N_EXIT_STATUSES; i++)
-		fprintf(out, "%s %d %s", i ? "," : "", exit_statuses[i].status, exit_statuses[i].what);
-	fprintf(out, ".\n");
+	col = fprintf(out, "Exit status:");
+	for (size_t i = 0; i < N_EXIT_STATUSES; i++) {
+		snprintf(status, sizeof(status), " %d %s%s", exit_statuses[i].status,
+			 exit_statuses[i].what, i + 1 < N_EXIT_STATUSES ? "," : ".");
+		/* the space before each status is a word's: it breaks there, not inside */
+		if (col + (int)strlen(status) > width) {
+			fputs("\n ", out);
+			col = 1;
+		}
+		col += fprintf(out, "%s", status);
+	}
+	fputc('\n', out);
 }
 
 /*
@@ -66,37 +85,30 @@ static int flush_status(FILE *out)
 }
 
 /*
- * A command's synopsis, filled: a line breaks between its parts, not inside a bracketed or
- * quoted one ("[-l SIZE]", "\"TEST ARGS\"" keep their spaces as \~) but before a part within
- * one ("[--sctp [--nstreams N]]").
+ * A command's synopsis, filled: a line breaks between its parts (bp_synopsis_part), not
+ * inside one ("[-l SIZE]", "\"TEST ARGS\"" keep their spaces as \~).
  */
 static void man_synopsis(FILE *out, const char *synopsis)
 {
-	char *s = strdup(synopsis), *run;
-	int depth = 0;
-	bool quoted = false;
+	for (const char *p = synopsis; *p;) {
+		size_t len = bp_synopsis_part(p);
+		char part[256];
 
-	if (!s) {
-		bp_roff_text(out, synopsis);
-		return;
-	}
-	run = s;
-	for (char *p = s; *p; p++) {
-		if (*p == '[')
-			depth++;
-		else if (*p == ']' && depth > 0)
-			depth--;
-		else if (*p == '"')
-			quoted = !quoted;
-		else if (*p == ' ' && (depth || quoted) && p[1] != '[') {
-			*p = '\0';
-			bp_roff_text(out, run);
-			fputs("\\~", out);
-			run = p + 1;
+		snprintf(part, sizeof(part), "%.*s", (int)len, p);
+		for (char *word = part, *sp; word; word = sp ? sp + 1 : NULL) {
+			sp = strchr(word, ' ');
+			if (sp)
+				*sp = '\0';
+			bp_roff_text(out, word);
+			if (sp)
+				fputs("\\~", out);
+		}
+		p += len;
+		if (*p == ' ') {
+			fputc(' ', out);
+			p++;
 		}
 	}
-	bp_roff_text(out, run);
-	free(s);
 }
 
 int bp_cli_man(FILE *out, const char *date)

@@ -2,15 +2,19 @@
  * What boardperf says of its own command line, from the same tables that parse it:
  * `boardperf --help`, and for the package (tools/deb/build.sh) its man page and bash
  * completion, which main.c writes on `boardperf --man [DATE]` and `boardperf
- * --bash-completion` (left out of --help: they are for packaging). None of them depends on
- * the terminal ($COLUMNS, a tty or not): the same bytes wherever they are written.
+ * --bash-completion` (left out of --help: they are for packaging). --help fills its lines
+ * to the terminal's width; the other two depend on no terminal ($COLUMNS, a tty or not):
+ * the same bytes wherever they are written.
  */
 #ifndef BP_CLI_HELP_H
 #define BP_CLI_HELP_H
 
 #include <stdio.h>
 
-/* `boardperf --help`: the commands and what they do, boardperf's own options, exit status. */
+/*
+ * `boardperf --help`: the commands and what they do, boardperf's own options, exit status,
+ * filled to out's width (core/term.h).
+ */
 void bp_cli_usage(FILE *out);
 
 /*

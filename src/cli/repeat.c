@@ -11,12 +11,6 @@
 #include "result/repeat_figures.h"
 #include "result/result_starve.h"
 
-/*
- * Results that are not one measurement: an inventory, suites of steps of their own
- * (together repeats its rounds with its own --repeat).
- */
-static const char *const not_repeatable[] = { "info", "run", "together", NULL };
-
 bool bp_cli_repeat_wanted(const struct bp_common_opts *c)
 {
 	return c->repeat > 0 || c->until_stable > 0;
@@ -29,20 +23,9 @@ static long cap_of(const struct bp_common_opts *c)
 	return c->until_stable > 0 ? BP_REPEAT_STABLE_CAP : 1;
 }
 
-int bp_cli_repeat_check(const struct bp_test *t, const struct bp_common_opts *c, char *err,
-			size_t errlen)
+int bp_cli_repeat_check(const struct bp_common_opts *c, char *err, size_t errlen)
 {
-	const char *opt = c->repeat > 0 ? "--repeat" : "--until-stable";
-
-	if (!bp_cli_repeat_wanted(c))
-		return 0;
-	for (size_t i = 0; not_repeatable[i]; i++)
-		if (!strcmp(t->name, not_repeatable[i]) || t->no_result) {
-			snprintf(err, errlen, "%s: %s %s", opt, t->name, t->no_result ?
-				 "has no result to repeat" : "is not one measurement to repeat "
-				 "(repeat the tests it runs)");
-			return -EINVAL;
-		}
+	/* which commands take --repeat at all is their option table's (BP_OPT_END_WITHOUT) */
 	if (c->until_stable > 0 && cap_of(c) < BP_REPEAT_STABLE_MIN) {
 		snprintf(err, errlen, "--repeat '%ld': --until-stable needs a cap of at least %d "
 			 "runs", cap_of(c), BP_REPEAT_STABLE_MIN);

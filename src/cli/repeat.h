@@ -23,12 +23,11 @@
 bool bp_cli_repeat_wanted(const struct bp_common_opts *c);
 
 /*
- * A usage error (-EINVAL with one line) when repeating does not apply: a command with
- * no result (serve), one whose result is not one measurement (info, run), or a cap below
- * the runs --until-stable needs.
+ * A usage error (-EINVAL with one line) when --repeat caps below the runs --until-stable
+ * needs. (A command whose result is not one measurement, info, run, together, or that has
+ * none, serve, does not take the options: its option table says so, and the parser.)
  */
-int bp_cli_repeat_check(const struct bp_test *t, const struct bp_common_opts *c, char *err,
-			size_t errlen);
+int bp_cli_repeat_check(const struct bp_common_opts *c, char *err, size_t errlen);
 
 /*
  * Run t as --repeat/--until-stable say, each run a child of r, then r's figures. Stops at

@@ -37,7 +37,7 @@ static const struct bp_opt compare_opts[] = {
 	  .help = "print the table as JSON (its shape is in docs/results.md)" },
 	{ .long_name = "csv", .type = BP_OPT_FLAG, .offset = P(csv),
 	  .help = "print the table as CSV (one value, ratio and mark column per run)" },
-	BP_OPT_END,
+	BP_OPT_END_WITHOUT(BP_COMMON_MEASURING),
 };
 
 static int compare_check(void *params, const struct bp_parsed *parsed, char *err,
@@ -143,11 +143,6 @@ static int compare_run(const void *params, const struct bp_test_ctx *ctx,
 	int n = ctx->parsed->npos, rc;
 
 	(void)r;
-	if (ctx->common->json_stream) {
-		snprintf(err, errlen, "--json-stream: compare prints one table when it has read "
-			 "every run; expected --json");
-		return -EINVAL;
-	}
 	rc = resolve_all(ctx->common->db, ctx->parsed, docs, names, err, errlen);
 	if (!rc) {
 		c = bp_compare_build(docs, (const char *const *)names, (size_t)n, err, errlen);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/roff.h"
 #include "core/units.h"
 #include "core/utf8.h"
 
@@ -42,7 +41,7 @@ const struct bp_opt bp_common_opt_table[] = {
 	BP_OPT_END,
 };
 
-static bool opt_is_end(const struct bp_opt *o)
+bool bp_opt_is_end(const struct bp_opt *o)
 {
 	return !o->short_name && !o->long_name;
 }
@@ -250,7 +249,7 @@ static int opt_store(const struct bp_opt *o, const char *label, void *params, co
 
 int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t errlen)
 {
-	for (const struct bp_opt *o = table; !opt_is_end(o); o++) {
+	for (const struct bp_opt *o = table; !bp_opt_is_end(o); o++) {
 		char label[64];
 		int rc;
 
@@ -263,12 +262,67 @@ int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t
 	return 0;
 }
 
+/*
+ * A command's own option of a common option's name replaces it (the parser looks in the
+ * command's table first): compare's --json is its table's JSON, not a result document.
+ */
+static bool shadowed(const struct bp_opt *table, const struct bp_opt *common)
+{
+	for (const struct bp_opt *o = table; o && !bp_opt_is_end(o); o++)
+		if (o->long_name && common->long_name && !strcmp(o->long_name, common->long_name))
+			return true;
+	return false;
+}
+
+/* The group of each common option a command may leave out (options.h); -q, -v, -h: none. */
+static const struct {
+	const char *name;
+	unsigned group;
+} common_groups[] = {
+	{ "json", BP_COMMON_JSON },
+	{ "json-stream", BP_COMMON_STREAM },
+	{ "csv", BP_COMMON_CSV },
+	{ "no-save", BP_COMMON_SAVE },
+	{ "db", BP_COMMON_DB },
+	{ "label", BP_COMMON_LABEL },
+	{ "repeat", BP_COMMON_REPEAT },
+	{ "until-stable", BP_COMMON_REPEAT },
+	{ "no-monitor", BP_COMMON_MONITOR },
+	{ "busy-warn", BP_COMMON_MONITOR },
+};
+
+static unsigned group_of(const struct bp_opt *common)
+{
+	for (size_t i = 0; i < sizeof(common_groups) / sizeof(common_groups[0]); i++)
+		if (!strcmp(common->long_name, common_groups[i].name))
+			return common_groups[i].group;
+	return 0;
+}
+
+/* The groups of common options the command of table does not take: its end row's. */
+static unsigned refused_groups(const struct bp_opt *table)
+{
+	const struct bp_opt *o = table;
+
+	if (!o)
+		return 0;
+	while (!bp_opt_is_end(o))
+		o++;
+	return (unsigned)o->offset;
+}
+
+/* A common option the command of table has: it takes its group and has no option of its name. */
+static bool common_taken(const struct bp_opt *table, const struct bp_opt *common)
+{
+	return !(group_of(common) & refused_groups(table)) && !shadowed(table, common);
+}
+
 /* Find an option by long name (name may end at '=') in the command table, then common. */
 static const struct bp_opt *find_long(const struct bp_opt *const tables[2], const char *name,
 				      size_t namelen, int *which)
 {
 	for (int t = 0; t < 2; t++)
-		for (const struct bp_opt *o = tables[t]; !opt_is_end(o); o++)
+		for (const struct bp_opt *o = tables[t]; !bp_opt_is_end(o); o++)
 			if (o->long_name && strlen(o->long_name) == namelen &&
 			    !strncmp(o->long_name, name, namelen)) {
 				*which = t;
@@ -280,7 +334,7 @@ static const struct bp_opt *find_long(const struct bp_opt *const tables[2], cons
 static const struct bp_opt *find_short(const struct bp_opt *const tables[2], char c, int *which)
 {
 	for (int t = 0; t < 2; t++)
-		for (const struct bp_opt *o = tables[t]; !opt_is_end(o); o++)
+		for (const struct bp_opt *o = tables[t]; !bp_opt_is_end(o); o++)
 			if (o->short_name == c) {
 				*which = t;
 				return o;
@@ -297,6 +351,15 @@ struct parse_state {
 	char *err;
 	size_t errlen;
 };
+
+/* A common option the command leaves out is no option of it: false, with the message. */
+static bool taken(struct parse_state *ps, const struct bp_opt *o, int which, const char *label)
+{
+	if (which == 0 || !(group_of(o) & refused_groups(ps->tables[0])))
+		return true;
+	set_err(ps->err, ps->errlen, "%s is not an option of this command", label);
+	return false;
+}
 
 /* The value for an option: the rest of this argument, or the next argument. */
 static int take_value(struct parse_state *ps, const struct bp_opt *o, const char *label,
@@ -334,6 +397,8 @@ static int parse_long(struct parse_state *ps, const char *arg)
 		return -EINVAL;
 	}
 	snprintf(label, sizeof(label), "--%s", o->long_name);
+	if (!taken(ps, o, which, label))
+		return -EINVAL;
 	if (o->type == BP_OPT_OPTINT)
 		return opt_store(o, label, ps->targets[which], eq ? eq + 1 : "1", ps->err,
 				 ps->errlen);
@@ -363,6 +428,8 @@ static int parse_short(struct parse_state *ps, const char *arg)
 			set_err(ps->err, ps->errlen, "unknown option '-%c'", *p);
 			return -EINVAL;
 		}
+		if (!taken(ps, o, which, label))
+			return -EINVAL;
 		if (!bp_opt_takes_value(o)) {
 			rc = opt_store(o, label, ps->targets[which],
 				       o->type == BP_OPT_OPTINT ? "1" : NULL, ps->err, ps->errlen);
@@ -425,158 +492,26 @@ int bp_opts_parse(const struct bp_opt *table, void *params,
 	return 0;
 }
 
-/* The value's name after the option's names: "RATE", "N" of --x[=N]; NULL for a flag. */
-static const char *opt_meta(const struct bp_opt *o)
-{
-	if (o->type == BP_OPT_OPTINT)
-		return o->metavar ? o->metavar : "N";
-	return bp_opt_takes_value(o) ? (o->metavar ? o->metavar : "VALUE") : NULL;
-}
-
-static void put_plain(FILE *out, const char *s)
-{
-	fputs(s, out);
-}
-
-/*
- * The option's text after its names, the same in --help and the man page: its help, its
- * choices, "(repeatable)", its default. Each piece goes through put: as it is, or as roff.
- */
-static void opt_text(FILE *out, const struct bp_opt *o, void (*put)(FILE *, const char *))
-{
-	put(out, o->help ? o->help : "");
-	if (o->type == BP_OPT_CHOICE && o->choices) {
-		put(out, " (");
-		for (int i = 0; o->choices[i]; i++) {
-			if (i)
-				put(out, "|");
-			put(out, o->choices[i]);
-		}
-		put(out, ")");
-	}
-	if (o->type == BP_OPT_STRINGS)
-		put(out, " (repeatable)");
-	if (o->def && bp_opt_takes_value(o)) {
-		put(out, " [default: ");
-		put(out, o->def);
-		put(out, "]");
-	}
-}
-
-static void help_line(FILE *out, const struct bp_opt *o)
-{
-	char left[64], names[40];
-	const char *meta = opt_meta(o);
-	bool optional = o->type == BP_OPT_OPTINT;
-
-	if (o->short_name && o->long_name)
-		snprintf(names, sizeof(names), "-%c, --%s", o->short_name, o->long_name);
-	else if (o->short_name)
-		snprintf(names, sizeof(names), "-%c", o->short_name);
-	else
-		snprintf(names, sizeof(names), "    --%s", o->long_name);
-	snprintf(left, sizeof(left), "  %s%s%s%s", names, !meta ? "" : optional ? "[=" : " ",
-		 meta ? meta : "", optional ? "]" : "");
-	fprintf(out, "%-28s ", left);
-	opt_text(out, o, put_plain);
-	fputc('\n', out);
-}
-
-/* One option of the man page: ".TP", "-c, --client HOST" in bold and italics, its text. */
-static void man_entry(FILE *out, const struct bp_opt *o)
-{
-	const char *meta = opt_meta(o);
-	bool optional = o->type == BP_OPT_OPTINT;
-
-	fputs(".TP\n", out);
-	if (o->short_name) {
-		char s[3] = { '-', o->short_name, '\0' };
-
-		fputs("\\fB", out);
-		bp_roff_text(out, s);
-		fputs("\\fR", out);
-	}
-	if (o->long_name) {
-		fputs(o->short_name ? ", \\fB\\-\\-" : "\\fB\\-\\-", out);
-		bp_roff_text(out, o->long_name);
-		fputs("\\fR", out);
-	}
-	if (meta) {
-		fputs(optional ? "[=\\fI" : " \\fI", out);
-		bp_roff_text(out, meta);
-		fputs(optional ? "\\fR]" : "\\fR", out);
-	}
-	fputc('\n', out);
-	opt_text(out, o, bp_roff_text);
-	fputc('\n', out);
-}
-
-/*
- * A command's own option of a common option's name replaces it (the parser looks in the
- * command's table first): compare's --json is its table's JSON, not a result document.
- */
-static bool shadowed(const struct bp_opt *table, const struct bp_opt *common)
-{
-	for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
-		if (o->long_name && common->long_name && !strcmp(o->long_name, common->long_name))
-			return true;
-	return false;
-}
-
-void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
-		  const struct bp_opt *table)
-{
-	fprintf(out, "Usage: boardperf %s%s%s\n", cmd, synopsis && *synopsis ? " " : "",
-		synopsis ? synopsis : "");
-	if (summary)
-		fprintf(out, "%s\n", summary);
-	if (table && !opt_is_end(table)) {
-		fprintf(out, "\nOptions:\n");
-		bp_opts_help_lines(out, table);
-	}
-	fprintf(out, "\nCommon options:\n");
-	for (const struct bp_opt *o = bp_common_opt_table; !opt_is_end(o); o++)
-		if (!shadowed(table, o))
-			help_line(out, o);
-}
-
-void bp_opts_help_lines(FILE *out, const struct bp_opt *table)
-{
-	for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
-		help_line(out, o);
-}
-
 const struct bp_opt *bp_opts_next(const struct bp_opt *table, const struct bp_opt *prev)
 {
 	bool in_table = !prev;
 	const struct bp_opt *o;
 
-	for (const struct bp_opt *t = table; prev && t && !opt_is_end(t); t++)
+	for (const struct bp_opt *t = table; prev && t && !bp_opt_is_end(t); t++)
 		if (t == prev)
 			in_table = true;
 	if (in_table) {
 		o = prev ? prev + 1 : table;
-		if (o && !opt_is_end(o))
+		if (o && !bp_opt_is_end(o))
 			return o;
 		o = bp_common_opt_table;
 	} else {
 		o = prev + 1;
 	}
-	for (; !opt_is_end(o); o++)
-		if (!shadowed(table, o))
+	for (; !bp_opt_is_end(o); o++)
+		if (common_taken(table, o))
 			return o;
 	return NULL;
-}
-
-void bp_opts_man(FILE *out, const struct bp_opt *table, bool common)
-{
-	if (!common) {
-		for (const struct bp_opt *o = table; o && !opt_is_end(o); o++)
-			man_entry(out, o);
-		return;
-	}
-	for (const struct bp_opt *o = bp_opts_next(table, NULL); o; o = bp_opts_next(table, o))
-		man_entry(out, o);
 }
 
 static json_t *opt_value_json(const struct bp_opt *o, const void *params)
@@ -616,7 +551,7 @@ json_t *bp_opts_to_json(const struct bp_opt *table, const void *params)
 {
 	json_t *obj = json_object();
 
-	for (const struct bp_opt *o = table; obj && !opt_is_end(o); o++) {
+	for (const struct bp_opt *o = table; obj && !bp_opt_is_end(o); o++) {
 		char key[2] = { o->short_name, 0 };
 
 		json_object_set_new(obj, o->long_name ? o->long_name : key,

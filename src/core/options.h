@@ -44,7 +44,11 @@ struct bp_opt {
 	char short_name;         /* 0 for none */
 	const char *long_name;   /* without "--"; NULL for none */
 	enum bp_opt_type type;
-	size_t offset;           /* of the field in the command's parameter struct */
+	/*
+	 * Of the field in the command's parameter struct; in a table's end row, the groups of
+	 * common options its command leaves out (BP_OPT_END_WITHOUT).
+	 */
+	size_t offset;
 	const char *metavar;     /* "RATE", "N", ... for --help */
 	const char *def;         /* default as the user would type it; NULL = unset/false */
 	/*
@@ -56,8 +60,31 @@ struct bp_opt {
 	const char *help;
 };
 
-/* End of a table. */
+/*
+ * The common options in groups a command may leave out: one it does not take is neither
+ * parsed ("--repeat is not an option of this command") nor listed by its --help, man page
+ * or completion.
+ */
+enum bp_common_group {
+	BP_COMMON_JSON = 1u << 0,    /* -J: the result as JSON */
+	BP_COMMON_CSV = 1u << 1,     /* --csv */
+	BP_COMMON_STREAM = 1u << 2,  /* --json-stream */
+	BP_COMMON_DB = 1u << 3,      /* --db: the results database */
+	BP_COMMON_SAVE = 1u << 4,    /* --no-save */
+	BP_COMMON_LABEL = 1u << 5,   /* --label */
+	BP_COMMON_REPEAT = 1u << 6,  /* --repeat, --until-stable */
+	BP_COMMON_MONITOR = 1u << 7, /* --no-monitor, --busy-warn */
+};
+
+/* What a command that measures nothing leaves out: it saves, repeats and monitors nothing. */
+#define BP_COMMON_MEASURING (BP_COMMON_STREAM | BP_COMMON_SAVE | BP_COMMON_LABEL | \
+			     BP_COMMON_REPEAT | BP_COMMON_MONITOR)
+
+/* End of a table: its command takes every common option. */
 #define BP_OPT_END { 0, NULL, BP_OPT_FLAG, 0, NULL, NULL, 0, 0, NULL, NULL }
+/* End of a table whose command does not take the common options of groups (enum above). */
+#define BP_OPT_END_WITHOUT(groups) { 0, NULL, BP_OPT_FLAG, (groups), NULL, NULL, 0, 0, NULL, \
+				     NULL }
 
 /* The most runs --repeat takes: a bound on time and on the runs a result holds. */
 #define BP_REPEAT_MAX 1000
@@ -114,11 +141,14 @@ int bp_check_exclusive(bool a, const char *a_name, bool b, const char *b_name,
 /* Fill params with the table's defaults only (for tests and for suites). */
 int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t errlen);
 
-/* "Usage: boardperf CMD SYNOPSIS", the summary, then one aligned line per option. */
+/*
+ * "Usage: boardperf CMD SYNOPSIS", the summary, then one aligned line per option it takes,
+ * its words filled to out's width (core/term.h).
+ */
 void bp_opts_help(FILE *out, const char *cmd, const char *synopsis, const char *summary,
 		  const struct bp_opt *table);
 
-/* One such line for each option of table alone (not the common ones). */
+/* One such line for each option of table alone (not the common ones), to out's width. */
 void bp_opts_help_lines(FILE *out, const struct bp_opt *table);
 
 /*
@@ -131,10 +161,21 @@ void bp_opts_man(FILE *out, const struct bp_opt *table, bool common);
 
 /*
  * The options a command has, in its --help's order: its table's, then the common ones it
- * does not replace (a command's option of a common option's long name replaces it).
+ * takes (its end row's BP_OPT_END_WITHOUT) and does not replace (a command's option of a
+ * common option's long name replaces it).
  *   for (o = bp_opts_next(table, NULL); o; o = bp_opts_next(table, o))
  */
 const struct bp_opt *bp_opts_next(const struct bp_opt *table, const struct bp_opt *prev);
+
+/* The row ends its table (neither a letter nor a name). */
+bool bp_opt_is_end(const struct bp_opt *o);
+
+/*
+ * The length of the synopsis part at s ("[-l SIZE]" of "[-l SIZE] [-Z]"): up to a space
+ * outside brackets and quotes, or a space before a bracket inside them ("[--sctp [--nstreams
+ * N]]" parts before "[--nstreams"). Lines of a synopsis break between parts only.
+ */
+size_t bp_synopsis_part(const char *s);
 
 /*
  * The option takes the next argument as its value (-c HOST); false for a flag, a count and

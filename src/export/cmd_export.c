@@ -29,7 +29,7 @@ static const struct bp_opt export_opts[] = {
 	  "7d)" },
 	{ 'o', "output", BP_OPT_STRING, offsetof(struct export_params, output), "FILE", NULL, 0,
 	  0, NULL, "write FILE instead of stdout, replaced whole (textfile collector: NAME.prom)" },
-	BP_OPT_END,
+	BP_OPT_END_WITHOUT(BP_COMMON_JSON | BP_COMMON_CSV | BP_COMMON_MEASURING),
 };
 
 static int export_check(void *params, const struct bp_parsed *parsed, char *err,

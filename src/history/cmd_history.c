@@ -31,7 +31,7 @@ static const struct bp_opt history_opts[] = {
 	  NULL, "at most the N newest (0: all)" },
 	{ 0, "all", BP_OPT_FLAG, offsetof(struct history_params, all), NULL, NULL, 0, 0, NULL,
 	  "also each test of a suite (run) on a line of its own" },
-	BP_OPT_END,
+	BP_OPT_END_WITHOUT(BP_COMMON_CSV | BP_COMMON_MEASURING),
 };
 
 static int history_check(void *params, const struct bp_parsed *parsed, char *err,
@@ -95,11 +95,6 @@ static int history_run(const void *params, const struct bp_test_ctx *ctx, struct
 	int rc = 0;
 
 	(void)r;
-	if (c->csv || c->json_stream) {
-		snprintf(err, errlen, "--%s: history prints text or --json",
-			 c->csv ? "csv" : "json-stream");
-		return -EINVAL;
-	}
 	if (p->since)
 		bp_store_parse_since(p->since, time(NULL), &f.since_unix, err, errlen);
 	if (no_database_yet(c->db)) {

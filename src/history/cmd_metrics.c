@@ -22,7 +22,7 @@ struct metrics_params {
 };
 
 static const struct bp_opt metrics_opts[] = {
-	BP_OPT_END,
+	BP_OPT_END_WITHOUT(BP_COMMON_CSV | BP_COMMON_DB | BP_COMMON_MEASURING),
 };
 
 /* The known kinds, "cpu, mem, ...", for an unknown TEST's message. */
@@ -138,12 +138,6 @@ static int metrics_run(const void *params, const struct bp_test_ctx *ctx,
 
 	(void)params;
 	(void)r;
-	if (c->csv || c->json_stream) {
-		snprintf(err, errlen, "--%s: metrics prints text or --json",
-			 c->csv ? "csv" : "json-stream");
-		json_decref(array);
-		return -EINVAL;
-	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (only && strcmp(kinds[i]->name, only))
 			continue;

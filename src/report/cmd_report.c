@@ -24,7 +24,7 @@ struct report_params {
 static const struct bp_opt report_opts[] = {
 	{ 0, "html", BP_OPT_STRING, offsetof(struct report_params, html), "FILE", NULL, 0, 0,
 	  NULL, "write the page to FILE ('-': standard output) (required)" },
-	BP_OPT_END,
+	BP_OPT_END_WITHOUT(BP_COMMON_JSON | BP_COMMON_CSV | BP_COMMON_MEASURING),
 };
 
 static int report_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)

@@ -123,7 +123,7 @@ static const struct bp_opt serve_opts[] = {
 	  "address): the server's counters, and the stored figures with --db" },
 	{ 0, "psk", BP_OPT_STRING, offsetof(struct serve_params, psk_file), "FILE", NULL, 0, 0,
 	  NULL, "only clients proving the pre-shared key in FILE may test (mode 600, >= 16 bytes)" },
-	BP_OPT_END,
+	BP_OPT_END_WITHOUT(BP_COMMON_JSON | BP_COMMON_CSV | BP_COMMON_MEASURING),
 };
 
 /* "127.0.0.1:9201", "[::1]:9201", "localhost:9201", ":9201" into host and port. */

@@ -22,6 +22,43 @@ for c in run info; do
 	grep -q "^Usage: boardperf $c" <<<"$out"; ok $? "$c --help shows its usage line"
 done
 
+# --help fits the terminal: 80 columns without one ($COLUMNS or 80), a terminal's own width
+# (TIOCGWINSZ, script(1)'s pty) over $COLUMNS; characters, not bytes (docs/results.md)
+widest() { # "N: the first line N wide" of stdin, N in characters
+	local t n; t=$(cat); n=$(LC_ALL=C.UTF-8 wc -L <<<"$t")
+	echo "$n: $(LC_ALL=C.UTF-8 grep -m1 -E "^.{$n}$" <<<"$t")"
+}
+on_tty() { # on_tty COLS CMD...: CMD's stdout on a terminal COLS wide
+	local cols=$1; shift
+	script -qec "stty cols $cols rows 24; $(printf '%q ' "$@")" /dev/null </dev/null | tr -d '\r'
+}
+commands=$(sed -n '/^Commands:/,/^$/s/^  \([a-z0-9]*\) .*/\1/p' <<<"$help")
+[ "$(wc -w <<<"$commands")" -ge 20 ]; ok $? "--help lists the commands: $(tr '\n' ' ' <<<"$commands")"
+for c in "" $commands; do
+	w=$(env -u COLUMNS "$bp" $c --help | widest)
+	[ "${w%%:*}" -le 80 ]; ok $? "${c:-boardperf} --help without a terminal: at most 80 columns ($w)"
+done
+w=$(COLUMNS=60 "$bp" tcp --help | widest)
+[ "${w%%:*}" -le 60 ] && [ "${w%%:*}" -ge 55 ]; ok $? "tcp --help under COLUMNS=60 fills 55-60 columns ($w)"
+w=$(on_tty 100 env COLUMNS=60 "$bp" serve --help | widest)
+[ "${w%%:*}" -le 100 ] && [ "${w%%:*}" -gt 60 ]
+ok $? "serve --help on a terminal 100 wide: its width over COLUMNS=60 ($w)"
+
+# a command lists and takes only the common options that mean something to it
+expect_exit 0 "compare --help" "$bp" compare --help
+! grep -qE -- '--(repeat|until-stable|json-stream|label|no-monitor|busy-warn|no-save)\b' <<<"$out" &&
+	grep -q -- '--db FILE' <<<"$out"
+ok $? "compare --help: --db, none of --repeat, --label, --json-stream, --no-monitor, --no-save"
+for bad in "compare --label x a b" "serve --no-save" "info --no-monitor" "history --csv" \
+	"metrics --json-stream" "run --until-stable 5" "import -J x.json"; do
+	expect_exit 2 "$bad" "$bp" $bad
+	[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "is not an option of this command (see 'boardperf ${bad%% *} --help')" <<<"$err"
+	ok $? "$bad: refused in one line ($err)"
+done
+expect_exit 0 "cpu --help" "$bp" cpu --help
+grep -q -- '--repeat N' <<<"$out" && grep -q -- '--no-monitor' <<<"$out"
+ok $? "cpu --help: the common options of a measurement"
+
 expect_exit 2 "unknown command" "$bp" frobnicate
 [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "unknown command 'frobnicate'" <<<"$err"
 ok $? "unknown command: one line naming it"

@@ -78,6 +78,9 @@ ok $? "man --warnings -l renders it 80 wide, no warnings: $(head -3 "$work/man.e
 sections=$(grep -E '^[A-Z][A-Z ]+$' <<<"$man_txt" | tr '\n' ,)
 [ "$sections" = "NAME,SYNOPSIS,DESCRIPTION,COMMANDS,OPTIONS,EXIT STATUS,FILES,SEE ALSO," ]
 ok $? "sections: $sections"
+# --help fills its lines to the terminal (docs/results.md, "Text output"): read at the widest,
+# each option on one line, as the page has it
+export COLUMNS=1000
 help_cmds=$("$bp" --help | awk '/^Commands:/ {on = 1; next} on && /^$/ {exit} on {print $1}')
 man_cmds=$(awk '/^COMMANDS/ {on = 1; next} /^[A-Z]/ {on = 0} on && /^       [a-z0-9]+( |$)/ {print $1}' <<<"$man_txt")
 [ -n "$help_cmds" ] && [ "$help_cmds" = "$man_cmds" ]
@@ -115,7 +118,7 @@ for c in $help_cmds; do
 	# --help's lines but its headings: the usage line, the summary, one line per option
 	h=$("$bp" "$c" --help | grep -vE '^$|^(Common o|O)ptions:$' | squeeze)
 	m=$(view "$c")
-	[ "$(grep -c '^-' <<<"$h")" -gt 10 ] && [ "$h" = "$m" ]
+	[ "$(grep -c '^-' <<<"$h")" -ge 4 ] && [ "$h" = "$m" ]
 	ok $? "boardperf $c in the page says what its --help says: usage, summary, $(grep -c '^-' <<<"$h") options$( [ "$h" = "$m" ] || diff <(echo "$h") <(echo "$m") | tr '\n' ' ')"
 done
 [ "$(cut -f1 "$work/page.view" | sort -u | grep -cvx -- -)" -eq "$(wc -l <<<"$help_cmds")" ]

@@ -115,16 +115,17 @@ ok $? "--until-stable -1: one line ($err)"
 expect_exit 2 "--until-stable with a cap of 2" "$bp" cpu --until-stable 5 --repeat 2
 grep -q "needs a cap of at least 3" <<<"$err"; ok $? "a cap below 3 runs refused"
 expect_exit 2 "serve --repeat" "$bp" serve --repeat 2
-grep -q "serve has no result to repeat" <<<"$err"; ok $? "serve refused"
+grep -q -- "--repeat is not an option of this command" <<<"$err"; ok $? "serve refused"
 expect_exit 2 "run --repeat" "$bp" run --repeat 2
-grep -q "run is not one measurement" <<<"$err"; ok $? "run refused"
+grep -q -- "--repeat is not an option of this command" <<<"$err"; ok $? "run refused"
 
 # --- together's own --repeat hides the common one in its --help; others list it
 expect_exit 0 "together --help" "$bp" together --help
 [ "$(grep -c -- '^ *--repeat N' <<<"$out")" -eq 1 ] && grep -q 'rounds (each' <<<"$out"
 ok $? "together --help: one --repeat N, its own rounds"
 expect_exit 2 "together --until-stable" "$bp" together "cpu -t 0.1" "mem -t 0.1" --until-stable 5
-grep -q "together is not one measurement" <<<"$err"; ok $? "together refuses the common repeat"
+grep -q -- "--until-stable is not an option of this command" <<<"$err"
+ok $? "together refuses the common repeat"
 expect_exit 0 "cpu --help" "$bp" cpu --help
 grep -q -- '--until-stable COV' <<<"$out"; ok $? "cpu --help: --until-stable among the common options"
 

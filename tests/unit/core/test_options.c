@@ -289,6 +289,62 @@ static void test_man(void)
 	      !bp_opt_takes_value(&more_table[2]));
 }
 
+/* A command that leaves out common groups: not parsed, not listed, not in its --help. */
+static const struct bp_opt lean_table[] = {
+	{ 'x', "extra", BP_OPT_FLAG, 0, NULL, NULL, 0, 0, NULL, "an option of its own" },
+	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT | BP_COMMON_MONITOR),
+};
+
+static void test_common_groups(void)
+{
+	bool extra = false;
+	struct bp_common_opts c;
+	struct bp_parsed parsed;
+	char err[160] = "", *help = NULL;
+	size_t len = 0;
+	FILE *f;
+	char *rep[] = { "--repeat", "2" }, *mon[] = { "-x", "--no-monitor" }, *ok[] = { "-xJ",
+		"--db=x.db", "-q" };
+	int n = 0, nrepeat = 0;
+
+	CHECK_INT(bp_opts_parse(lean_table, &extra, &c, &parsed, 2, rep, err, sizeof(err)),
+		  -EINVAL);
+	CHECK_STR(err, "--repeat is not an option of this command");
+	CHECK_INT(bp_opts_parse(lean_table, &extra, &c, &parsed, 2, mon, err, sizeof(err)),
+		  -EINVAL);
+	CHECK_STR(err, "--no-monitor is not an option of this command");
+	CHECK_INT(bp_opts_parse(lean_table, &extra, &c, &parsed, 3, ok, err, sizeof(err)), 0);
+	CHECK(extra && c.json && c.quiet && c.db && !strcmp(c.db, "x.db"));
+	for (const struct bp_opt *o = bp_opts_next(lean_table, NULL); o;
+	     o = bp_opts_next(lean_table, o)) {
+		nrepeat += !strcmp(o->long_name, "repeat") || !strcmp(o->long_name, "until-stable") ||
+			   !strcmp(o->long_name, "no-monitor") || !strcmp(o->long_name, "busy-warn");
+		n++;
+	}
+	CHECK_INT(nrepeat, 0);
+	/* its own, and every common one but the four it leaves out */
+	for (const struct bp_opt *o = bp_common_opt_table; !bp_opt_is_end(o); o++)
+		n--;
+	CHECK_INT(n, 1 - 4);
+	f = open_memstream(&help, &len);
+	if (f) {
+		setenv("COLUMNS", "60", 1);
+		bp_opts_help(f, "lean", "[-x] [--a-rather-long-option-name VALUE]", "a summary that "
+			     "goes on and on, past the width of the narrow terminal it is on", lean_table);
+		fclose(f);
+	}
+	CHECK(help && !strstr(help, "--repeat") && !strstr(help, "--no-monitor") &&
+	      strstr(help, "  -x, --extra                an option of its own\n"));
+	/* filled to $COLUMNS (no terminal): the synopsis under its start, the summary wrapped */
+	CHECK(help && strstr(help, "Usage: boardperf lean [-x]\n"
+				   "                      [--a-rather-long-option-name VALUE]\n"));
+	CHECK(help && strstr(help, "narrow\nterminal it is on\n"));
+	for (char *l = help; l && *l; l = strchr(l, '\n') + 1)
+		CHECK(strcspn(l, "\n") <= 60);
+	free(help);
+	unsetenv("COLUMNS");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -297,5 +353,6 @@ int main(void)
 	test_text();
 	test_help_and_json();
 	test_man();
+	test_common_groups();
 	return tap_done();
 }
