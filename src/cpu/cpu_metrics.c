@@ -31,8 +31,16 @@ static const struct bp_metric_decl cpu_metrics[] = {
 	  "<algorithm>.<block size>: bytes hashed or ciphered per second on one core"),
 };
 
+/* "sha256.8192": the block size; "sha256.worker2": the worker */
+static const struct bp_label_part cpu_label_parts[] = {
+	{ "", "block_size", false },
+	{ "worker", "worker", false },
+};
+
 const struct bp_kind bp_kind_cpu = {
 	.name = "cpu",
 	BP_KIND_CATALOGUE(cpu_metrics),
 	.repeatable = true,
+	BP_KIND_LABEL_PARTS(cpu_label_parts),
+	.charts = BP_CHARTS_CPU_ITEMS,
 };

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "result/kind.h"
+
 static const struct {
 	const char *unit, *om;
 	double scale;
@@ -20,21 +22,6 @@ static const struct {
 	{ "Hz", "hertz", 1 },
 	{ "op", "operations", 1 },
 	{ "count", "", 1 },
-};
-
-/*
- * Dotted parts that are a figure's parameter: in a result of test, a part that is prefix
- * followed by digits only (prefix "": digits alone) becomes label = the digits.
- */
-static const struct {
-	const char *test, *prefix, *label;
-	bool binary;          /* the digits may end in KiB, MiB or GiB (kept in the value) */
-} part_labels[] = {
-	{ "cpu", "", "block_size", false },
-	{ "cpu", "worker", "worker", false },
-	{ "rfc2544", "frame", "frame_size", false },
-	{ "http", "", "code", false },
-	{ "mem", "", "size", true },
 };
 
 static const char *const reserved_suffixes[] = {
@@ -70,18 +57,22 @@ static bool size_text(const char *s, size_t len, bool binary)
 	return all_digits(s, len);
 }
 
-/* Whether the part s[0..len) becomes a label in a result of test: its rule, or -1. */
-static int part_rule(const char *test, const char *s, size_t len)
+/*
+ * The rule by which the part s[0..len) becomes a label in a result of test: its kind's
+ * (result/kind.h, label parts), or NULL.
+ */
+static const struct bp_label_part *part_rule(const char *test, const char *s, size_t len)
 {
-	for (size_t i = 0; i < sizeof(part_labels) / sizeof(part_labels[0]); i++) {
-		size_t pl = strlen(part_labels[i].prefix);
+	const struct bp_kind *k = test ? bp_kind_find(test) : NULL;
 
-		if (test && !strcmp(test, part_labels[i].test) && len > pl &&
-		    !memcmp(s, part_labels[i].prefix, pl) &&
-		    size_text(s + pl, len - pl, part_labels[i].binary))
-			return (int)i;
+	for (size_t i = 0; k && i < k->nlabel_parts; i++) {
+		const struct bp_label_part *r = &k->label_parts[i];
+		size_t pl = strlen(r->prefix);
+
+		if (len > pl && !memcmp(s, r->prefix, pl) && size_text(s + pl, len - pl, r->binary))
+			return r;
 	}
-	return -1;
+	return NULL;
 }
 
 /* Appends s[0..len) with every run of other characters as one '_'; false when full. */
@@ -133,12 +124,12 @@ int bp_om_name_of(const char *test, const char *metric, const char *unit,
 	while (p && *p) {
 		const char *dot = strchr(p, '.');
 		size_t len = dot ? (size_t)(dot - p) : strlen(p);
-		int rule = n->label ? -1 : part_rule(test, p, len);
+		const struct bp_label_part *rule = n->label ? NULL : part_rule(test, p, len);
 
-		if (rule >= 0 && len - strlen(part_labels[rule].prefix) < sizeof(n->label_value)) {
-			size_t pl = strlen(part_labels[rule].prefix);
+		if (rule && len - strlen(rule->prefix) < sizeof(n->label_value)) {
+			size_t pl = strlen(rule->prefix);
 
-			n->label = part_labels[rule].label;
+			n->label = rule->label;
 			n->part_off = (size_t)(p - metric);
 			n->part_len = len;
 			snprintf(n->label_value, sizeof(n->label_value), "%.*s", (int)(len - pl),

@@ -36,9 +36,15 @@ static const struct bp_metric_decl http_metrics[] = {
 	  "the interval's slowest request"),
 };
 
+/* "status.200": the status code */
+static const struct bp_label_part http_label_parts[] = {
+	{ "", "code", false },
+};
+
 const struct bp_kind bp_kind_http = {
 	.name = "http",
 	BP_KIND_CATALOGUE(http_metrics),
 	.headline_latency = "request",
 	.repeatable = true,
+	BP_KIND_LABEL_PARTS(http_label_parts),
 };

@@ -20,8 +20,15 @@ static const struct bp_metric_decl mem_metrics[] = {
 	  "latency.<size>: a dependent load's latency over that working set"),
 };
 
+/* "latency.16KiB": the working set's size */
+static const struct bp_label_part mem_label_parts[] = {
+	{ "", "size", true },
+};
+
 const struct bp_kind bp_kind_mem = {
 	.name = "mem",
 	BP_KIND_CATALOGUE(mem_metrics),
 	.repeatable = true,
+	BP_KIND_LABEL_PARTS(mem_label_parts),
+	.charts = BP_CHARTS_MEM,
 };

@@ -6,6 +6,7 @@
 
 #include "report/report_charts.h"
 #include "report/report_figure.h"
+#include "result/kind.h"
 
 /* A bar chart of the named metrics (categories[c] shown, names[c] looked up), per run. */
 static int metric_bars(FILE *out, const struct bp_report_test *t, const char *id,
@@ -298,17 +299,24 @@ static int mem_charts(FILE *out, const struct bp_report_test *t)
 
 int bp_report_bench_charts(FILE *out, const struct bp_report_test *t)
 {
+	const struct bp_kind *k = bp_kind_find(t->test);
 	int rc = 0;
 
-	if (!strcmp(t->test, "rfc2544")) {
+	switch (k ? k->charts : BP_CHARTS_INTERVALS) {
+	case BP_CHARTS_FRAME_SIZES:
 		rc = rfc2544_bars(out, t, "fps", "pkt/s", "rfc2544: zero-loss rate per frame size");
 		if (!rc)
 			rc = rfc2544_bars(out, t, "bitrate", "bit/s",
 					  "rfc2544: zero-loss bit rate per frame size");
-	} else if (!strcmp(t->test, "cpu")) {
+		break;
+	case BP_CHARTS_CPU_ITEMS:
 		rc = cpu_charts(out, t);
-	} else if (!strcmp(t->test, "mem")) {
+		break;
+	case BP_CHARTS_MEM:
 		rc = mem_charts(out, t);
+		break;
+	case BP_CHARTS_INTERVALS:
+		break;
 	}
 	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "report/report_charts.h"
 #include "report/report_figure.h"
+#include "result/kind.h"
 
 /* Figures worth a line over time: rates, latencies, shares. Byte and packet counts per
  * interval repeat the rate; spans and cwnd are bookkeeping. */
@@ -99,8 +100,10 @@ int bp_report_interval_charts(FILE *out, const struct bp_report_test *t)
 	size_t i;
 	int rc = 0;
 
-	/* rfc2544's intervals are its trials, one rate each, not a time series */
-	if (!strcmp(t->test, "rfc2544"))
+	const struct bp_kind *k = bp_kind_find(t->test);
+
+	/* a kind with charts of its own has no time series (rfc2544's intervals are trials) */
+	if (k && k->charts != BP_CHARTS_INTERVALS)
 		return 0;
 	names = interval_names(t);
 	if (!names)

@@ -45,12 +45,38 @@ struct bp_metric_decl {
 	const char *meaning; /* one line, for `boardperf metrics` */
 };
 
+/*
+ * A part of a metric's dotted name that is a parameter of the figure, not its name (cpu's
+ * block size in "sha256.8192", rfc2544's "frame64"): prefix followed by digits ("" : digits
+ * alone; binary: the digits may end in KiB, MiB or GiB). OpenMetrics makes it label = the
+ * digits (export/om_name.h).
+ */
+struct bp_label_part {
+	const char *prefix, *label;
+	bool binary;
+};
+
+/*
+ * The charts `report` draws of the kind besides its latency percentiles: its interval
+ * figures over time, or its own (and then no time series: rfc2544's intervals are its
+ * trials, one rate each).
+ */
+enum bp_report_charts {
+	BP_CHARTS_INTERVALS = 0, /* each interval figure over time */
+	BP_CHARTS_FRAME_SIZES,   /* rfc2544: zero-loss rate and bit rate per frame size */
+	BP_CHARTS_CPU_ITEMS,     /* cpu: each algorithm's speed by block size, per worker */
+	BP_CHARTS_MEM,           /* mem: bandwidth by operation, latency by working set */
+};
+
 struct bp_kind {
 	const char *name;  /* the command word */
 	const struct bp_metric_decl *metrics;
 	size_t nmetrics;
 	const char *headline_latency;  /* the latency summary shown as its p50 ("transaction"), or NULL */
 	bool repeatable;               /* --repeat runs it several times */
+	const struct bp_label_part *label_parts; /* BP_KIND_LABEL_PARTS; NULL: none */
+	size_t nlabel_parts;
+	enum bp_report_charts charts;
 };
 
 /*
@@ -66,6 +92,10 @@ struct bp_kind {
 
 /* A kind's catalogue as its definition's .metrics and .nmetrics. */
 #define BP_KIND_CATALOGUE(table) .metrics = (table), .nmetrics = sizeof(table) / sizeof((table)[0])
+
+/* A kind's label parts as its definition's .label_parts and .nlabel_parts. */
+#define BP_KIND_LABEL_PARTS(table) .label_parts = (table), \
+	.nlabel_parts = sizeof(table) / sizeof((table)[0])
 
 /*
  * Install the kinds bp_kind_find looks through (the registry's, or a unit test's own). The

@@ -30,8 +30,15 @@ static const struct bp_metric_decl rfc2544_metrics[] = {
 	  "the sender's time it could not run"),
 };
 
+/* "frame64.fps": the frame size */
+static const struct bp_label_part rfc2544_label_parts[] = {
+	{ "frame", "frame_size", false },
+};
+
 const struct bp_kind bp_kind_rfc2544 = {
 	.name = "rfc2544",
 	BP_KIND_CATALOGUE(rfc2544_metrics),
 	.repeatable = true,
+	BP_KIND_LABEL_PARTS(rfc2544_label_parts),
+	.charts = BP_CHARTS_FRAME_SIZES,
 };

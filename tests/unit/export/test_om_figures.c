@@ -12,6 +12,7 @@
 
 #include "export/om_figures.h"
 #include "export/om_file.h"
+#include "kinds.h"
 #include "tap.h"
 
 static const char want_om[] =
@@ -157,6 +158,7 @@ int main(void)
 {
 	struct bp_om_figures set = { 0 };
 	char *got;
+	install_all_kinds(); /* label parts are the kinds' (result/kind.h) */
 
 	fill_set(&set);
 	CHECK_INT(set.n, 5);

@@ -3,6 +3,7 @@
 
 #include "export/om_name.h"
 #include "export/om_text.h"
+#include "kinds.h"
 #include "tap.h"
 
 static const struct {
@@ -64,6 +65,7 @@ int main(void)
 {
 	struct bp_om_name n;
 	char longname[400];
+	install_all_kinds(); /* label parts are the kinds' (result/kind.h) */
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int rc = bp_om_name_of(cases[i].test, cases[i].metric, cases[i].unit, &n);

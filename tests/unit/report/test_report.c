@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "kinds.h"
 #include "tap.h"
 
 static char err[256];
@@ -230,6 +231,7 @@ static void test_same_name(void)
 
 int main(void)
 {
+	install_all_kinds(); /* the kinds say which charts and labels (result/kind.h) */
 	test_page();
 	test_odd();
 	test_same_name();
