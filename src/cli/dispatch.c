@@ -18,6 +18,7 @@
 #include "core/starve.h"
 #include "result/render.h"
 #include "result/result.h"
+#include "result/kind_check.h"
 #include "result/result_starve.h"
 
 static void apply_log_level(const struct bp_common_opts *c)
@@ -29,6 +30,23 @@ static void apply_log_level(const struct bp_common_opts *c)
 	else if (c->verbose == 1)
 		bp_log_set_level(BP_LOG_DEBUG);
 }
+
+#ifdef BP_CHECK_CATALOGUE
+/*
+ * Debug and sanitizer builds: a figure its kind does not declare (result/kind_check.h) is a
+ * bug in the test that emitted it, caught by whichever test ran it.
+ */
+static void check_catalogue(const struct bp_result *r)
+{
+	char why[256];
+
+	if (!bp_kind_check_result(r, why, sizeof(why)))
+		return;
+	bp_error("undeclared figure: %s (result/kind.h)", why);
+	if (!getenv("BP_CATALOGUE_WARN_ONLY"))
+		abort();
+}
+#endif
 
 /* ctx: its common and parsed are c and parsed, for check_inner once they are filled. */
 static int parse_command_line(const struct bp_test *t, void *params, struct bp_common_opts *c,
@@ -231,6 +249,10 @@ static int run_and_render(const struct bp_test *t, const void *params,
 		bp_monitor_end(mon, r, c);
 		rc = apply_stop_rule(r, rc, err, sizeof(err));
 	}
+#ifdef BP_CHECK_CATALOGUE
+	if (!t->no_result)
+		check_catalogue(r);
+#endif
 	why = err[0] ? err : strerror(-rc);
 	/* JSON and CSV readers get the error in the document, beside what was measured. */
 	/* a test that named its own code (gpio's "no-gpio", "line-busy") keeps it */
