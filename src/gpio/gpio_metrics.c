@@ -1,7 +1,7 @@
 /*
  * What gpio emits (gpio_report.c, cmd_gpio.c): the loop's own write time, then per access
- * method (chardev, sysfs, mmap) <method>.<figure>. No headline yet: its summary shows the
- * first two figures it emitted.
+ * method (chardev, sysfs, mmap) <method>.<figure>. Its headline: the first method's toggle
+ * rate and the cost of its write beyond the loop's own.
  */
 #include "gpio/gpio_metrics.h"
 
@@ -9,12 +9,12 @@ static const struct bp_metric_decl gpio_metrics[] = {
 	BP_METRIC("loop.write.mean", "ns", LOWER, MEAN, TOTAL,
 	  "the timing loop's own cost per write, without a pin"),
 	BP_METRIC("*.periods.rate", "Hz", HIGHER, NONE, BOTH,
-	  "square-wave periods per second the method toggled"),
+	  "square-wave periods per second the method toggled", .headline = 1),
 	BP_METRIC("*.edges.rate", "op/s", HIGHER, NONE, TOTAL,
 	  "pin writes (edges) per second"),
 	BP_METRIC("*.write.mean", "ns", LOWER, NONE, TOTAL, "mean time of one write"),
 	BP_METRIC("*.overhead", "ns", LOWER, NONE, TOTAL,
-	  "a write's time less the loop's own"),
+	  "a write's time less the loop's own", .headline = 2),
 	BP_METRIC("*.readback.checks", "op", NONE, NONE, TOTAL,
 	  "writes read back to check the level (--readback)"),
 	BP_METRIC("*.readback.mismatches", "op", LOWER, NONE, TOTAL,

@@ -10,6 +10,7 @@
 #include "core/text_escape.h"
 #include "result/render.h"
 #include "result/headline.h"
+#include "result/kind.h"
 
 struct gather {
 	struct bp_history_entry *e;
@@ -31,7 +32,7 @@ static int take_headline(const struct bp_store_metric *m, void *arg)
 	struct gather *g = arg;
 
 	for (int i = 0; i < BP_HISTORY_FIGURES && g->headline[i]; i++) {
-		if (!g->found[i] && !strcmp(g->headline[i], m->name)) {
+		if (!g->found[i] && bp_metric_pattern_matches(g->headline[i], m->name)) {
 			set_figure(g->e, i, m);
 			g->found[i] = true;
 		}

@@ -11,15 +11,18 @@
 #define BP_HEADLINE_METRICS 4
 
 struct bp_headline {
-	/* by name, in headline order; NULL ends (always, the last slot is NULL) */
+	/*
+	 * by name or catalogue pattern (the first figure that matches it,
+	 * bp_result_find_matching), in headline order; NULL ends (always, the last slot is NULL)
+	 */
 	const char *metrics[BP_HEADLINE_METRICS + 1];
 	const char *latency;  /* the latency summary's name, shown as its p50; NULL for none */
 };
 
 /*
  * The headline of test kind test, filled into buf: buf, or NULL for a test without one (no
- * installed kind of that name, or one that declares no headline: it shows its first
- * metrics).
+ * installed kind of that name: a document of another version, which shows its first
+ * metrics; every installed kind declares one, test_catalogue holds them to it).
  */
 const struct bp_headline *bp_headline_of(const char *test, struct bp_headline *buf);
 

@@ -38,7 +38,7 @@ static size_t figures_of_run(const struct bp_result *run, struct bp_repeat_figur
 	size_t n = 0;
 
 	for (size_t i = 0; h && i < BP_HEADLINE_METRICS && h->metrics[i] && n < max; i++) {
-		const struct bp_metric *m = bp_result_find_metric(run, h->metrics[i]);
+		const struct bp_metric *m = bp_result_find_matching(run, h->metrics[i]);
 
 		if (m)
 			set_metric_figure(&f[n++], m);

@@ -11,6 +11,8 @@
 #include "core/unconst.h"
 #include "result/result.h"
 
+#include "result/kind.h"
+
 const char *bp_better_name(enum bp_better better)
 {
 	switch (better) {
@@ -301,6 +303,14 @@ const struct bp_metric *bp_result_find_metric(const struct bp_result *r, const c
 {
 	for (size_t i = 0; i < r->nmetrics; i++)
 		if (r->metrics[i].name && strcmp(r->metrics[i].name, name) == 0)
+			return &r->metrics[i];
+	return NULL;
+}
+
+const struct bp_metric *bp_result_find_matching(const struct bp_result *r, const char *pattern)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].name && bp_metric_pattern_matches(pattern, r->metrics[i].name))
 			return &r->metrics[i];
 	return NULL;
 }

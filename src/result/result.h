@@ -177,6 +177,12 @@ bool bp_result_measured(const struct bp_result *r);
 int bp_result_add_child(struct bp_result *r, struct bp_result *child);
 
 const struct bp_metric *bp_result_find_metric(const struct bp_result *r, const char *name);
+/*
+ * The first metric (in the order emitted) whose name a catalogue pattern matches, a "*"
+ * segment standing for any one (result/kind.h): a headline's "*.zero_loss.fps" is rfc2544's
+ * first frame size's. A name without "*" is found as bp_result_find_metric finds it.
+ */
+const struct bp_metric *bp_result_find_matching(const struct bp_result *r, const char *pattern);
 bool bp_result_has_warning(const struct bp_result *r, const char *code);
 
 #endif

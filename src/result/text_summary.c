@@ -33,7 +33,7 @@ static void figures(char *cell, const struct bp_result *c)
 
 	cell[0] = '\0';
 	for (size_t i = 0; h && i < BP_HEADLINE_METRICS && h->metrics[i]; i++) {
-		const struct bp_metric *m = bp_result_find_metric(c, h->metrics[i]);
+		const struct bp_metric *m = bp_result_find_matching(c, h->metrics[i]);
 
 		if (m) {
 			add_figure(cell, m->name, m->value, m->unit);

@@ -1,14 +1,14 @@
 /*
  * What rfc2544 emits (cmd_rfc2544.c): per frame size frame<size>.<figure>, and one interval
- * per trial. No headline yet: its summary shows the first two figures it emitted.
+ * per trial. Its headline: the first frame size's zero-loss rate, in frames and in bits.
  */
 #include "rfc2544/rfc2544_metrics.h"
 
 static const struct bp_metric_decl rfc2544_metrics[] = {
 	BP_METRIC("*.zero_loss.fps", "pkt/s", HIGHER, SUM, TOTAL,
-	  "frame<size>: highest rate without loss (throughput)"),
+	  "frame<size>: highest rate without loss (throughput)", .headline = 1),
 	BP_METRIC("*.zero_loss.bitrate", "bit/s", HIGHER, SUM, TOTAL,
-	  "that rate in bits per second on the wire"),
+	  "that rate in bits per second on the wire", .headline = 2),
 	BP_METRIC("*.zero_loss.percent_of_max", "percent", HIGHER, MEAN, TOTAL,
 	  "that rate in percent of the line rate"),
 	BP_METRIC("*.trials", "count", NONE, NONE, TOTAL, "trials the search ran"),

@@ -66,7 +66,7 @@ static size_t headline_figures(const struct bp_result *s, struct figure *fs, siz
 	size_t n = 0;
 
 	for (size_t i = 0; h && i < BP_HEADLINE_METRICS && h->metrics[i] && n < max; i++) {
-		const struct bp_metric *m = bp_result_find_metric(s, h->metrics[i]);
+		const struct bp_metric *m = bp_result_find_matching(s, h->metrics[i]);
 
 		if (m)
 			metric_figure(&fs[n++], m);
