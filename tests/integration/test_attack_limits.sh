@@ -41,7 +41,7 @@ start_server() {
 log_lines() { grep -cF -- "$2" "$1"; }
 
 # --- the defaults, as `serve --help` states them ---
-help=$("$bp" serve --help)
+help=$(COLUMNS=1000 "$bp" serve --help)  # one line per option
 grep -q -- "--max-duration S .*(0: no limit) \[default: 600\]" <<<"$help"
 ok $? "serve --help: --max-duration defaults to 600 s, 0 for no limit"
 grep -q -- "--max-per-client N .*(0: no limit) \[default: 4\]" <<<"$help"

@@ -209,7 +209,7 @@ if plain; then
 	# -R, --bidir, --iperf3 are tcp/udp options: rr and crr neither offer nor take them, and
 	# refuse them as any unknown option, in one line.
 	for c in rr crr; do
-		expect_exit 0 "$c --help" "$bp" "$c" --help
+		expect_exit 0 "$c --help" env COLUMNS=1000 "$bp" "$c" --help
 		for o in -R --reverse --bidir --iperf3; do
 			! grep -qE -- "(^|[ ,])$o( |,|$)" <<<"$out"; ok $? "$c --help does not offer $o"
 			expect_exit 2 "$c $o" "$bp" "$c" -c 127.0.0.1 -p "$port" "$o"
