@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/unconst.h"
+#include "result/kind.h"
 
 static int bad(char *err, size_t errlen, const char *where, const char *what)
 {
@@ -119,6 +120,7 @@ static int take_interval(struct bp_result *r, const json_t *o, const char *where
 			 size_t errlen)
 {
 	const json_t *ms = json_is_object(o) ? json_object_get(o, "metrics") : NULL;
+	const struct bp_kind *kind = r->test ? bp_kind_find(r->test) : NULL;
 	struct bp_interval *iv;
 	double start, end;
 	const char *name;
@@ -131,13 +133,15 @@ static int take_interval(struct bp_result *r, const json_t *o, const char *where
 	if (!iv)
 		return -ENOMEM;
 	json_object_foreach((json_t *)bp_unconst(ms), name, v) {
+		/* JSON's intervals carry values only: the unit is the total's, else the kind's */
 		const struct bp_metric *total = bp_result_find_metric(r, name);
+		const struct bp_metric_decl *d = total ? NULL : bp_kind_metric(kind, name);
 		double x;
 
 		if (number_of(v, &x))
 			return bad(err, errlen, where, "metrics that are numbers or null");
-		if (bp_interval_add_metric(iv, name, x, total ? total->unit : "",
-					   total ? total->better : BP_BETTER_NONE))
+		if (bp_interval_add_metric(iv, name, x, total ? total->unit : d ? d->unit : "",
+					   total ? total->better : d ? d->better : BP_BETTER_NONE))
 			return -ENOMEM;
 	}
 	return 0;
