@@ -325,6 +325,14 @@ static void free_group(struct bp_cmp_group *g)
 	free(g->rows);
 	free(g->params);
 	free(g->partial);
+	for (size_t k = 0; k < g->ncols; k++) {
+		if (g->mixed)
+			free(g->mixed[k]);
+		if (g->left_out)
+			free(g->left_out[k]);
+	}
+	free(g->mixed);
+	free(g->left_out);
 	free(g->geomean);
 	free(g->geocount);
 	free(g->geomark);

@@ -190,18 +190,21 @@ static void csv_rest(FILE *out, const struct bp_compare *c, const struct bp_cmp_
 		csv_block(out, c, &empty);
 		fputc('\n', out);
 	}
-	for (int which = 0; which < 2; which++) {
+	/* each run's text of that kind: warnings, error, the mean's notes (compare_model.h) */
+	static const char *const kinds[] = { "warnings", "error", "mixed", "left_out" };
+	char **const per_run[] = { g->warnings, g->error, g->mixed, g->left_out };
+
+	for (size_t which = 0; which < sizeof(kinds) / sizeof(kinds[0]); which++) {
 		struct cells v = text_cells();
 		bool any = false;
 
 		for (size_t k = 0; k < g->ncols; k++) {
-			v.text[g->run[k]] = which ? g->error[k] : g->warnings[k];
+			v.text[g->run[k]] = per_run[which][k];
 			any = any || v.text[g->run[k]];
 		}
 		if (!any)
 			continue;
-		csv_head(out, g->test, which ? "error" : "warnings", which ? "error" : "warnings",
-			 NULL, NULL);
+		csv_head(out, g->test, kinds[which], kinds[which], NULL, NULL);
 		csv_block(out, c, &v);
 		csv_block(out, c, &empty);
 		csv_block(out, c, &empty);
@@ -330,9 +333,11 @@ static json_t *partial_json(const struct bp_cmp_group *g)
 static json_t *group_json(const struct bp_cmp_group *g)
 {
 	json_t *runs = json_array(), *gq = json_array(), *gn = json_array(), *gm = json_array();
-	json_t *w = json_array(), *e = json_array();
+	json_t *w = json_array(), *e = json_array(), *mx = json_array(), *lo = json_array();
 
-	for (size_t k = 0; runs && gq && gn && gm && w && e && k < g->ncols; k++) {
+	for (size_t k = 0; runs && gq && gn && gm && w && e && mx && lo && k < g->ncols; k++) {
+		json_array_append_new(mx, jstr(g->mixed[k]));
+		json_array_append_new(lo, jstr(g->left_out[k]));
 		json_array_append_new(runs, json_integer((json_int_t)g->run[k]));
 		json_array_append_new(gq, jnum(g->geomean[k]));
 		json_array_append_new(gn, json_integer((json_int_t)g->geocount[k]));
@@ -340,10 +345,11 @@ static json_t *group_json(const struct bp_cmp_group *g)
 		json_array_append_new(w, jstr(g->warnings[k]));
 		json_array_append_new(e, jstr(g->error[k]));
 	}
-	return json_pack("{s:s, s:o*, s:o*, s:o*, s:{s:o*, s:o*, s:o*}, s:o*, s:o*, s:o*}",
-			 "test", g->test, "runs", runs, "params_differ", params_json(g),
+	return json_pack("{s:s, s:o*, s:o*, s:o*, s:{s:o*, s:o*, s:o*, s:o*, s:o*}, s:o*, s:o*, "
+			 "s:o*}", "test", g->test, "runs", runs, "params_differ", params_json(g),
 			 "metrics", rows_json(g), "geomean", "ratios", gq, "counts", gn, "marks",
-			 gm, "only_in_some", partial_json(g), "warnings", w, "errors", e);
+			 gm, "mixed", mx, "left_out", lo, "only_in_some", partial_json(g),
+			 "warnings", w, "errors", e);
 }
 
 json_t *bp_cmp_to_json(const struct bp_compare *c)

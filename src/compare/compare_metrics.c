@@ -2,8 +2,8 @@
  * The rows of one test's table. A metric every column has is a row (ratio to column 0,
  * marked by the base column's "better"); one only some columns have is listed with the
  * columns that have it, never dropped. Latency summaries count by their p50 and p99: the
- * two figures people quote, without making a latency test weigh five times in the
- * geometric mean.
+ * two figures people quote. The geometric mean takes the kind's headline figures only
+ * (result/headline.h), so a side figure cannot swing the verdict.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +13,8 @@
 
 #include "compare/compare_metrics.h"
 #include "core/unconst.h"
+#include "result/headline.h"
+#include "result/kind.h"
 
 struct mitem {
 	char *name;
@@ -214,31 +216,97 @@ static int split_rows(struct bp_cmp_group *g, const struct mlist *cols)
 	return rc;
 }
 
-/*
- * Over the rows with a direction and a positive finite ratio: exp of the mean log of the
- * ratio oriented so that above 1 is better (1/ratio where lower is better), so one row
- * twice as good and one half as good give 1, whichever way each metric points.
- */
-static void geomeans(struct bp_cmp_group *g)
+/* The kind's name of a group: "cpu" of a suite's second cpu, "cpu (2)". */
+static void kind_of(const char *test, char *buf, size_t len)
 {
-	for (size_t k = 1; k < g->ncols; k++) {
+	snprintf(buf, len, "%.*s", (int)strcspn(test, " "), test);
+}
+
+/*
+ * A row the summary takes: a headline figure of the test's kind (a pattern's every match:
+ * rfc2544's frame sizes), its headline latency's p50; every row with a direction for a test
+ * no kind declares (a document of another version).
+ */
+static bool headline_row(const struct bp_headline *h, const struct bp_cmp_row *r)
+{
+	char lat[96];
+
+	if (r->better == BP_BETTER_NONE)
+		return false;
+	if (!h)
+		return true;
+	for (size_t i = 0; i < BP_HEADLINE_METRICS && h->metrics[i]; i++)
+		if (bp_metric_pattern_matches(h->metrics[i], r->name))
+			return true;
+	snprintf(lat, sizeof(lat), "latency.%s.p50", h->latency ? h->latency : "");
+	return h->latency && !strcmp(r->name, lat);
+}
+
+/* Appends "name what" to *list, ", "-joined; -ENOMEM on failure. */
+static int note(char **list, const char *name, const char *what)
+{
+	char *t;
+
+	if (asprintf(&t, "%s%s%s %s", *list ? *list : "", *list ? ", " : "", name, what) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = t;
+	return 0;
+}
+
+/*
+ * Over the headline rows with a positive finite ratio: exp of the mean log of the ratio
+ * oriented so that above 1 is better (1/ratio where lower is better), so one row twice as
+ * good and one half as good give 1, whichever way each metric points. A headline row it
+ * cannot take (a 0 or a missing ratio) is named in left_out, never dropped silently; rows
+ * that point different ways are named in mixed, so a mean near 1 is not read as "same".
+ */
+static int geomeans(struct bp_cmp_group *g)
+{
+	char kind[64];
+	struct bp_headline buf;
+	const struct bp_headline *h;
+	int rc = 0;
+
+	kind_of(g->test, kind, sizeof(kind));
+	h = bp_headline_of(kind, &buf);
+	for (size_t k = 1; k < g->ncols && !rc; k++) {
 		double sum = 0;
 		size_t n = 0;
+		bool better = false, worse = false;
+		char *marks = NULL;
 
-		for (size_t i = 0; i < g->nrows; i++) {
+		for (size_t i = 0; i < g->nrows && !rc; i++) {
 			const struct bp_cmp_row *r = &g->rows[i];
 
-			if (r->better == BP_BETTER_NONE || !isfinite(r->ratio[k]) || r->ratio[k] <= 0)
+			if (!headline_row(h, r))
 				continue;
+			/* a figure left out of the mean still says which way it went */
+			better = better || r->mark[k] == BP_CMP_MARK_BETTER;
+			worse = worse || r->mark[k] == BP_CMP_MARK_WORSE;
+			if (r->mark[k] == BP_CMP_MARK_BETTER || r->mark[k] == BP_CMP_MARK_WORSE)
+				rc = note(&marks, r->name, bp_cmp_mark_word(r->mark[k]));
+			if (!rc && (!isfinite(r->ratio[k]) || r->ratio[k] <= 0)) {
+				rc = note(&g->left_out[k], r->name, r->value[0] == 0 ?
+					  "(0 in the base run)" : r->value[k] == 0 ? "(0 in this run)" :
+					  "(no ratio)");
+				continue;
+			}
 			sum += r->better == BP_BETTER_HIGHER ? log(r->ratio[k]) : -log(r->ratio[k]);
 			n++;
 		}
+		if (better && worse) {
+			g->mixed[k] = marks;
+			marks = NULL;
+		}
+		free(marks);
 		g->geocount[k] = n;
 		g->geomean[k] = n ? exp(sum / (double)n) : NAN;
 		g->geomark[k] = n ? bp_cmp_mark_of(BP_BETTER_HIGHER, 1, g->geomean[k],
 						   g->geomean[k]) : BP_CMP_MARK_NONE;
 	}
 	g->geomean[0] = NAN;
+	return rc;
 }
 
 /* The warning codes, ", "-joined; NULL when there are none. */
@@ -286,10 +354,12 @@ static int alloc_columns(struct bp_cmp_group *g, const char *test, const size_t 
 	g->geomean = calloc(n, sizeof(*g->geomean));
 	g->geocount = calloc(n, sizeof(*g->geocount));
 	g->geomark = calloc(n, sizeof(*g->geomark));
+	g->mixed = calloc(n, sizeof(*g->mixed));
+	g->left_out = calloc(n, sizeof(*g->left_out));
 	g->warnings = calloc(n, sizeof(*g->warnings));
 	g->error = calloc(n, sizeof(*g->error));
 	if (!g->test || !g->run || !g->geomean || !g->geocount || !g->geomark || !g->warnings ||
-	    !g->error)
+	    !g->error || !g->mixed || !g->left_out)
 		return -ENOMEM;
 	memcpy(g->run, runs, n * sizeof(*runs));
 	return 0;
@@ -312,10 +382,10 @@ int bp_cmp_group_fill(struct bp_cmp_group *g, const char *test, const json_t *co
 	}
 	if (!rc)
 		rc = split_rows(g, cols);
-	if (!rc) {
-		geomeans(g);
+	if (!rc)
+		rc = geomeans(g);
+	if (!rc)
 		rc = bp_cmp_params_diff(g, params);
-	}
 	for (size_t k = 0; k < n; k++)
 		mlist_free(&cols[k]);
 	return rc;

@@ -68,12 +68,19 @@ struct bp_cmp_group {
 	struct bp_cmp_param *params;
 	size_t npartial;
 	struct bp_cmp_partial *partial;
-	/* Per column: the geometric mean over the rows with a direction of the ratios
+	/* Per column: the geometric mean over the test's headline figures (its kind's
+	 * catalogue; every row with a direction for a test no kind declares) of the ratios
 	 * oriented so that above 1 is better (value/base when higher is better, base/value
 	 * when lower is), how many rows it took and its mark; NaN and 0 in column 0. */
 	double *geomean;
 	size_t *geocount;
 	enum bp_cmp_mark *geomark;
+	/* [ncols]: "receiver.bitrate worse, sender.retransmits better" when the figures the
+	 * mean took disagree in direction; NULL when they do not (or column 0) */
+	char **mixed;
+	/* [ncols]: the headline figures the mean could not take, and why ("failures: 0 in
+	 * the base run"); NULL when it took them all */
+	char **left_out;
 	char **warnings;            /* [ncols]: the result's warning codes, ", "-joined; NULL none */
 	char **error;               /* [ncols]: why the run could not measure; NULL when it did */
 };

@@ -152,10 +152,29 @@ static int geomean_row(const struct bp_cmp_group *g, struct bp_cmp_view *v)
 	for (size_t k = 1; k < g->ncols && !rc; k++) {
 		char tail[48];
 
-		snprintf(tail, sizeof(tail), " (%zu metric%s)", g->geocount[k],
+		snprintf(tail, sizeof(tail), " (%zu figure%s)", g->geocount[k],
 			 g->geocount[k] == 1 ? "" : "s");
 		rc = set_ratio(v, v->nvalues + k, g->geomean[k], g->geomark[k], tail);
 	}
+	return rc;
+}
+
+/* A note under the mean, one cell per compared run: "  mixed", "  left out of the mean". */
+static int mean_note_row(const struct bp_cmp_group *g, struct bp_cmp_view *v, char **per_run,
+			 const char *label)
+{
+	bool any = false;
+	int rc;
+
+	for (size_t k = 1; k < g->ncols; k++)
+		any = any || per_run[k];
+	if (!any)
+		return 0;
+	rc = add_row(v, BP_CMP_ROW_WARNINGS);
+	if (!rc)
+		rc = set(v, 0, label, BP_CMP_CELL_PLAIN);
+	for (size_t k = 1; k < g->ncols && !rc; k++)
+		rc = set(v, v->nvalues + k, per_run[k] ? per_run[k] : "-", BP_CMP_CELL_PLAIN);
 	return rc;
 }
 
@@ -191,6 +210,10 @@ int bp_cmp_view_build(const struct bp_compare *c, const struct bp_cmp_group *g,
 		rc = metric_rows(g, v);
 	if (!rc)
 		rc = geomean_row(g, v);
+	if (!rc)
+		rc = mean_note_row(g, v, g->mixed, "  mixed");
+	if (!rc)
+		rc = mean_note_row(g, v, g->left_out, "  left out of the mean");
 	if (!rc)
 		rc = warnings_row(g, v);
 	/* Cells add_row left NULL (a ratio column of a value-only row) read as empty. */

@@ -142,13 +142,17 @@ static void test_model(void)
 	CHECK(r && isnan(r->value[1]) && r->mark[1] == BP_CMP_MARK_NONE);
 	CHECK(row(rr, "latency.transaction.mean") == NULL);  /* only p50 and p99 count */
 
-	/* geometric means over the oriented ratios of the rows with a direction */
+	/* geometric means over the oriented ratios of the kind's headline figures */
 	CHECK(cpu && cpu->geocount[1] == 1 && cpu->geomean[1] == 1.5);
 	CHECK(cpu && cpu->geocount[2] == 1 && cpu->geomean[2] == 0.5 &&
 	      cpu->geomark[2] == BP_CMP_MARK_WORSE);
-	/* udp: pps 0.8, jitter 1/0.5; loss has no ratio, packets no direction */
-	CHECK(udp && udp->geocount[1] == 2);
-	CHECK_NEAR(udp ? udp->geomean[1] : 0, sqrt(0.8 * 2.0), 1e-12);
+	/* udp's headline: pps 0.8; loss (0 to 0.5 %) has no ratio: named, not dropped; jitter
+	 * is no headline figure */
+	CHECK(udp && udp->geocount[1] == 1);
+	CHECK_NEAR(udp ? udp->geomean[1] : 0, 0.8, 1e-12);
+	CHECK_STR(udp && udp->left_out[1] ? udp->left_out[1] : "(none)",
+		  "loss.percent (0 in the base run)");
+	CHECK(udp && !udp->mixed[1]);
 	/* rr: rate 1.2, p50 1/0.875; p99 is null */
 	CHECK(rr && rr->geocount[1] == 2);
 	CHECK_NEAR(rr ? rr->geomean[1] : 0, sqrt(1.2 / 0.875), 1e-12);
@@ -207,7 +211,9 @@ static void test_json_shape(void)
 	CHECK_STR(json_string_value(json_array_get(json_object_get(m, "marks"), 1)), "worse");
 	CHECK(json_is_null(json_array_get(json_object_get(m, "marks"), 0)));
 	CHECK_INT(json_integer_value(json_array_get(json_object_get(json_object_get(udp,
-		  "geomean"), "counts"), 1)), 2);
+		  "geomean"), "counts"), 1)), 1);
+	CHECK_STR(json_string_value(json_array_get(json_object_get(json_object_get(udp,
+		  "geomean"), "left_out"), 1)), "loss.percent (0 in the base run)");
 	CHECK_INT(json_array_size(json_object_get(doc, "not_compared")), 1);
 	json_decref(doc);
 	free(text);
@@ -367,6 +373,40 @@ out:
 	json_decref(b);
 }
 
+/* A tcp result of those two headline figures. */
+static json_t *tcp_doc(double bitrate, double retransmits)
+{
+	return json_pack("{s:s, s:s, s:[{s:s, s:f, s:s, s:s}, {s:s, s:f, s:s, s:s}]}", "schema",
+			 "boardperf/1", "test", "tcp", "metrics", "name", "receiver.bitrate",
+			 "value", bitrate, "unit", "bit/s", "better", "higher", "name",
+			 "sender.retransmits", "value", retransmits, "unit", "count", "better",
+			 "lower");
+}
+
+/*
+ * The case a new user caught: both bitrates 0.98x, retransmits 10 against 11 swung the mean
+ * to "better". The mean says so: mixed, naming which way each figure went.
+ */
+static void test_mixed(void)
+{
+	char err[256] = "";
+	json_t *docs[2] = { tcp_doc(1e9, 11), tcp_doc(0.98e9, 10) };
+	const char *names[2] = { "a", "b" };
+	struct bp_compare *c = bp_compare_build(docs, names, 2, err, sizeof(err));
+	const struct bp_cmp_group *g = group(c, "tcp");
+	char *text = c ? render(c, BP_COMPARE_TEXT) : NULL;
+
+	CHECK(g && g->geocount[1] == 2 && g->geomark[1] == BP_CMP_MARK_BETTER);
+	CHECK_STR(g && g->mixed[1] ? g->mixed[1] : "(none)",
+		  "receiver.bitrate worse, sender.retransmits better");
+	CHECK(text && strstr(text, "  mixed ") &&
+	      strstr(text, "receiver.bitrate worse, sender.retransmits better"));
+	free(text);
+	bp_compare_free(c);
+	for (int i = 0; i < 2; i++)
+		json_decref(docs[i]);
+}
+
 int main(int argc, char **argv)
 {
 	install_all_kinds();
@@ -377,6 +417,7 @@ int main(int argc, char **argv)
 	fixtures = argv[1];
 	golden = argv[2];
 	test_model();
+	test_mixed();
 	test_goldens();
 	test_json_shape();
 	test_errors();
