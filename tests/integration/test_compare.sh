@@ -66,7 +66,8 @@ jq -e '.tests[0].params_differ == [] and .runs[0].name == "a.json" and
 ok $? "same parameters: nothing flagged; runs named by their files"
 
 # --- the other formats show the same figures -------------------------------------------
-expect_exit 0 "compare (text)" "$bp" compare a.json b.json
+# (at the widest: one line per row, whatever the terminal; test_compare checks the parts)
+expect_exit 0 "compare (text)" env COLUMNS=1000 "$bp" compare a.json b.json
 text=$out
 m=$(jq -r '.metrics[0].name' a.json)
 grep -q "^$m " <<<"$text" && grep -q "^geometric mean " <<<"$text"

@@ -373,6 +373,15 @@ out:
 	json_decref(b);
 }
 
+static int count_lines_with(const char *text, const char *start)
+{
+	int n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += !strncmp(l, start, strlen(start));
+	return n;
+}
+
 /* A tcp result of those two headline figures. */
 static json_t *tcp_doc(double bitrate, double retransmits)
 {
@@ -402,6 +411,17 @@ static void test_mixed(void)
 	CHECK(text && strstr(text, "  mixed ") &&
 	      strstr(text, "receiver.bitrate worse, sender.retransmits better"));
 	free(text);
+	/* wide enough: one table, the values and the ratio side by side; at 80 in two parts */
+	setenv("COLUMNS", "200", 1);
+	text = c ? render(c, BP_COMPARE_TEXT) : NULL;
+	CHECK(text && strstr(text, "metric  a  b  b vs a") == NULL &&
+	      strstr(text, "b vs a\n") && count_lines_with(text, "metric") == 1);
+	free(text);
+	setenv("COLUMNS", "40", 1);
+	text = c ? render(c, BP_COMPARE_TEXT) : NULL;
+	CHECK(text && count_lines_with(text, "metric") >= 2);
+	free(text);
+	setenv("COLUMNS", "80", 1);
 	bp_compare_free(c);
 	for (int i = 0; i < 2; i++)
 		json_decref(docs[i]);
@@ -410,6 +430,8 @@ static void test_mixed(void)
 int main(int argc, char **argv)
 {
 	install_all_kinds();
+	/* text fits the width (core/term.h): the goldens are 80 columns, wherever they run */
+	setenv("COLUMNS", "80", 1);
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s FIXTURES GOLDEN\n", argv[0]);
 		return 2;
