@@ -121,8 +121,15 @@ if plain; then
 		>/dev/null; ok $? "server output reaches the iperf3 client's JSON"
 	expect_exit 0 "iperf3 --get-server-output (text)" iperf3 -c 127.0.0.1 -p "$port" -t 1 -R \
 		--get-server-output
-	grep -q "Server output:" <<<"$out" && grep -q "sender" <<<"$out"
-	ok $? "text server output shows the server's sending stream"
+	grep -q "Server output:" <<<"$out" && grep -q "sender" <<<"$out" &&
+		grep -qE '^\[  5\] +0\.00-1\.00 +sec .* sender$' <<<"$out"
+	ok $? "text server output shows the server's sending stream, [  5] as iperf3's"
+	expect_exit 0 "iperf3 -P 2 --get-server-output (text)" iperf3 -c 127.0.0.1 -p "$port" \
+		-t 1 -P 2 -b 50M --get-server-output
+	so=$(sed -n '/^Server output:/,$p' <<<"$out")
+	grep -qE '^\[  5\] .* receiver$' <<<"$so" && grep -qE '^\[  6\] .* receiver$' <<<"$so" &&
+		grep -qE '^\[SUM\] +0\.00-1\.00 +sec .* receiver$' <<<"$so" && ! grep -q '^\[  1\]' <<<"$so"
+	ok $? "-P 2: the server output numbers streams [  5], [  6] and ends with [SUM] receiver"
 
 	# Two clients started at the same moment: iperf3 would say "busy" to one of them.
 	iperf3 -c 127.0.0.1 -p "$port" -t 2 -J >"$tap_tmp/a.json" 2>&1 &

@@ -157,10 +157,24 @@ static void test_text(void)
 						       .packets = 1000, .lost = 10 };
 	text = bp_iperf3_text(&p, r, "127.0.0.1:40000");
 	CHECK(text && strstr(text, "Accepted connection from 127.0.0.1:40000"));
-	CHECK(text && strstr(text, "[SUM]   0.00-1.00   sec  1.19 MBytes  10.0 Mbits/sec"
+	/* one stream: numbered as iperf3's server numbers its first, [  5], no [SUM] */
+	CHECK(text && strstr(text, "[  5]   0.00-1.00   sec  1.19 MBytes  10.0 Mbits/sec"
 			     "  0.025 ms  10/1010 (0.99%)\n"));
 	CHECK(text && !strstr(text, "1.00-1.01"));
-	CHECK(text && strstr(text, "receiver\n"));
+	CHECK(text && strstr(text, "[  5]   0.00-1.00   sec  1.19 MBytes  10.0 Mbits/sec"
+			     "  0.000 ms  10/1010 (0.99%)  receiver\n"));
+	CHECK(text && !strstr(text, "[SUM]") && !strstr(text, "[  1]"));
+	free(text);
+	/* -P 2: the intervals' [SUM], each stream's total, the receivers' [SUM] */
+	p.parallel = 2;
+	r->nstreams = 2;
+	r->streams[1] = (struct bp_net_stream_result){ .id = 3, .bytes = 1250000, .start_s = 0,
+						       .end_s = 2, .packets = 1000, .lost = 0 };
+	text = bp_iperf3_text(&p, r, "127.0.0.1:40000");
+	CHECK(text && strstr(text, "[SUM]   0.00-1.00   sec  1.19 MBytes  10.0 Mbits/sec"));
+	CHECK(text && strstr(text, "[  6]   0.00-2.00   sec  1.19 MBytes  5.00 Mbits/sec"));
+	CHECK(text && strstr(text, "[SUM]   0.00-2.00   sec  2.38 MBytes  10.0 Mbits/sec"
+			     "  0.000 ms  10/2010 (0.5%)  receiver\n"));
 	free(text);
 	free(r);
 }
