@@ -193,7 +193,8 @@ for ((r = 1; r <= rounds; r++)); do
 		for mine in boardperf bp-connect; do
 			for tool in iperf2-burst iperf2; do
 				[[ -s $tmp/$mine.$n.rate && -s $tmp/$tool.$n.rate ]] &&
-					ratio "$(tail -1 "$tmp/$mine.$n.rate")" "$(tail -1 "$tmp/$tool.$n.rate")" \
+					echo "$(ratio "$(tail -1 "$tmp/$mine.$n.rate")" \
+						"$(tail -1 "$tmp/$tool.$n.rate")") -P $n round $r" \
 						>>"$tmp/ratios.$mine.$tool"
 			done
 		done
@@ -227,5 +228,7 @@ for n in $concurrency; do
 			"CPU per connection vs burst $(ratio "$(med "$tmp/$mine.$n.cpu")" "$(med "$tmp/iperf2-burst.$n.cpu")")"
 	done
 done
-echo "median ratio boardperf/iperf2-burst connections/s: $(med "$tmp/ratios.boardperf.iperf2-burst")"
-echo "median ratio bp-connect/iperf2-burst connections/s: $(med "$tmp/ratios.bp-connect.iperf2-burst")"
+echo "median ratio boardperf/iperf2-burst connections/s: $(med "$tmp/ratios.boardperf.iperf2-burst")," \
+	"worst $(worst "$tmp/ratios.boardperf.iperf2-burst" higher)"
+echo "median ratio bp-connect/iperf2-burst connections/s: $(med "$tmp/ratios.bp-connect.iperf2-burst")," \
+	"worst $(worst "$tmp/ratios.bp-connect.iperf2-burst" higher)"

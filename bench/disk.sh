@@ -106,8 +106,10 @@ for w in $workloads; do
 		[ -s "$work/$w.$t" ] || continue
 		o=$(median <"$work/$w.$t")
 		echo "median $w: boardperf $b, $t $o requests/s, ratio $(ratio "$b" "$o")"
+		echo "$(ratio "$b" "$o") $w vs $t" >>"$work/ratios"
 	done
 done
 echo "median ratio boardperf/sysbench rndrw: $(ratio "$(median <"$work/rndrw.bp")" \
 	"$(median <"$work/rndrw.sysbench")"), boardperf/fio io_uring depth 32:" \
-	"$(ratio "$(median <"$work/uring32-direct.bp")" "$(median <"$work/uring32-direct.fio")")"
+	"$(ratio "$(median <"$work/uring32-direct.bp")" "$(median <"$work/uring32-direct.fio")");" \
+	"worst workload $(worst "$work/ratios" higher)"

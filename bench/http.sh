@@ -15,8 +15,9 @@
 #   - nginx's own CPU (utime + stime of its worker, /proc/PID/stat fields 14 and 15) per
 #     request, for information: a client that batches its requests saves the server work.
 # Per case it prints each tool's medians and the ratios boardperf/wrk (and /h2load); the last
-# line is the median over the cases:
-#   "median ratio boardperf/wrk requests/s: X.XX, CPU per request: Y.YY".
+# line is the median over the cases and the case furthest behind beside it:
+#   "median ratio boardperf/wrk requests/s: X.XX, worst W.WW (CASE); CPU per request: Y.YY,
+#   worst V.VV (CASE)".
 #
 # Usage: bench/http.sh [BOARDPERF] [ROUNDS] [SECONDS]
 #        (or ROUNDS=5 SECONDS=3 in the environment; NGINX_PORT=25221)
@@ -144,12 +145,14 @@ for c in $cases; do
 		rc=$(ratio_or_nan "$(med "$tmp/$c.boardperf.cpu")" "$(med "$tmp/$c.$tool.cpu")")
 		printf '%-16s ratios boardperf/%s: requests/s %s, CPU per request %s\n' "$c" "$tool" \
 			"$rr" "$rc"
-		[[ $rr != nan ]] && echo "$rr" >>"$tmp/r.$tool.rate"
-		[[ $rc != nan ]] && echo "$rc" >>"$tmp/r.$tool.cpu"
+		[[ $rr != nan ]] && echo "$rr $c" >>"$tmp/r.$tool.rate"
+		[[ $rc != nan ]] && echo "$rc $c" >>"$tmp/r.$tool.cpu"
 	done
 done
 echo
 [[ ${tools[2]:-} ]] && echo "median ratio boardperf/h2load requests/s: $(two "$tmp/r.h2load.rate")," \
-	"CPU per request: $(two "$tmp/r.h2load.cpu")"
-echo "median ratio boardperf/wrk requests/s: $(two "$tmp/r.wrk.rate"), CPU per request:" \
-	"$(two "$tmp/r.wrk.cpu")"
+	"worst $(worst "$tmp/r.h2load.rate" higher); CPU per request: $(two "$tmp/r.h2load.cpu")," \
+	"worst $(worst "$tmp/r.h2load.cpu" lower)"
+echo "median ratio boardperf/wrk requests/s: $(two "$tmp/r.wrk.rate"), worst" \
+	"$(worst "$tmp/r.wrk.rate" higher); CPU per request: $(two "$tmp/r.wrk.cpu"), worst" \
+	"$(worst "$tmp/r.wrk.cpu" lower)"

@@ -1,12 +1,30 @@
 # Shared helpers for bench scripts (sourced). The convention: run boardperf and the stock
 # tool alternately in one run (the machines are shared and noisy, so interleave and repeat),
-# print each round's pair, and end with one line: "median ratio <what>: X.XX".
+# print each round's pair, and end with one line per figure: "median ratio <what>: X.XX,
+# worst W.WW (CASE)": the median over the cases and, beside it, the case furthest behind, so
+# that a median never hides a case that is behind.
 
 # median: the median of the numbers on stdin, one per line.
 median() {
 	sort -g | awk '{ v[NR] = $1 } END {
 		if (NR == 0) { print "nan"; exit 1 }
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# worst FILE higher|lower|one: "W.WW (CASE)", the case furthest behind among FILE's lines
+# "RATIO CASE...": the lowest ratio where higher is better (rates), the highest where lower is
+# (CPU per unit of work), the furthest from 1 where 1 is exact (counts against a counter).
+worst() {
+	[[ -s $1 ]] || { echo nan; return 0; }
+	awk -v dir="$2" '{
+		r = $1 + 0
+		d = dir == "higher" ? -r : dir == "lower" ? r : (r > 1 ? r - 1 : 1 - r)
+		if (NR == 1 || d > far) { far = d; line = $0 }
+	} END {
+		n = split(line, f, " "); c = f[2]
+		for (i = 3; i <= n; i++) c = c " " f[i]
+		printf "%.2f (%s)\n", f[1], c
+	}' "$1"
 }
 
 # ratio A B: A / B with three decimals.

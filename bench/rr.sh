@@ -93,7 +93,8 @@ for ((r = 1; r <= rounds; r++)); do
 			echo "$p50" >>"$tmp/$tool.$proto.p50"
 			printf 'round %d  %-3s  %-9s  %10.0f transactions/s  p50 %7.2f us\n' "$r" "$proto" "$tool" "$tps" "$p50"
 		done
-		ratio "$(tail -1 "$tmp/boardperf.$proto.tps")" "$(tail -1 "$tmp/sockperf.$proto.tps")" >>"$tmp/ratios"
+		echo "$(ratio "$(tail -1 "$tmp/boardperf.$proto.tps")" \
+			"$(tail -1 "$tmp/sockperf.$proto.tps")") $proto round $r" >>"$tmp/ratios"
 	done
 done
 
@@ -113,4 +114,5 @@ for proto in tcp udp; do
 	lt=$(awk -v v="$l" 'BEGIN { print (v <= 1.1) ? "met" : "MISSED" }')
 	echo "$proto: ratio boardperf/sockperf transactions/s $t (target >= 0.9: $tt), p50 latency $l (target <= 1.1: $lt)"
 done
-echo "median ratio boardperf/sockperf transactions/s: $(median <"$tmp/ratios")"
+echo "median ratio boardperf/sockperf transactions/s: $(median <"$tmp/ratios"), worst" \
+	"$(worst "$tmp/ratios" higher)"

@@ -195,10 +195,10 @@ for c in $cases; do
 	}
 	printf '%-28s ratios: throughput bp/iperf3 %s bp/iperf2 %s; CPU/GB bp/iperf3 %s bp/iperf2 %s\n' \
 		"$label" "$t3" "$t2" "$c3" "$c2"
-	[[ $t3 != nan ]] && echo "$t3" >>"$tmp/r.t3"
-	[[ $t2 != nan ]] && echo "$t2" >>"$tmp/r.t2"
-	[[ $c3 != nan ]] && echo "$c3" >>"$tmp/r.c3"
-	[[ $c2 != nan ]] && echo "$c2" >>"$tmp/r.c2"
+	[[ $t3 != nan ]] && echo "$t3 $label" >>"$tmp/r.t3"
+	[[ $t2 != nan ]] && echo "$t2 $label" >>"$tmp/r.t2"
+	[[ $c3 != nan ]] && echo "$c3 $label" >>"$tmp/r.c3"
+	[[ $c2 != nan ]] && echo "$c2 $label" >>"$tmp/r.c2"
 done
 
 # Many streams (issue 15): -P 32 -t 1, boardperf beside iperf3, alternating which goes first:
@@ -241,7 +241,7 @@ echo "server VmRSS after a 4-stream test (median): boardperf serve ${rss_boardpe
 	"iperf2 $(hwm_kib "${srv_pid[iperf2]}") KiB"
 echo "ratio boardperf/iperf3 server RSS: $(ratio_or_nan "$rss_boardperf" "$rss_iperf3")"
 two() { if [[ -s $1 ]]; then median <"$1" | awk '{ printf "%.2f\n", $1 }'; else echo nan; fi; }
-echo "median ratio boardperf/iperf2 CPU-seconds-per-GB: $(two "$tmp/r.c2")"
-echo "median ratio boardperf/iperf3 CPU-seconds-per-GB: $(two "$tmp/r.c3")"
-echo "median ratio boardperf/iperf2 throughput: $(two "$tmp/r.t2")"
-echo "median ratio boardperf/iperf3 throughput: $(two "$tmp/r.t3")"
+echo "median ratio boardperf/iperf2 CPU-seconds-per-GB: $(two "$tmp/r.c2"), worst $(worst "$tmp/r.c2" lower)"
+echo "median ratio boardperf/iperf3 CPU-seconds-per-GB: $(two "$tmp/r.c3"), worst $(worst "$tmp/r.c3" lower)"
+echo "median ratio boardperf/iperf2 throughput: $(two "$tmp/r.t2"), worst $(worst "$tmp/r.t2" higher)"
+echo "median ratio boardperf/iperf3 throughput: $(two "$tmp/r.t3"), worst $(worst "$tmp/r.t3" higher)"
