@@ -170,9 +170,20 @@ static void send_burst(struct bp_stream *s)
 
 	for (int i = 0; i < s->burst; i++) {
 		int flags = MSG_NOSIGNAL | MSG_DONTWAIT | (s->zc ? MSG_ZEROCOPY : 0);
-		size_t len = s->pace_rate > 0 ? pace_allows(s, bp_now_ns()) : s->write_len;
+		size_t len;
 		ssize_t n;
 
+		/*
+		 * -n/-k written: nothing more to send, the test's end comes from the peer. Out of
+		 * the epoll set, as a receiver at EOF: a peer that closes (EPOLLHUP, reported
+		 * whatever the mask) cannot wake it in a loop.
+		 */
+		if (s->limit_bytes && s->total >= s->limit_bytes) {
+			bp_loop_del(&s->flow);
+			s->registered = false;
+			break;
+		}
+		len = s->pace_rate > 0 ? pace_allows(s, bp_now_ns()) : s->write_len;
 		if (!len) {
 			pace_wait(s);
 			break;
@@ -302,6 +313,7 @@ void bp_stream_data_init(struct bp_stream *s, int fd, enum bp_stream_role role,
 
 	s->role = role;
 	s->write_len = o && o->write_len ? o->write_len : DEFAULT_WRITE_LEN;
+	s->limit_bytes = o && role == BP_STREAM_SEND ? o->limit_bytes : 0;
 	s->burst = SEND_BURST;
 	/*
 	 * A paced socket takes writes far faster than it sends: without a bound the send

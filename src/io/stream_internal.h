@@ -49,6 +49,7 @@ struct bp_stream {
 	bool zc;                  /* sending with MSG_ZEROCOPY */
 	bool zc_wait;             /* ENOBUFS: EPOLLOUT off until completions free optmem */
 	uint32_t zc_issued, zc_done;
+	uint64_t limit_bytes;     /* -n, -k: a sender stops once it wrote this much (0: none) */
 	uint64_t total;           /* the worker's own count ... */
 	uint64_t bytes;           /* ... published with relaxed atomics */
 	int error, mode;          /* relaxed atomics */

@@ -43,6 +43,10 @@ struct bp_stream_opts {
 	double pace_bps;     /* TCP -b per stream, bit/s (the caller sets the kernel's pacing
 				on the socket too); the sender never writes ahead of it; 0: as
 				fast as it goes */
+	/* iperf3's -n and -k for a sender: it stops once it has written limit_bytes (whole
+	 * writes: the last may pass it, as iperf3's does), then waits for the test's end; 0:
+	 * no limit */
+	uint64_t limit_bytes;
 };
 
 /*

@@ -199,8 +199,6 @@ static const struct {
 	const char *option;
 	double harmless;  /* the largest value that means "not used" */
 } unsupported[] = {
-	{ "num", "-n/--bytes (use -t)", 0 },
-	{ "blockcount", "-k/--blockcount (use -t)", 0 },
 	{ "mptcp", "-m/--mptcp", 0 },
 	{ "burst", "-b RATE/BURST (bursts of datagrams)", 1 },
 	{ "flowlabel", "-L/--flowlabel", 0 },
@@ -228,10 +226,13 @@ static int check_unsupported(struct bp_peer_reader *rd)
 static void read_durations(struct bp_peer_reader *rd, struct bp_net_params *p)
 {
 	/* -t 0 asks a stock iperf3 for an endless test; a server here bounds every test. */
-	long long secs = bp_peer_int(rd, "time", 10, 1, MAX_TIME_S, BP_IE_DURATION);
+	/* -n and -k end a test by its bytes or blocks: a stock client sends "time": 0 */
+	bool counted = p->num_bytes || p->num_blocks;
+	long long secs = bp_peer_int(rd, "time", 10, counted ? 0 : 1, MAX_TIME_S, BP_IE_DURATION);
 	long long omit = bp_peer_int(rd, "omit", 0, 0, MAX_OMIT_S, BP_IE_OMIT);
 
-	p->time_ns = (uint64_t)bp_peer_int(rd, "bp_time_ns", secs * (long long)BP_NS_PER_SEC, 1,
+	p->time_ns = (uint64_t)bp_peer_int(rd, "bp_time_ns", secs * (long long)BP_NS_PER_SEC,
+					   counted ? 0 : 1,
 					   MAX_TIME_S * (long long)BP_NS_PER_SEC, BP_IE_DURATION);
 	p->omit_ns = (uint64_t)bp_peer_int(rd, "bp_omit_ns", omit * (long long)BP_NS_PER_SEC, 0,
 					   MAX_OMIT_S * (long long)BP_NS_PER_SEC, BP_IE_OMIT);
@@ -253,6 +254,14 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	memset(p, 0, sizeof(*p));
 	if (!read_kind(&rd, p))
 		check_unsupported(&rd);
+	/* iperf3 sends -n as a 64-bit count; more than 2^62 bytes is no test that ends */
+	p->num_bytes = (uint64_t)bp_peer_int(&rd, "num", 0, 0, 1LL << 62, BP_IE_RECVPARAMS);
+	p->num_blocks = (uint64_t)bp_peer_int(&rd, "blockcount", 0, 0, 1LL << 62,
+					       BP_IE_RECVPARAMS);
+	if ((p->num_bytes || p->num_blocks) && p->kind != BP_NET_KIND_TCP &&
+	    p->kind != BP_NET_KIND_UDP)
+		bp_peer_refuse(&rd, BP_IE_UNIMP, "-n/-k with a %s test: expected tcp or udp",
+			       p->test);
 	read_durations(&rd, p);
 	p->parallel = (int)bp_peer_int(&rd, "parallel", 1, 1, MAX_STREAMS, BP_IE_NUMSTREAMS);
 	p->reverse = bp_peer_flag(&rd, "reverse", BP_IE_RECVPARAMS);

@@ -44,8 +44,13 @@ struct bp_net_params {
 	char test[16];          /* the kind's name as on the wire: "tcp", "udp", "rr", "crr" */
 	enum bp_net_kind kind;  /* what test names; set with test (bp_net_params_set_test) */
 	int bp_version;         /* 0: the peer is a stock iperf3 */
-	uint64_t time_ns;
+	uint64_t time_ns;       /* with num_bytes or num_blocks: 0 from a stock client (no
+				 * time limit): the server sets its --max-duration */
 	uint64_t omit_ns;
+	/* iperf3's -n ("num": bytes) and -k ("blockcount": writes or datagrams): each sending
+	 * stream sends its share, the client ends the test once it has sent or received them;
+	 * 0: none */
+	uint64_t num_bytes, num_blocks;
 	uint64_t interval_ns;   /* 0: no interval series */
 	int parallel;           /* streams per direction */
 	bool reverse;           /* server sends */

@@ -283,6 +283,14 @@ static void begin_test(struct srv_session *ss)
 		start_test(ss);  /* crr: its connections come while the test runs */
 }
 
+/* The time of a test that -n/-k end: what --max-duration leaves after -O, else a day. */
+static uint64_t counted_test_time(uint64_t max_duration_ns, uint64_t omit_ns)
+{
+	if (!max_duration_ns)
+		return 86400 * BP_NS_PER_SEC;
+	return max_duration_ns > omit_ns ? max_duration_ns - omit_ns : 1;
+}
+
 static void on_params(struct srv_session *ss, json_t *msg)
 {
 	char err[256];
@@ -296,6 +304,12 @@ static void on_params(struct srv_session *ss, json_t *msg)
 	/* A stock iperf3 sends no interval; its server output (-- get-server-output) has 1 s. */
 	if (ss->np.bp_version == 0 && !ss->np.interval_ns)
 		ss->np.interval_ns = BP_NS_PER_SEC;
+	/*
+	 * -n/-k with no time ("time": 0): the client ends the test once its bytes or blocks have
+	 * moved; the server's --max-duration (else a day) is the wall-clock cut.
+	 */
+	if (!ss->np.time_ns)
+		ss->np.time_ns = counted_test_time(ss->srv->o->max_duration_ns, ss->np.omit_ns);
 	/*
 	 * Who may test comes before the limits: a stranger learns nothing of the server's load.
 	 * A challenge is a step of its own, answered within the idle timeout from now.
@@ -345,6 +359,13 @@ static void tick(struct bp_timer *t, uint64_t now)
 		ss->kind->tick(ss, now);
 	if (now - ss->last_progress_ns > idle)
 		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
+	else if ((ss->np.num_bytes || ss->np.num_blocks) &&
+		 now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns)
+		/* -n/-k: the client ends the test; the time is the server's wall-clock cut */
+		srv_session_refuse(ss, SRV_REFUSAL_MAX_DURATION, BP_IE_DURATION,
+				   "-n/-k test still running at the server's time limit (%.0f s, "
+				   "--max-duration): stopped",
+				   (double)(ss->np.omit_ns + ss->np.time_ns) / 1e9);
 	else if (now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns + END_GRACE_NS + idle)
 		kill_session(ss, "client never ended its test: dropped");
 	if (!reap(ss))

@@ -62,6 +62,36 @@ static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, 
 	return rc;
 }
 
+/*
+ * The blocks (TCP writes of -l bytes, UDP datagrams) the server's sending stream number k
+ * (0, 1, ... in the order they came) sends under -n or -k, 0 for no limit: the blocks the
+ * client asked for (-n in whole blocks, as iperf3 counts them) dealt out over the streams
+ * as iperf3's server sends them, a block to each in turn until the sum is reached; at least
+ * one each (fewer blocks than streams: 0 would be no limit).
+ */
+static uint64_t blocks_of_stream(const struct bp_net_params *np, int k)
+{
+	uint64_t len = np->len > 0 ? (uint64_t)np->len : 1;
+	uint64_t blocks = np->num_blocks ? np->num_blocks : (np->num_bytes + len - 1) / len;
+	uint64_t streams = (uint64_t)(bp_net_params_down_streams(np) > 0 ?
+				      bp_net_params_down_streams(np) : 1);
+	uint64_t share = blocks / streams + ((uint64_t)k < blocks % streams);
+
+	if (!np->num_bytes && !np->num_blocks)
+		return 0;
+	return share ? share : 1;
+}
+
+/* The sending streams the side has so far: the number of the next one. */
+static int senders_so_far(const struct srv_session *ss)
+{
+	int k = 0;
+
+	for (int i = 0; i < ss->side.n; i++)
+		k += ss->side.sender[i];
+	return k;
+}
+
 static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *err,
 		   size_t errlen)
 {
@@ -69,6 +99,11 @@ static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *er
 				     .pace_bps = send_pace(ss) };
 	int ie = BP_IE_NONE;
 
+	/* -n and -k in bytes: whole blocks of -l, as iperf3's server sends them (a short write
+	 * of a full socket is no block of its own) */
+	if (sender)
+		so.limit_bytes = blocks_of_stream(&ss->np, senders_so_far(ss)) *
+				 (uint64_t)ss->np.len;
 	if (!stream_options(ss, fd, sender, &ie, err, errlen) &&
 	    bp_stream_side_add(&ss->side, fd, sender, id, &so, err, errlen))
 		ie = BP_IE_STREAMACCEPT;
@@ -80,6 +115,7 @@ static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *er
 {
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
+		.limit_datagrams = sender ? blocks_of_stream(&ss->np, senders_so_far(ss)) : 0,
 	};
 	int ie = BP_IE_NONE;
 	char why[64];

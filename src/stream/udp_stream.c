@@ -54,6 +54,7 @@ struct bp_udp_stream {
 	struct bp_pacer pacer;
 	struct bp_udp_seq seq;
 	bool io_ready, have_first, waiting_out;
+	bool finished;               /* sender: its limit_datagrams are out */
 	uint64_t backoff_ns;         /* sender: the wait after a full qdisc's refusal; 0 none */
 	uint64_t next_seq;           /* sender: the next datagram's number (iperf3 starts at 1) */
 	uint64_t now_ns;             /* sender: the batch's send time, for the headers */
@@ -165,6 +166,13 @@ static bool send_due(struct bp_udp_stream *u)
 					 BATCH;
 	int n = due > BATCH ? BATCH : (int)due, sent;
 
+	if (u->cfg.limit_datagrams) {
+		uint64_t left = u->cfg.limit_datagrams > u->st.datagrams ?
+				u->cfg.limit_datagrams - u->st.datagrams : 0;
+
+		u->finished = !left;
+		n = (uint64_t)n > left ? (int)left : n;
+	}
 	if (n <= 0)
 		return true;
 	u->now_ns = now;
@@ -235,6 +243,10 @@ static void sender_tick(struct bp_timer *t, uint64_t now)
 		wait_for_room(u);
 		return;
 	}
+	if (u->finished) {  /* -k/-n sent: no more ticks, the test's end comes from the peer */
+		wait_writable(u, false);
+		return;
+	}
 	bp_timer_arm(u->loop, &u->timer, bp_pacer_next_ns(&u->pacer));
 }
 
@@ -249,11 +261,16 @@ static void sender_writable(struct bp_flow *f, uint32_t events)
 		sender_tick(&u->timer, bp_now_ns());
 		return;
 	}
-	for (int i = 0; i < 16; i++)  /* a bounded burst, then let other flows run */
+	for (int i = 0; i < 16; i++) {  /* a bounded burst, then let other flows run */
 		if (!send_due(u)) {
 			wait_for_room(u);
 			break;
 		}
+		if (u->finished) {
+			wait_writable(u, false);
+			break;
+		}
+	}
 }
 
 static void on_datagram(void *arg, const uint8_t *payload, size_t len, uint64_t arrival_ns)

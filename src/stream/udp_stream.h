@@ -20,6 +20,8 @@ struct bp_udp_stream_cfg {
 	double rate_bps;      /* payload bits per second (as iperf3 -b); 0: as fast as possible */
 	bool seq64;           /* 64-bit sequence numbers in the header */
 	bool gso;             /* sender: try UDP GSO (only where bp_udp_gso_safe says so) */
+	uint64_t limit_datagrams; /* sender: iperf3's -k (or -n in whole datagrams): it stops
+				   * after that many and waits for the test's end; 0: none */
 	struct bp_pkt_tx *pkt;  /* sender: the packet engine (io/pkt_tx.h), owned by the
 				 * stream from bp_udp_stream_new on; NULL: the socket engine */
 	struct bp_pkt_rx *pkt_rx;  /* receiver: the packet engine's RX ring (io/pkt_rx.h),

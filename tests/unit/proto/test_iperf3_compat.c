@@ -77,11 +77,17 @@ static void test_params(void)
 			sizeof(err)), 0);
 	CHECK_INT(p.tos, 16);
 	CHECK(p.dont_fragment && p.zerocopy && p.fq_rate == 5e6 && p.bandwidth == 1e7);
-	/* Options refused by name, each with iperf3's error number. */
+	/* -n and -k: "time" 0 (the server sets its cut), the count kept */
 	CHECK_INT(parse("{\"tcp\":true,\"time\":0,\"num\":1048576}", &p, &ie, err, sizeof(err)),
-		  -EINVAL);
-	CHECK_INT(ie, BP_IE_UNIMP);
-	CHECK_STR(err, "iperf3 option -n/--bytes (use -t) is not supported by this server");
+		  0);
+	CHECK(p.num_bytes == 1048576 && !p.num_blocks && p.time_ns == 0);
+	CHECK_INT(parse("{\"udp\":true,\"time\":0,\"blockcount\":100}", &p, &ie, err,
+			sizeof(err)), 0);
+	CHECK(p.num_blocks == 100 && p.time_ns == 0);
+	/* without one, "time" 0 (endless) stays refused */
+	CHECK_INT(parse("{\"tcp\":true,\"time\":0}", &p, &ie, err, sizeof(err)), -EINVAL);
+	CHECK_INT(ie, BP_IE_DURATION);
+	/* Options refused by name, each with iperf3's error number. */
 	CHECK_INT(parse("{\"udp\":true,\"time\":1,\"burst\":10}", &p, &ie, err, sizeof(err)),
 		  -EINVAL);
 	CHECK(strstr(err, "bursts") != NULL);

@@ -72,10 +72,12 @@ static const struct {
 	{ "{\"tcp\":true,\"bp_rr_udp\":true,\"bp_test\":\"rr\"}", BP_IE_BLOCKSIZE,
 	  "bp_rr_request missing: expected an integer in 8..1048576" },
 	/* -n 2^64 from a stock iperf3 is refused by name, never converted. */
-	{ "{\"tcp\":true,\"num\":1.8446744073709552e19}", BP_IE_UNIMP,
-	  "iperf3 option -n/--bytes (use -t) is not supported by this server" },
+	{ "{\"tcp\":true,\"num\":1.8446744073709552e19}", BP_IE_RECVPARAMS,
+	  "num 1.84467440737096e19: expected an integer in 0..4611686018427387904" },
 	{ "{\"tcp\":true,\"num\":\"x\"}", BP_IE_RECVPARAMS,
-	  "num \"x\": expected a number in -1.79769e+308..1.79769e+308" },
+	  "num \"x\": expected an integer in 0..4611686018427387904" },
+	{ "{\"tcp\":true,\"blockcount\":5,\"bp_test\":\"rr\",\"bp_rr_request\":8,"
+	  "\"bp_rr_response\":8}", BP_IE_UNIMP, "-n/-k with a rr test: expected tcp or udp" },
 	/* Strings: the length they must fit, escaped when shown; a NUL inside is refused. */
 	{ "{\"tcp\":true,\"congestion\":\"cubiccubiccubiccubiccubiccubiccubic\"}",
 	  BP_IE_SETCONGESTION,
