@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "board/env.h"
 #include "cli/capture.h"
@@ -16,6 +17,7 @@
 #include "core/signals.h"
 #include "result/live.h"
 #include "core/starve.h"
+#include "core/term.h"
 #include "result/render.h"
 #include "result/result.h"
 #include "result/kind_check.h"
@@ -231,6 +233,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	 * renders no result, and should not carry the inventory's memory while it serves. */
 	if (!t->no_result)
 		bp_result_set_env(r, bp_env_snapshot("/", NULL));
+	/* the live lines fit the same width (their children get it again before the text) */
+	bp_result_set_text_layout(r, c->verbose, bp_term_width(STDOUT_FILENO));
 	bp_live_start(ctx.live, r);
 	/* What the board did meanwhile, for every measuring command (docs/json.md, "The
 	 * monitor"). */
@@ -262,6 +266,7 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	if (bp_build_caveat() && (r->nmetrics || r->nchildren))
 		bp_result_add_warning(r, "unrepresentative-build", "%s", bp_build_caveat());
 	if (!t->no_result && (rc == 0 || structured || result_has_content(r))) {
+		bp_result_set_text_layout(r, c->verbose, bp_term_width(STDOUT_FILENO));
 		status = render_result(r, c, ctx.live, out);
 		if (save)
 			save_printed(r, c, cap, status);

@@ -187,11 +187,17 @@ void bp_starve_between(const struct bp_starve_snap *a, const struct bp_starve_sn
 	 * account can then shrink, and the span's figure is unknown rather than negative. */
 	if (a->sched_ok && b->sched_ok && b->sched.wait_ns >= a->sched.wait_ns &&
 	    b->sched.slices >= a->sched.slices) {
+		/* The threads' runnable time (on a CPU or waiting for one) is the denominator:
+		 * over the span, several threads' waits add past 100 %; over this, never. */
+		double runnable_s = b->sched.run_ns >= a->sched.run_ns ?
+			(double)(b->sched.run_ns - a->sched.run_ns + b->sched.wait_ns -
+				 a->sched.wait_ns) / 1e9 : NAN;
+
 		f->wait_s = (double)(b->sched.wait_ns - a->sched.wait_ns) / 1e9;
-		f->wait_percent = f->span_s > 0 ? f->wait_s / f->span_s * 100 : NAN;
+		f->wait_percent = runnable_s > 0 ? f->wait_s / runnable_s * 100 : NAN;
 		f->slices = (double)(b->sched.slices - a->sched.slices);
 		f->starved_s = fmax(0, f->wait_s - f->slices * BP_STARVE_WAKE_ALLOWANCE_NS / 1e9);
-		f->starved_percent = f->span_s > 0 ? f->starved_s / f->span_s * 100 : NAN;
+		f->starved_percent = runnable_s > 0 ? f->starved_s / runnable_s * 100 : NAN;
 	}
 	if (a->sys_ok && b->sys_ok && jiffies_total(&b->sys) > jiffies_total(&a->sys)) {
 		uint64_t total = jiffies_total(&b->sys) - jiffies_total(&a->sys);
@@ -230,9 +236,10 @@ bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen
 		return false;
 	if (waited)
 		used += (size_t)snprintf(msg, msglen, "the tester's threads waited %.0f ms for a "
-					 "CPU (%.0f %% of the test's %.2f s; %.0f ms beyond what %.0f "
-					 "wake-ups cost): other load took it", f->wait_s * 1e3,
-					 f->wait_percent, f->span_s, f->starved_s * 1e3, f->slices);
+					 "CPU (%.0f %% of the time they were ready to run, in a %.2f s test; "
+					 "%.0f ms beyond what %.0f wake-ups cost): other load took it",
+					 f->wait_s * 1e3, f->wait_percent, f->span_s, f->starved_s * 1e3,
+					 f->slices);
 	if (stolen && used < msglen)
 		used += (size_t)snprintf(msg + used, msglen - used, "%sthe hypervisor took %.0f %% "
 					 "of this machine's CPU time (steal)", used ? "; " : "",

@@ -40,7 +40,8 @@
  */
 #define BP_STARVE_WAKE_ALLOWANCE_NS 20000ULL
 /*
- * The threads together were starved at least this share of the span. On a quiet machine
+ * The threads were starved at least this share of the time they were runnable (on a CPU or
+ * waiting for one; with several threads a share of the span could pass 100 %). On a quiet machine
  * the figure stays under 1-5 %; a tenth of the test is time the figures lost to other work.
  */
 #define BP_STARVE_PERCENT 10.0
@@ -92,10 +93,10 @@ void bp_starve_snap_take(struct bp_starve_snap *s);
 struct bp_starve_figures {
 	double span_s;
 	double wait_s;          /* run-queue wait, summed over threads */
-	double wait_percent;    /* wait_s over span_s, x100 (can pass 100 with several threads) */
+	double wait_percent;    /* wait_s over the threads' runnable time (run + wait), x100 */
 	double slices;          /* times a thread was put on a CPU */
 	double starved_s;       /* wait_s less BP_STARVE_WAKE_ALLOWANCE_NS per slice, >= 0 */
-	double starved_percent; /* starved_s over span_s, x100 */
+	double starved_percent; /* starved_s over the same runnable time, x100 */
 	double steal_percent;   /* of all CPUs' time in the span */
 	double idle_percent;
 	double iowait_percent;
@@ -110,10 +111,10 @@ void bp_starve_since(const struct bp_starve_snap *s0, struct bp_starve_figures *
 
 /*
  * The threshold: true when the threads were starved (starved_percent) for at least
- * BP_STARVE_PERCENT of the span and BP_STARVE_MIN_NS, or steal was at least
+ * BP_STARVE_PERCENT of their runnable time and BP_STARVE_MIN_NS, or steal was at least
  * BP_STARVE_STEAL_PERCENT. Then msg holds the warning's sentence ("the tester's threads
- * waited 412 ms for a CPU (41 % of the test's 1.00 s; 380 ms beyond what 640 wake-ups
- * cost): other load took it; ..."); msg may be NULL when msglen is 0. Unknown figures
+ * waited 412 ms for a CPU (41 % of the time they were ready to run, in a 1.00 s test;
+ * 380 ms beyond what 640 wake-ups cost): other load took it; ..."); msg may be NULL when msglen is 0. Unknown figures
  * never make a tester starved.
  */
 bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "core/term.h"
 #include "result/render.h"
 #include "result/text_table.h"
 
@@ -127,22 +128,54 @@ static void put_cell(FILE *out, const char *s, size_t width, bool first)
 	bp_text_put(out, s);
 }
 
+/*
+ * A column's heading: its metric's name, less "sender." when no figure of the line is the
+ * receiver's (tcp and udp's live lines are the sender's, as iperf3's client's are).
+ */
+static const char *column_label(const struct bp_interval *iv, const char *name)
+{
+	static const char sender[] = "sender.";
+
+	for (size_t j = 0; j < iv->nmetrics; j++)
+		if (!strncmp(iv->metrics[j].name, "receiver.", 9))
+			return name;
+	return strncmp(name, sender, strlen(sender)) ? name : name + strlen(sender);
+}
+
+/* "span", "sender.span": the interval's own length, which start and end already say. */
+static bool is_span(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return !strcmp(dot ? dot + 1 : name, "span");
+}
+
+/*
+ * The columns, fixed by the first interval: by default those that fit the width (the
+ * spans left out), every one with -v. The other figures of a line show only with -v.
+ */
 static int fix_columns(struct bp_live *l, const struct bp_interval *iv)
 {
-	size_t n = iv->nmetrics;
+	size_t n = iv->nmetrics, used = 2 * TIME_WIDTH + strlen(GAP);
+	bool all = l->owner->text_verbose > 0;
+	int width = l->owner->text_width ? l->owner->text_width : BP_TERM_DEFAULT_WIDTH;
 
 	l->cols = calloc(n ? n : 1, sizeof(*l->cols));
 	l->width = calloc(n ? n : 1, sizeof(*l->width));
 	if (!l->cols || !l->width)
 		return -ENOMEM;
-	for (; l->ncols < n; l->ncols++) {
-		const char *name = iv->metrics[l->ncols].name;
-		size_t w = bp_text_width(name);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = iv->metrics[i].name;
+		size_t w = bp_text_width(column_label(iv, name));
 
+		w = w > FIGURE_WIDTH ? w : FIGURE_WIDTH;
+		if (!all && (is_span(name) || used + strlen(GAP) + w > (size_t)width))
+			continue;
 		l->cols[l->ncols] = strdup(name);
 		if (!l->cols[l->ncols])
 			return -ENOMEM;
-		l->width[l->ncols] = w > FIGURE_WIDTH ? w : FIGURE_WIDTH;
+		l->width[l->ncols++] = w;
+		used += strlen(GAP) + w;
 	}
 	return 0;
 }
@@ -164,14 +197,14 @@ static bool is_column(const struct bp_live *l, const char *name)
 }
 
 /* The header line and the column names, before the first interval's line. */
-static void text_head(struct bp_live *l)
+static void text_head(struct bp_live *l, const struct bp_interval *iv)
 {
 	bp_render_text_header(l->out, l->owner);
 	fputc('\n', l->out);
 	put_cell(l->out, "start", TIME_WIDTH, true);
 	put_cell(l->out, "end", TIME_WIDTH, false);
 	for (size_t c = 0; c < l->ncols; c++)
-		put_cell(l->out, l->cols[c], l->width[c], false);
+		put_cell(l->out, column_label(iv, l->cols[c]), l->width[c], false);
 	fputc('\n', l->out);
 }
 
@@ -186,7 +219,7 @@ static void text_line(struct bp_live *l, const struct bp_interval *iv)
 			note_err(l, err);
 			return;
 		}
-		text_head(l);
+		text_head(l, iv);
 	}
 	snprintf(buf, sizeof(buf), "%.2f", iv->start);
 	put_cell(l->out, buf, TIME_WIDTH, true);
@@ -198,7 +231,7 @@ static void text_line(struct bp_live *l, const struct bp_interval *iv)
 		put_cell(l->out, m ? bp_text_value(buf, m->value, m->unit) : "-", l->width[c],
 			 false);
 	}
-	for (size_t j = 0; j < iv->nmetrics; j++) {
+	for (size_t j = 0; l->owner->text_verbose > 0 && j < iv->nmetrics; j++) {
 		const struct bp_metric *m = &iv->metrics[j];
 
 		if (is_column(l, m->name))

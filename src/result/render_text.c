@@ -17,7 +17,9 @@
 #include "result/render.h"
 #include "result/render_chips.h"
 #include "result/render_streams.h"
+#include "result/text_brief.h"
 #include "result/text_methods.h"
+#include "result/text_receiver.h"
 #include "result/text_monitor.h"
 #include "result/text_speed.h"
 #include "result/text_summary.h"
@@ -97,54 +99,6 @@ static void print_header(FILE *out, const struct bp_result *r, bool child)
 void bp_render_text_header(FILE *out, const struct bp_result *r)
 {
 	print_header(out, r, false);
-}
-
-/*
- * key=value pairs, nested objects flattened to dotted keys; values with blanks quoted.
- * A null is an option left unset: the JSON records it, the compact line leaves it out.
- */
-static int print_params_of(FILE *out, const json_t *obj, const char *prefix)
-{
-	const char *key;
-	json_t *val;
-	int err = 0;
-
-	json_object_foreach(bp_unconst(obj), key, val) {
-		char *s;
-
-		if (json_is_null(val))
-			continue;
-		if (json_is_object(val) && json_object_size(val)) {
-			char *sub;
-
-			if (asprintf(&sub, "%s%s.", prefix, key) < 0)
-				return -ENOMEM;
-			err = print_params_of(out, val, sub);
-			free(sub);
-			if (err)
-				return err;
-			continue;
-		}
-		s = bp_json_inline_text(val, BP_SCALAR_PLAIN);
-		if (!s)
-			return -ENOMEM;
-		bp_text_clean(s);
-		fprintf(out, strchr(s, ' ') || !*s ? " %s%s=\"%s\"" : " %s%s=%s", prefix, key, s);
-		free(s);
-	}
-	return 0;
-}
-
-static int print_params(FILE *out, const struct bp_result *r)
-{
-	int err;
-
-	if (!json_is_object(r->params) || !json_object_size(r->params))
-		return 0;
-	fputs("params:", out);
-	err = print_params_of(out, r->params, "");
-	fputc('\n', out);
-	return err;
 }
 
 /* The number right-aligned and its unit after it, so that digits line up. */
@@ -401,27 +355,6 @@ out:
 	return err;
 }
 
-/* Usually {"local": {...}, "remote": {...}}: then one row per side. */
-static int print_cpu(FILE *out, const struct bp_result *r)
-{
-	if (bp_json_is_records(r->cpu))
-		return bp_text_records(out, r->cpu, "tester cpu", 0);
-	fputs("tester cpu\n", out);
-	return bp_text_tree(out, r->cpu, 2);
-}
-
-static int print_warnings(FILE *out, const struct bp_result *r)
-{
-	for (size_t i = 0; i < r->nwarnings; i++) {
-		fputs("warning [", out);
-		bp_text_put(out, r->warnings[i].code);
-		fputs("]: ", out);
-		bp_text_put(out, r->warnings[i].message);
-		fputc('\n', out);
-	}
-	return 0;
-}
-
 /*
  * The verdict of a result that has one (metric "pass": crr's --max-failure-ratio), as the
  * last line, so that it is not lost among the tables; a FAIL's reasons are its warnings.
@@ -498,18 +431,25 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
 		{ bp_streams_text_has, bp_streams_text },
-		{ has_cpu, print_cpu },
+		{ has_cpu, bp_text_cpu },
 		{ bp_text_monitor_has, bp_text_monitor_print },
-		{ has_warnings, print_warnings },
+		{ has_warnings, bp_text_warnings },
 		{ has_verdict, print_verdict },
 	};
-	int err;
+	int err = 0;
 
-	if (after_live && json_is_object(r->params) && json_object_size(r->params))
+	if (after_live && json_is_object(r->params) && json_object_size(r->params) &&
+	    !bp_text_receiver_has(r))
 		fputc('\n', out);
 	else if (!after_live)
 		print_header(out, r, child);
-	err = print_params(out, r);
+	/* the live lines were the sender's: the receiver's came with the end (udp) */
+	if (after_live && bp_text_receiver_has(r)) {
+		fputc('\n', out);
+		err = bp_text_receiver_print(out, r);
+		fputc('\n', out);
+	}
+	err = err ? err : bp_text_params(out, r);
 	for (size_t i = 0; !err && i < sizeof(sections) / sizeof(sections[0]); i++) {
 		if (!sections[i].has(r) || (after_live && sections[i].print == print_intervals))
 			continue;

@@ -322,3 +322,11 @@ bool bp_result_has_warning(const struct bp_result *r, const char *code)
 			return true;
 	return false;
 }
+
+void bp_result_set_text_layout(struct bp_result *r, int verbose, int width)
+{
+	r->text_verbose = verbose;
+	r->text_width = width;
+	for (size_t i = 0; i < r->nchildren; i++)
+		bp_result_set_text_layout(r->children[i], verbose, width);
+}

@@ -108,6 +108,15 @@ struct bp_result {
 	bool text_show_stream_intervals;
 
 	/*
+	 * How the text is laid out (docs/results.md, "Text output"): text_verbose (-v) adds the
+	 * long forms (every param, the tester-CPU table, each warning's whole sentence);
+	 * text_width is the columns the default text fits, 0 for BP_TERM_DEFAULT_WIDTH. Set on
+	 * a whole tree with bp_result_set_text_layout.
+	 */
+	int text_verbose;
+	int text_width;
+
+	/*
 	 * The GPIO chips and lines of `boardperf gpio --list` (test "gpio-list"), NULL
 	 * otherwise: [{"name", "path", "label", "lines", "sysfs_base", "lines_info": [...]}]
 	 * (docs/board.md, "boardperf gpio"). JSON carries it as "chips", the text as gpioinfo does
@@ -128,6 +137,9 @@ void bp_result_free(struct bp_result *r);
 
 /* Setters take ownership of the JSON reference (NULL clears). */
 void bp_result_set_params(struct bp_result *r, json_t *params);
+
+/* r's and its children's text layout: -v's count and the width to fit (0: the default). */
+void bp_result_set_text_layout(struct bp_result *r, int verbose, int width);
 void bp_result_set_env(struct bp_result *r, json_t *env);
 void bp_result_set_cpu(struct bp_result *r, json_t *cpu);
 /* Takes ownership of streams (NULL clears); see the field. */

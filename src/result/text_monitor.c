@@ -1,10 +1,13 @@
 #include "result/text_monitor.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "result/text_brief.h"
 #include "result/text_table.h"
 
 bool bp_text_monitor_has(const struct bp_result *r)
@@ -67,7 +70,7 @@ static void print_share(FILE *out, const char *what, const json_t *v)
 		fprintf(out, ", %s unknown", what);
 }
 
-int bp_text_monitor_print(FILE *out, const struct bp_result *r)
+static void print_line(FILE *out, const struct bp_result *r)
 {
 	const json_t *m = r->monitor, *fw = at(m, "throttled", "end");
 	size_t ncpus = json_array_size(json_object_get(m, "cpus"));
@@ -79,7 +82,22 @@ int bp_text_monitor_print(FILE *out, const struct bp_result *r)
 		fprintf(out, ", get_throttled 0x%llx", (unsigned long long)json_integer_value(fw));
 	print_share(out, "other processes", json_object_get(m, "other_percent"));
 	print_share(out, "steal", json_object_get(m, "steal_percent"));
-	fprintf(out, " of %zu CPU%s (%lld samples)\n", ncpus, ncpus == 1 ? "" : "s",
+	fprintf(out, " of %zu CPU%s (%lld samples)", ncpus, ncpus == 1 ? "" : "s",
 		(long long)json_integer_value(json_object_get(m, "samples")));
-	return ferror(out) ? -1 : 0;
+}
+
+/* The line built whole, then filled to the width. */
+int bp_text_monitor_print(FILE *out, const struct bp_result *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	print_line(m, r);
+	err = fclose(m) ? -ENOMEM : bp_text_fill_line(out, r, text);
+	free(text);
+	return err;
 }

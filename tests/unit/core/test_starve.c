@@ -115,6 +115,8 @@ static struct bp_starve_snap snap(uint64_t wall_ms, uint64_t wait_ms, uint64_t s
 				    .nivcsw = nivcsw, .nivcsw_ok = true };
 
 	s.sched.wait_ns = wait_ms * BP_NS_PER_MS;
+	/* one thread on a CPU all along: the runnable time is the span plus the wait */
+	s.sched.run_ns = wall_ms * BP_NS_PER_MS;
 	s.sched.slices = slices;
 	s.sys_ok = statfile && !bp_proc_stat_cpus_parse(slurp(statfile), NULL, &s.sys);
 	return s;
@@ -131,11 +133,12 @@ static void test_between(void)
 	bp_starve_between(&a, &b, &f);
 	CHECK_NEAR(f.span_s, 2.0, 1e-9);
 	CHECK_NEAR(f.wait_s, 0.4, 1e-9);
-	CHECK_NEAR(f.wait_percent, 20.0, 1e-9);
+	/* of the 2.4 s runnable (2 s on a CPU, 0.4 s waiting) */
+	CHECK_NEAR(f.wait_percent, 0.4 / 2.4 * 100, 1e-9);
 	CHECK_NEAR(f.slices, 2000, 1e-9);
 	/* 2000 times on a CPU are allowed 20 us each: 0.04 s of the 0.4 s. */
 	CHECK_NEAR(f.starved_s, 0.36, 1e-9);
-	CHECK_NEAR(f.starved_percent, 18.0, 1e-9);
+	CHECK_NEAR(f.starved_percent, 0.36 / 2.4 * 100, 1e-9);
 	CHECK_INT(f.nivcsw, 120);
 	/* stat.before -> stat.after: 173 + 28 = 201 jiffies, none idle, none stolen. */
 	CHECK_NEAR(f.idle_percent, 0.0, 1e-9);
@@ -147,7 +150,7 @@ static void test_between(void)
 	CHECK_NEAR(f.iowait_percent, 20.0 / 421 * 100, 1e-9);
 	/* 20 us per wake-up (crr's hand-overs): all of it within the allowance. */
 	bp_starve_between(&a, &d, &f);
-	CHECK_NEAR(f.wait_percent, 20.0, 1e-9);
+	CHECK_NEAR(f.wait_percent, 0.4 / 2.4 * 100, 1e-9);
 	CHECK_NEAR(f.starved_s, 0.0, 1e-12);
 	/* An account that shrank (a thread left without its exit call) is unknown, not < 0. */
 	bp_starve_between(&b, &a, &f);
@@ -168,7 +171,7 @@ static void test_judge(void)
 		{ 2.0, 0.198, 0, false },   /* 9.9 % */
 		{ 2.0, 0.200, 0, true },    /* 10 % */
 		{ 2.0, 1.5, 0, true },
-		{ 4.0, 6.0, 0, true },      /* several threads: past 100 % of the span */
+		{ 4.0, 3.0, 0, true },
 		{ 0.1, 0.019, 0, false },   /* 19 %, but 19 ms: a few late wake-ups */
 		{ 0.1, 0.020, 0, true },
 		{ 2.0, 0.0, 4.9, false },
@@ -201,8 +204,9 @@ static void test_judge(void)
 					       .nivcsw = 116 };
 
 		CHECK(bp_starve_judge(&f, msg, sizeof(msg)));
-		CHECK_STR(msg, "the tester's threads waited 412 ms for a CPU (41 % of the test's "
-			  "1.00 s; 380 ms beyond what 640 wake-ups cost): other load took it; the "
+		CHECK_STR(msg, "the tester's threads waited 412 ms for a CPU (41 % of the time they "
+			  "were ready to run, in a 1.00 s test; 380 ms beyond what 640 wake-ups "
+			  "cost): other load took it; the "
 			  "hypervisor took 7 % of this machine's CPU time (steal); the machine was "
 			  "3 % idle, 116 involuntary switches; the figures may read low");
 		/* A short buffer is cut, never overrun. */

@@ -1,0 +1,37 @@
+/*
+ * The short forms of the text's side sections, so that the default text fits the terminal
+ * (docs/results.md, "Text output"): the params the run set (all of them with -v), the
+ * tester's CPU in one line (the table with -v) and each warning in one line (its whole
+ * sentence with -v). Everything stays whole in the JSON and the CSV.
+ */
+#ifndef BP_RESULT_TEXT_BRIEF_H
+#define BP_RESULT_TEXT_BRIEF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "result/result.h"
+
+/* The columns r's text fits: r->text_width, or BP_TERM_DEFAULT_WIDTH when unset. */
+int bp_text_cols(const struct bp_result *r);
+
+/*
+ * "params: key=value ...", filled to the width. By default an option left off (false, 0,
+ * an empty string) is left out: what is printed is what the user set or the run chose;
+ * -v prints every one.
+ */
+int bp_text_params(FILE *out, const struct bp_result *r);
+
+/* "tester cpu: this side 97.9 % (busiest worker 98.3 %), server 32.5 %"; -v the table. */
+int bp_text_cpu(FILE *out, const struct bp_result *r);
+
+/* One line a warning: its code and what to do, fitted to the width; -v the whole text. */
+int bp_text_warnings(FILE *out, const struct bp_result *r);
+
+/*
+ * line, words filled to r's width, further lines indented by two. A line a section built
+ * whole (the monitor's) goes through this.
+ */
+int bp_text_fill_line(FILE *out, const struct bp_result *r, const char *line);
+
+#endif
