@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "core/text_escape.h"
 #include "result/render.h"
+#include "core/term.h"
 #include "result/headline.h"
 #include "result/kind.h"
+#include "result/text_table.h"
 
 struct gather {
 	struct bp_history_entry *e;
@@ -145,46 +148,76 @@ void bp_history_print_head(FILE *out)
 		"figures");
 }
 
-/* The line as the entry has it; its label, test and names may come from an imported file. */
-static void format_line(FILE *out, const struct bp_history_entry *e)
+/* s escaped as a log line's (core/text_escape.h): an imported file's names are any text. */
+static char *escape(const char *s)
 {
-	char when[32], v[BP_TEXT_VALUE_LEN];
+	size_t len = strlen(s);
+	char *safe = malloc(4 * len + 1);
 
-	fprintf(out, "%6lld  %-19s  %-16s  %-8s ", (long long)e->row.id,
-		bp_history_time(when, sizeof(when), e->row.time_unix),
-		e->row.label[0] ? e->row.label : "-", e->row.test);
-	for (int i = 0; i < e->nfigures; i++)
-		fprintf(out, "%s %s %s", i ? "," : "", e->figures[i].name,
-			bp_text_value(v, e->figures[i].value, e->figures[i].unit));
-	if (e->tests[0])
-		fprintf(out, "%s tests: %s", e->nfigures ? ";" : "", e->tests);
-	if (e->error[0])
-		fprintf(out, " error: %s", e->error);
-	if (e->row.parent)
-		fprintf(out, " (in #%lld)", (long long)e->row.parent);
+	if (safe)
+		bp_text_escape(safe, 4 * len + 1, s, len, 0);
+	return safe;
 }
 
-/* One line whatever the file held: its text escaped as a log line's (core/text_escape.h). */
+/* piece at col, on a new indented line first when it would pass width; the new col. */
+static int put_piece(FILE *out, const char *piece, int col, int width)
+{
+	char *safe = escape(piece);
+	int w;
+
+	if (!safe)
+		return col;
+	w = (int)bp_text_width(safe);
+	if (col + 1 + w > width && col > 8) {
+		fputs("\n       ", out);
+		col = 7;
+	}
+	fprintf(out, col < 0 ? "%s" : " %s", safe);
+	free(safe);
+	return col + 1 + w;
+}
+
+/*
+ * One line whatever the file held; the figures go on under it, indented, past the
+ * terminal's width (each figure whole).
+ */
 void bp_history_print_line(FILE *out, const struct bp_history_entry *e)
 {
-	char *line = NULL, *safe;
+	char when[32], v[BP_TEXT_VALUE_LEN], *line = NULL, piece[512];
 	size_t len = 0;
+	int width = bp_term_width(STDOUT_FILENO), col;
 	FILE *m = open_memstream(&line, &len);
 
 	if (!m)
 		return;
-	format_line(m, e);
+	fprintf(m, "%6lld  %-19s  %-16s  %-8s", (long long)e->row.id,
+		bp_history_time(when, sizeof(when), e->row.time_unix),
+		e->row.label[0] ? e->row.label : "-", e->row.test);
 	if (fclose(m) || !line) {
 		free(line);
 		return;
 	}
-	safe = malloc(4 * len + 1);
-	if (safe) {
-		bp_text_escape(safe, 4 * len + 1, line, len, 0);
-		fprintf(out, "%s\n", safe);
-	}
-	free(safe);
+	col = put_piece(out, line, -1, width);
 	free(line);
+	for (int i = 0; i < e->nfigures; i++) {
+		snprintf(piece, sizeof(piece), "%s %s%s", e->figures[i].name,
+			 bp_text_value(v, e->figures[i].value, e->figures[i].unit),
+			 i + 1 < e->nfigures ? "," : e->tests[0] ? ";" : "");
+		col = put_piece(out, piece, col, width);
+	}
+	if (e->tests[0]) {
+		snprintf(piece, sizeof(piece), "tests: %s", e->tests);
+		col = put_piece(out, piece, col, width);
+	}
+	if (e->error[0]) {
+		snprintf(piece, sizeof(piece), "error: %s", e->error);
+		col = put_piece(out, piece, col, width);
+	}
+	if (e->row.parent) {
+		snprintf(piece, sizeof(piece), "(in #%lld)", (long long)e->row.parent);
+		put_piece(out, piece, col, width);
+	}
+	fputc('\n', out);
 }
 
 json_t *bp_history_entry_json(const struct bp_history_entry *e)

@@ -56,6 +56,13 @@ static const struct col udp_end[] = {
 static const struct col udp_interval[] = { SENT, SENDER, PKTS_SENT, RECEIVED, RECEIVER,
 					   PKTS_RECV, LOST, JITTER, COL_END };
 
+/* The default text's end table, within 80 columns: the rates and what explains them (-v: all). */
+static const struct col tcp_narrow[] = { SENDER, RETR, CWND, RTT, RECEIVER, COL_END };
+static const struct col udp_narrow[] = {
+	SENDER, RECEIVER, LOST, { "loss", "receiver", "loss_percent", "percent", AGG_LOSS },
+	JITTER, COL_END,
+};
+
 static double field(const json_t *st, const char *side, const char *key)
 {
 	const json_t *v = json_object_get(json_object_get(st, side), key);
@@ -239,13 +246,16 @@ static int dir_rows(struct bp_table *t, const struct layout *l, const json_t *a,
 	return err;
 }
 
-static int table_init(struct bp_table *t, struct layout *l, const json_t *end, bool interval)
+static int table_init(struct bp_table *t, struct layout *l, const json_t *end, bool interval,
+		      bool narrow)
 {
 	bool udp = is_udp(end);
 	size_t ncols = 0;
 	int err;
 
 	l->cols = udp ? (interval ? udp_interval : udp_end) : (interval ? tcp_interval : tcp_end);
+	if (narrow && !interval)
+		l->cols = udp ? udp_narrow : tcp_narrow;
 	l->show_dir = count_dir(end, "up") && count_dir(end, "down");
 	l->first = l->show_dir ? 4 : 3;
 	while (l->cols[ncols].head)
@@ -268,7 +278,7 @@ int bp_streams_text(FILE *out, const struct bp_result *r)
 	const json_t *end = json_object_get(r->streams, "end");
 	struct bp_table t;
 	struct layout l;
-	int err = table_init(&t, &l, end, false);
+	int err = table_init(&t, &l, end, false, r->text_verbose <= 0);
 
 	if (!err)
 		err = dir_rows(&t, &l, end, "up", NULL);
@@ -301,7 +311,7 @@ int bp_streams_text_intervals(FILE *out, const struct bp_result *r)
 	struct layout l;
 	size_t i;
 	json_t *iv;
-	int err = table_init(&t, &l, json_object_get(r->streams, "end"), true);
+	int err = table_init(&t, &l, json_object_get(r->streams, "end"), true, false);
 
 	json_array_foreach(ivs, i, iv) {
 		double span_s[2];

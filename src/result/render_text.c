@@ -238,36 +238,83 @@ static int print_metrics(FILE *out, const struct bp_result *r)
 	return err;
 }
 
-static int latency_row(struct bp_table *t, const struct bp_latency *l)
+/* Columns of the latency table: the narrow form keeps those marked. */
+static const struct {
+	const char *head;
+	bool narrow;
+} latency_cols[] = {
+	{ "latency", true }, { "count", true }, { "min", true }, { "p50", true },
+	{ "p90", false }, { "p99", true }, { "p99.9", false }, { "max", true },
+};
+
+static int latency_row(struct bp_table *t, const struct bp_latency *l, bool narrow)
 {
 	const double v[] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
-	char count[24], cell[6][VALUE_LEN];
+	char cell[8][VALUE_LEN];
+	const char *row[8];
+	size_t n = 0;
 
-	snprintf(count, sizeof(count), "%" PRIu64, l->count);
+	snprintf(cell[1], sizeof(cell[1]), "%" PRIu64, l->count);
 	for (size_t i = 0; i < 6; i++)
-		bp_text_value(cell[i], v[i], l->unit ? l->unit : "ns");
-	return bp_table_add(t, (const char *[]){ l->what, count, cell[0], cell[1], cell[2],
-						 cell[3], cell[4], cell[5] });
+		bp_text_value(cell[2 + i], v[i], l->unit ? l->unit : "ns");
+	for (size_t c = 0; c < 8; c++)
+		if (!narrow || latency_cols[c].narrow)
+			row[n++] = c ? cell[c] : l->what;
+	return bp_table_add(t, row);
 }
 
-static int print_latency(FILE *out, const struct bp_result *r)
+static int print_latency_columns(FILE *out, const struct bp_result *r, bool narrow)
 {
-	static const char *const head[] = {
-		"latency", "count", "min", "p50", "p90", "p99", "p99.9", "max",
-	};
+	const char *head[8];
+	size_t n = 0;
 	struct bp_table t;
-	int err = bp_table_init(&t, 8, 0);
+	int err;
 
+	for (size_t c = 0; c < 8; c++)
+		if (!narrow || latency_cols[c].narrow)
+			head[n++] = latency_cols[c].head;
+	err = bp_table_init(&t, n, 0);
 	if (err)
 		return err;
-	for (size_t c = 1; c < 8; c++)
+	for (size_t c = 1; c < n; c++)
 		t.right[c] = true;
 	err = bp_table_add(&t, head);
 	for (size_t i = 0; !err && i < r->nlatency; i++)
-		err = latency_row(&t, &r->latency[i]);
+		err = latency_row(&t, &r->latency[i], narrow);
 	if (!err)
 		err = bp_table_print(out, &t);
 	bp_table_free(&t);
+	return err;
+}
+
+static int print_latency_all(FILE *out, const struct bp_result *r)
+{
+	return print_latency_columns(out, r, false);
+}
+
+static int print_latency_narrow(FILE *out, const struct bp_result *r)
+{
+	return print_latency_columns(out, r, true);
+}
+
+/* Every percentile when it fits; else without p90 and p99.9; else with -v only. */
+static int print_latency(FILE *out, const struct bp_result *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = bp_text_if_fits(m, r, "latency", print_latency_all);
+	if (fclose(m) && !err)
+		err = -ENOMEM;
+	if (!err && strstr(text, "(-v shows it)"))
+		err = bp_text_if_fits(out, r, "latency", print_latency_narrow);
+	else if (!err)
+		fputs(text, out);
+	free(text);
 	return err;
 }
 
@@ -303,6 +350,35 @@ static int interval_names(const struct bp_result *r, const char ***names, size_t
 	return 0;
 }
 
+/* "span", "sender.span": the interval's own length, which start and end already say. */
+static bool is_span(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return !strcmp(dot ? dot + 1 : name, "span");
+}
+
+/*
+ * The interval columns the width has room for, moved to the front of names (all with -v;
+ * spans left out): a figure column is as wide as its name or a three-digit figure.
+ */
+static size_t fitting_columns(const struct bp_result *r, const char **names, size_t n)
+{
+	size_t kept = 0, used = 5 + 2 + 6;
+
+	if (r->text_verbose > 0)
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		size_t w = strlen(names[i]) > 11 ? strlen(names[i]) : 11;
+
+		if (is_span(names[i]) || used + 2 + w > (size_t)bp_text_cols(r))
+			continue;
+		names[kept++] = names[i];
+		used += 2 + w;
+	}
+	return kept;
+}
+
 /* start and end, then each named metric of this interval or "-" when it has none. */
 static int intervals_row(struct bp_table *t, const struct bp_interval *iv,
 			 const char **names)
@@ -334,6 +410,7 @@ static int print_intervals(FILE *out, const struct bp_result *r)
 
 	if (err)
 		return err;
+	n = fitting_columns(r, names, n);
 	err = bp_table_init(&t, n + 2, 0);
 	if (err)
 		goto out;
@@ -374,6 +451,12 @@ static int print_verdict(FILE *out, const struct bp_result *r)
 		fprintf(out, ", failure_ratio %.4f %%", ratio->value);
 	fputc('\n', out);
 	return 0;
+}
+
+/* openssl speed's table is as wide as its stock layout: -v when wider than the terminal */
+static int print_speed(FILE *out, const struct bp_result *r)
+{
+	return bp_text_if_fits(out, r, "openssl speed's table", bp_text_speed_print);
 }
 
 static int print_env(FILE *out, const struct bp_result *r)
@@ -426,7 +509,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ bp_chips_text_has, bp_chips_text },
 		{ has_metrics, print_metrics },
 		{ bp_text_methods_applies, bp_text_methods_print },
-		{ bp_text_speed_applies, bp_text_speed_print },
+		{ bp_text_speed_applies, print_speed },
 		{ has_latency, print_latency },
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },

@@ -160,6 +160,30 @@ static bool cpu_table(FILE *out, const struct bp_result *r, int *err)
 	return *err || fits || r->text_verbose > 0;
 }
 
+int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
+		    int (*print)(FILE *out, const struct bp_result *r))
+{
+	char *text = NULL, *copy = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = print(m, r);
+	if (fclose(m) && !err)
+		err = -ENOMEM;
+	if (!err && !(copy = strdup(text)))
+		err = -ENOMEM;
+	if (!err && (r->text_verbose > 0 || widest_line(copy) <= (size_t)bp_text_cols(r)))
+		fputs(text, out);
+	else if (!err)
+		fprintf(out, "%s: wider than the terminal (-v shows it)\n", what);
+	free(copy);
+	free(text);
+	return err ? err : ferror(out) ? -EIO : 0;
+}
+
 int bp_text_cpu(FILE *out, const struct bp_result *r)
 {
 	char *text = NULL;

@@ -29,6 +29,13 @@ int bp_text_cpu(FILE *out, const struct bp_result *r);
 int bp_text_warnings(FILE *out, const struct bp_result *r);
 
 /*
+ * A section printed whole when its widest line fits r's width or with -v; else one line,
+ * "<what>: wider than the terminal (-v shows it)". print writes the section to a stream.
+ */
+int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
+		    int (*print)(FILE *out, const struct bp_result *r));
+
+/*
  * line, words filled to r's width, further lines indented by two. A line a section built
  * whole (the monitor's) goes through this.
  */

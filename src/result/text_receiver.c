@@ -49,31 +49,31 @@ static void lost_total(char *buf, size_t len, const struct bp_interval *iv)
 
 static int receiver_row(struct bp_table *t, const struct bp_interval *iv)
 {
-	char start[16], end[16], rate[BP_TEXT_VALUE_LEN], jitter[BP_TEXT_VALUE_LEN], lost[64];
+	char span[40], rate[BP_TEXT_VALUE_LEN], jitter[BP_TEXT_VALUE_LEN], lost[64];
 	double j = figure(iv, "jitter");
 
-	snprintf(start, sizeof(start), "%.2f", iv->start);
-	snprintf(end, sizeof(end), "%.2f", iv->end);
+	snprintf(span, sizeof(span), "%.2f-%.2f", iv->start, iv->end);
 	bp_text_value(rate, figure(iv, "receiver.bitrate"), "bit/s");
 	if (isfinite(j))
 		bp_text_value(jitter, j, "ns");
 	else
 		snprintf(jitter, sizeof(jitter), "-");
 	lost_total(lost, sizeof(lost), iv);
-	return bp_table_add(t, (const char *[]){ start, end, rate, jitter, lost });
+	return bp_table_add(t, (const char *[]){ span, rate, jitter, lost });
 }
 
 int bp_text_receiver_print(FILE *out, const struct bp_result *r)
 {
 	struct bp_table t;
-	int err = bp_table_init(&t, 5, 0);
+	int err = bp_table_init(&t, 4, 0);
 
 	if (err)
 		return err;
 	fputs("receiver, per interval (the server sends these at the end of the test):\n", out);
-	for (size_t c = 0; c < 5; c++)
+	/* iperf3's "Interval" column: one interval's stretch, "0.00-1.00" */
+	for (size_t c = 0; c < 4; c++)
 		t.right[c] = true;
-	err = bp_table_add(&t, (const char *[]){ "start", "end", "bitrate", "jitter",
+	err = bp_table_add(&t, (const char *[]){ "interval", "bitrate", "jitter",
 						  "lost/total" });
 	for (size_t i = 0; !err && i < r->nintervals; i++)
 		err = receiver_row(&t, &r->intervals[i]);
