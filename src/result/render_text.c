@@ -218,6 +218,27 @@ out:
 	return err;
 }
 
+/* The companions as columns when that fits the width (or with -v); else a row each. */
+static int print_grouped_if_fits(FILE *out, const struct bp_result *r, const long *base)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = print_metrics_grouped(m, r, base);
+	if (fclose(m) && !err)
+		err = -ENOMEM;
+	if (!err && (r->text_verbose > 0 || bp_text_widest(text) <= (size_t)bp_text_cols(r)))
+		fputs(text, out);
+	else if (!err)
+		err = print_metrics_plain(out, r);
+	free(text);
+	return err;
+}
+
 static int print_metrics(FILE *out, const struct bp_result *r)
 {
 	long *base = calloc(r->nmetrics, sizeof(*base));
@@ -233,7 +254,7 @@ static int print_metrics(FILE *out, const struct bp_result *r)
 			base[i] = -1;
 		grouped |= base[i] >= 0;
 	}
-	err = grouped ? print_metrics_grouped(out, r, base) : print_metrics_plain(out, r);
+	err = grouped ? print_grouped_if_fits(out, r, base) : print_metrics_plain(out, r);
 	free(base);
 	return err;
 }

@@ -112,21 +112,25 @@ static void cpu_summary(FILE *m, const json_t *cpu)
 		if (!isfinite(total))
 			continue;
 		fprintf(m, "%s%s %.1f %%", sep, side_name(key), total);
-		if (isfinite(busiest) && fabs(busiest - total) >= 0.05)
+		/* a worker apart from the side's total: one busier than the rest */
+		if (isfinite(busiest) && fabs(busiest - total) >= 1.0)
 			fprintf(m, " (busiest worker %.1f %%)", busiest);
 		sep = ", ";
 	}
 }
 
-/* The widest line of text, in columns. */
-static size_t widest_line(char *text)
+size_t bp_text_widest(const char *text)
 {
 	size_t widest = 0;
 
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		size_t w = bp_text_width(line);
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text), w = 0;
 
+		for (size_t i = 0; i < n; i++)
+			w += ((unsigned char)text[i] & 0xc0) != 0x80;
 		widest = w > widest ? w : widest;
+		text += n + (nl != NULL);
 	}
 	return widest;
 }
@@ -152,7 +156,7 @@ static bool cpu_table(FILE *out, const struct bp_result *r, int *err)
 	if (fclose(m) && !*err)
 		*err = -ENOMEM;
 	copy = *err ? NULL : strdup(text);
-	fits = copy && widest_line(copy) <= (size_t)bp_text_cols(r);
+	fits = copy && bp_text_widest(copy) <= (size_t)bp_text_cols(r);
 	if (!*err && (fits || r->text_verbose > 0))
 		fputs(text, out);
 	free(copy);
@@ -175,7 +179,7 @@ int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
 		err = -ENOMEM;
 	if (!err && !(copy = strdup(text)))
 		err = -ENOMEM;
-	if (!err && (r->text_verbose > 0 || widest_line(copy) <= (size_t)bp_text_cols(r)))
+	if (!err && (r->text_verbose > 0 || bp_text_widest(copy) <= (size_t)bp_text_cols(r)))
 		fputs(text, out);
 	else if (!err)
 		fprintf(out, "%s: wider than the terminal (-v shows it)\n", what);

@@ -28,6 +28,9 @@ int bp_text_cpu(FILE *out, const struct bp_result *r);
 /* One line a warning: its code and what to do, fitted to the width; -v the whole text. */
 int bp_text_warnings(FILE *out, const struct bp_result *r);
 
+/* The widest line of text, in columns (UTF-8 characters). */
+size_t bp_text_widest(const char *text);
+
 /*
  * A section printed whole when its widest line fits r's width or with -v; else one line,
  * "<what>: wider than the terminal (-v shows it)". print writes the section to a stream.

@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "result/headline.h"
+#include "result/text_brief.h"
 #include "result/text_table.h"
 
 #define CELL_LEN 512
@@ -64,19 +65,70 @@ static void warning_codes(char *cell, const struct bp_result *c)
 					 c->warnings[i].code);
 }
 
-int bp_text_summary_print(FILE *out, const struct bp_result *r)
+/*
+ * list, its ", "-separated items filled from column col into lines of width, further lines
+ * at indent; an item is never broken ("1.53 GiB/s" stays whole). Returns the column.
+ */
+static int fill_items(FILE *out, const char *list, int col, int indent, int width)
+{
+	for (const char *p = list; *p;) {
+		const char *end = strstr(p, ", ");
+		size_t n = end ? (size_t)(end - p) + 1 : strlen(p);  /* the comma stays */
+		int w = (int)n;
+
+		if (col + 1 + w > width && col > indent) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, n, out);
+		col += w;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return col;
+}
+
+/*
+ * The narrow form, when the table passes the width: the test and its status, its figures
+ * filled under them, its warnings' codes on a line of their own.
+ */
+static void print_narrow(FILE *out, const struct bp_result *r, char *fig, char *warn,
+			 int width)
+{
+	char status[96];
+
+	fputs("summary\n", out);
+	for (size_t i = 0; i < r->nchildren; i++) {
+		const struct bp_result *c = r->children[i];
+		int col;
+
+		snprintf(status, sizeof(status), "%s%s", c->error.code ? "failed: " : "ok",
+			 c->error.code ? c->error.code : "");
+		figures(fig, c);
+		warning_codes(warn, c);
+		col = fprintf(out, "%-6s %-4s", c->test ? c->test : "?", status);
+		fill_items(out, fig, col, 12, width);
+		if (*warn) {
+			fprintf(out, "\n%12swarnings:", "");
+			fill_items(out, warn, 12 + 9, 12, width);
+		}
+		fputc('\n', out);
+	}
+}
+
+static int print_table(FILE *out, const struct bp_result *r, char *fig, char *warn)
 {
 	static const char *const head[] = { "test", "status", "headline", "warnings" };
-	char *fig = malloc(CELL_LEN), *warn = malloc(CELL_LEN), status[96];
+	char status[96];
 	struct bp_table t;
-	int err = -ENOMEM;
+	int err = bp_table_init(&t, 4, 0);
 
-	if (!r->nchildren) {
-		err = 0;
-		goto out;
-	}
-	if (!fig || !warn || bp_table_init(&t, 4, 0))
-		goto out;
+	if (err)
+		return err;
 	err = bp_table_add(&t, head);
 	for (size_t i = 0; !err && i < r->nchildren; i++) {
 		const struct bp_result *c = r->children[i];
@@ -94,7 +146,32 @@ int bp_text_summary_print(FILE *out, const struct bp_result *r)
 		err = bp_table_print(out, &t);
 	}
 	bp_table_free(&t);
+	return err;
+}
+
+/* The table when it fits the width (or with -v), else the narrow form. */
+int bp_text_summary_print(FILE *out, const struct bp_result *r)
+{
+	char *fig = malloc(CELL_LEN), *warn = malloc(CELL_LEN), *text = NULL;
+	size_t len = 0;
+	FILE *m = NULL;
+	int err = -ENOMEM;
+
+	if (!r->nchildren) {
+		err = 0;
+		goto out;
+	}
+	if (!fig || !warn || !(m = open_memstream(&text, &len)))
+		goto out;
+	err = print_table(m, r, fig, warn);
+	if (fclose(m) && !err)
+		err = -ENOMEM;
+	if (!err && (r->text_verbose > 0 || bp_text_widest(text) <= (size_t)bp_text_cols(r)))
+		fputs(text, out);
+	else if (!err)
+		print_narrow(out, r, fig, warn, bp_text_cols(r));
 out:
+	free(text);
 	free(fig);
 	free(warn);
 	return err;

@@ -430,6 +430,15 @@ static void check_text_summary(void)
 	bp_result_set_error(rr, "connect-refused", "connect 127.0.0.1:1: refused");
 	bp_result_add_child(r, tcp);
 	bp_result_add_child(r, rr);
+	/* 80 columns: a test a line, its figures filled under it, its warnings' codes after */
+	text = render(r, BP_FORMAT_TEXT);
+	CHECK(text && strstr(text, "\nsummary\ntcp    ok  receiver.bitrate 9.41 Gbit/s\n"
+				   "            warnings: tester-cpu-bound, interrupted\n"));
+	CHECK(text && strstr(text, "\nrr     failed: connect-refused transactions.rate 46.5k op/s,\n"
+				   "            transaction p50 21.5 us\n"));
+	free(text);
+	/* a terminal wide enough for the table */
+	bp_result_set_text_layout(r, 0, 200);
 	text = render(r, BP_FORMAT_TEXT);
 	CHECK(text && strstr(text, "\nsummary\ntest  status                   headline"));
 	CHECK(text && strstr(text, "\ntcp   ok                       receiver.bitrate 9.41 Gbit/s"
