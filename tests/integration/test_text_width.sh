@@ -17,13 +17,15 @@ server=$!
 trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT
 wait_log "$tap_tmp/serve.log" listening
 
-# fits NAME CMD...: CMD's stdout at COLUMNS=80 has no line over 80 columns (UTF-8
-# characters, not bytes); the first wide lines are printed.
+# fits NAME CMD...: CMD's stdout at COLUMNS=80 has no line over 80 columns; the first wide
+# lines are printed.
 fits() {
 	local name=$1 wide
 	shift
 	"$@" >"$tap_tmp/out" 2>"$tap_tmp/err" </dev/null
-	wide=$(LC_ALL=C.UTF-8 awk 'length > 80 { printf "#   %d columns: %s\n", length, $0 }' \
+	# a column is a UTF-8 character: its continuation bytes (0x80-0xbf) take none
+	wide=$(LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s) }
+		length(s) > 80 { printf "#   %d columns: %s\n", length(s), $0 }' \
 		"$tap_tmp/out" | head -3)
 	[ -z "$wide" ] && [ -s "$tap_tmp/out" ]
 	ok $? "$name: $(wc -l <"$tap_tmp/out") lines, none over 80 columns"
