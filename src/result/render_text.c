@@ -5,7 +5,6 @@
  * through bp_format_value(); the JSON params appear only as one "params:" line.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "result/render_chips.h"
 #include "result/render_streams.h"
 #include "result/text_brief.h"
+#include "result/text_latency.h"
 #include "result/text_methods.h"
 #include "result/text_receiver.h"
 #include "result/text_monitor.h"
@@ -259,86 +259,6 @@ static int print_metrics(FILE *out, const struct bp_result *r)
 	return err;
 }
 
-/* Columns of the latency table: the narrow form keeps those marked. */
-static const struct {
-	const char *head;
-	bool narrow;
-} latency_cols[] = {
-	{ "latency", true }, { "count", true }, { "min", true }, { "p50", true },
-	{ "p90", false }, { "p99", true }, { "p99.9", false }, { "max", true },
-};
-
-static int latency_row(struct bp_table *t, const struct bp_latency *l, bool narrow)
-{
-	const double v[] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
-	char cell[8][VALUE_LEN];
-	const char *row[8];
-	size_t n = 0;
-
-	snprintf(cell[1], sizeof(cell[1]), "%" PRIu64, l->count);
-	for (size_t i = 0; i < 6; i++)
-		bp_text_value(cell[2 + i], v[i], l->unit ? l->unit : "ns");
-	for (size_t c = 0; c < 8; c++)
-		if (!narrow || latency_cols[c].narrow)
-			row[n++] = c ? cell[c] : l->what;
-	return bp_table_add(t, row);
-}
-
-static int print_latency_columns(FILE *out, const struct bp_result *r, bool narrow)
-{
-	const char *head[8];
-	size_t n = 0;
-	struct bp_table t;
-	int err;
-
-	for (size_t c = 0; c < 8; c++)
-		if (!narrow || latency_cols[c].narrow)
-			head[n++] = latency_cols[c].head;
-	err = bp_table_init(&t, n, 0);
-	if (err)
-		return err;
-	for (size_t c = 1; c < n; c++)
-		t.right[c] = true;
-	err = bp_table_add(&t, head);
-	for (size_t i = 0; !err && i < r->nlatency; i++)
-		err = latency_row(&t, &r->latency[i], narrow);
-	if (!err)
-		err = bp_table_print(out, &t);
-	bp_table_free(&t);
-	return err;
-}
-
-static int print_latency_all(FILE *out, const struct bp_result *r)
-{
-	return print_latency_columns(out, r, false);
-}
-
-static int print_latency_narrow(FILE *out, const struct bp_result *r)
-{
-	return print_latency_columns(out, r, true);
-}
-
-/* Every percentile when it fits; else without p90 and p99.9; else with -v only. */
-static int print_latency(FILE *out, const struct bp_result *r)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	int err;
-
-	if (!m)
-		return -ENOMEM;
-	err = bp_text_if_fits(m, r, "latency", print_latency_all);
-	if (fclose(m) && !err)
-		err = -ENOMEM;
-	if (!err && strstr(text, "(-v shows it)"))
-		err = bp_text_if_fits(out, r, "latency", print_latency_narrow);
-	else if (!err)
-		fputs(text, out);
-	free(text);
-	return err;
-}
-
 /* Metric names over all intervals, in first-seen order: one column each. */
 static int interval_names(const struct bp_result *r, const char ***names, size_t *n)
 {
@@ -531,7 +451,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ has_metrics, print_metrics },
 		{ bp_text_methods_applies, bp_text_methods_print },
 		{ bp_text_speed_applies, print_speed },
-		{ has_latency, print_latency },
+		{ has_latency, bp_text_latency_print },
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
 		{ bp_streams_text_has, bp_streams_text },

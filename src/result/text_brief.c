@@ -138,7 +138,7 @@ size_t bp_text_widest(const char *text)
 /* The table, printed when it fits the width (or with -v); else false. */
 static bool cpu_table(FILE *out, const struct bp_result *r, int *err)
 {
-	char *text = NULL, *copy;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	bool fits;
@@ -155,11 +155,9 @@ static bool cpu_table(FILE *out, const struct bp_result *r, int *err)
 	}
 	if (fclose(m) && !*err)
 		*err = -ENOMEM;
-	copy = *err ? NULL : strdup(text);
-	fits = copy && bp_text_widest(copy) <= (size_t)bp_text_cols(r);
+	fits = !*err && bp_text_widest(text) <= (size_t)bp_text_cols(r);
 	if (!*err && (fits || r->text_verbose > 0))
 		fputs(text, out);
-	free(copy);
 	free(text);
 	return *err || fits || r->text_verbose > 0;
 }
@@ -167,7 +165,7 @@ static bool cpu_table(FILE *out, const struct bp_result *r, int *err)
 int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
 		    int (*print)(FILE *out, const struct bp_result *r))
 {
-	char *text = NULL, *copy = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	int err;
@@ -177,13 +175,10 @@ int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
 	err = print(m, r);
 	if (fclose(m) && !err)
 		err = -ENOMEM;
-	if (!err && !(copy = strdup(text)))
-		err = -ENOMEM;
-	if (!err && (r->text_verbose > 0 || bp_text_widest(copy) <= (size_t)bp_text_cols(r)))
+	if (!err && (r->text_verbose > 0 || bp_text_widest(text) <= (size_t)bp_text_cols(r)))
 		fputs(text, out);
 	else if (!err)
 		fprintf(out, "%s: wider than the terminal (-v shows it)\n", what);
-	free(copy);
 	free(text);
 	return err ? err : ferror(out) ? -EIO : 0;
 }
