@@ -31,7 +31,8 @@ const struct bp_opt bp_common_opt_table[] = {
 	{ 'q', "quiet", BP_OPT_FLAG, offsetof(struct bp_common_opts, quiet), NULL, NULL, 0, 0, NULL,
 	  "only errors on stderr" },
 	{ 'v', "verbose", BP_OPT_COUNT, offsetof(struct bp_common_opts, verbose), NULL, NULL, 0, 0,
-	  NULL, "more detail on stderr (twice for trace)" },
+	  NULL, "more detail: every column, param and table, the long form of each warning, and "
+	  "debug lines on stderr (twice: trace)" },
 	{ 'h', "help", BP_OPT_FLAG, offsetof(struct bp_common_opts, help), NULL, NULL, 0, 0, NULL,
 	  "show this help" },
 	{ 0, "no-monitor", BP_OPT_FLAG, offsetof(struct bp_common_opts, no_monitor), NULL, NULL, 0,
