@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/term.h"
 #include "core/unconst.h"
 #include "core/units.h"
 #include "result/text_table.h"
@@ -436,10 +437,17 @@ static int print_inline(FILE *out, const char *key, const json_t *val,
 
 	if (!s)
 		return -ENOMEM;
+	size_t col = indent + width + 2, cols = (size_t)bp_term_width_of(out);
+
 	fprintf(out, "%*s", (int)indent, "");
 	bp_text_put(out, key);
 	fprintf(out, "%*s  ", (int)(width - bp_text_width(key)), "");
-	bp_text_put(out, s);
+	bp_text_clean(s);
+	/* a value wider than the terminal (a build's flags): its words under its first */
+	if (col + bp_text_width(s) > cols && col + 20 <= cols)
+		bp_term_fill(out, s, (int)col, (int)col, (int)cols);
+	else
+		fputs(s, out);
 	fputc('\n', out);
 	free(s);
 	return 0;

@@ -117,7 +117,8 @@ ok $? "each of its $nkids tests saved as a child of $sid"
 ok $? "the children carry the suite's label"
 
 # --- history -----------------------------------------------------------------------------
-expect_exit 0 "history" "$bp" history
+# (at the widest, a line per result; at 80 columns figures wrap under it: test_text_width)
+expect_exit 0 "history" env COLUMNS=1000 "$bp" history
 [ "$(wc -l <<<"$out")" = "$(( $(q "SELECT COUNT(*) FROM results WHERE parent IS NULL") + 1 ))" ]
 ok $? "history: a head line and one line per top-level result"
 head -2 <<<"$out" | tail -1 | grep -Eq "^ +$sid  [0-9-]{10} [0-9:]{8}  opi-zero +run +.*tests: "

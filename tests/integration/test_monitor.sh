@@ -148,7 +148,8 @@ else
 	ok $? "the serve on loopback is the peer, not other load"
 	echo 1000000 >"$pol/scaling_cur_freq"
 	echo 51540 >"$zone/temp"
-	txt=$(BP_MONITOR_SYS_ROOT="$tree" "$bp" udp -c 127.0.0.1 -p "$port" -b 1M -t 1)
+	# (at the widest: the line whole; at 80 columns it is filled, test_text_width)
+	txt=$(COLUMNS=1000 BP_MONITOR_SYS_ROOT="$tree" "$bp" udp -c 127.0.0.1 -p "$port" -b 1M -t 1)
 	line=$(grep '^monitor: ' <<<"$txt")
 	grep -Eq '^monitor: clock 1.00 GHz, 51.5-51.5 °C, get_throttled 0x0, other processes [0-9.]+ %, steal [0-9.]+ % of [0-9]+ CPUs? \([0-9]+ samples\)$' <<<"$line"
 	ok $? "the text's monitor line: $line"

@@ -17,7 +17,9 @@ bp=$1
 server_line='listening on |127\.0\.0\.1:[0-9]+: (tcp|udp|rr|crr)|server: '
 
 if plain; then
-	expect_exit 0 "run" "$bp" run
+	# at the widest: the summary a line per test (at 80 columns a test's figures may go under
+	# its line: test_text_width)
+	expect_exit 0 "run" env COLUMNS=1000 "$bp" run
 	text=$out
 	! grep -Eq "$server_line" <<<"$text"; ok $? "no server log line on stdout"
 	! grep -Eq "$server_line" <<<"$err"; ok $? "no server log line on stderr without -v"

@@ -64,7 +64,8 @@ awk -v n="$((c1 - c0))" -v g="$got" 'BEGIN { exit !(g > 0 && n >= g && n <= g * 
 ok $? "tcp step: receiver.bytes $got vs the peer's nft input counter $((c1 - c0))"
 
 # --- the peer serves no HTTP: the step is skipped, in one warning line
-rig_exec client "$bp" run --peer "$RIG_SERVER_IP" --dir "$tap_tmp" >"$tap_tmp/run.txt" 2>/dev/null
+rig_exec client env COLUMNS=1000 "$bp" run --peer "$RIG_SERVER_IP" --dir "$tap_tmp" \
+	>"$tap_tmp/run.txt" 2>/dev/null
 grep -q "skipped.*http: the peer serves no HTTP" "$tap_tmp/run.txt" &&
 	grep -q '^summary' "$tap_tmp/run.txt" && ! grep -q '^http ' "$tap_tmp/run.txt"
 ok $? "no --http-port: http skipped in one line, the summary at the end"
