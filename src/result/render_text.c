@@ -218,25 +218,17 @@ out:
 	return err;
 }
 
+static int grouped_print(FILE *out, const struct bp_result *r, const void *base)
+{
+	return print_metrics_grouped(out, r, base);
+}
+
 /* The companions as columns when that fits the width (or with -v); else a row each. */
 static int print_grouped_if_fits(FILE *out, const struct bp_result *r, const long *base)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	int err;
+	int rc = bp_text_print_if_fits(out, r, grouped_print, base);
 
-	if (!m)
-		return -ENOMEM;
-	err = print_metrics_grouped(m, r, base);
-	if (fclose(m) && !err)
-		err = -ENOMEM;
-	if (!err && (r->text_verbose > 0 || bp_text_widest(text) <= (size_t)bp_text_cols(r)))
-		fputs(text, out);
-	else if (!err)
-		err = print_metrics_plain(out, r);
-	free(text);
-	return err;
+	return rc == 0 ? print_metrics_plain(out, r) : rc < 0 ? rc : 0;
 }
 
 static int print_metrics(FILE *out, const struct bp_result *r)

@@ -162,8 +162,9 @@ static bool cpu_table(FILE *out, const struct bp_result *r, int *err)
 	return *err || fits || r->text_verbose > 0;
 }
 
-int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
-		    int (*print)(FILE *out, const struct bp_result *r))
+int bp_text_print_if_fits(FILE *out, const struct bp_result *r,
+			  int (*print)(FILE *out, const struct bp_result *r, const void *arg),
+			  const void *arg)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -172,15 +173,36 @@ int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
 
 	if (!m)
 		return -ENOMEM;
-	err = print(m, r);
+	err = print(m, r, arg);
 	if (fclose(m) && !err)
 		err = -ENOMEM;
-	if (!err && (r->text_verbose > 0 || bp_text_widest(text) <= (size_t)bp_text_cols(r)))
+	if (!err && (r->text_verbose > 0 || bp_text_widest(text) <= (size_t)bp_text_cols(r))) {
 		fputs(text, out);
-	else if (!err)
-		fprintf(out, "%s: wider than the terminal (-v shows it)\n", what);
+		err = ferror(out) ? -EIO : 1;
+	}
 	free(text);
-	return err ? err : ferror(out) ? -EIO : 0;
+	return err;
+}
+
+/* bp_text_if_fits's print, called through bp_text_print_if_fits's arg */
+struct plain_print {
+	int (*print)(FILE *out, const struct bp_result *r);
+};
+
+static int call_plain(FILE *out, const struct bp_result *r, const void *arg)
+{
+	return ((const struct plain_print *)arg)->print(out, r);
+}
+
+int bp_text_if_fits(FILE *out, const struct bp_result *r, const char *what,
+		    int (*print)(FILE *out, const struct bp_result *r))
+{
+	struct plain_print p = { print };
+	int rc = bp_text_print_if_fits(out, r, call_plain, &p);
+
+	if (rc == 0)
+		fprintf(out, "%s: wider than the terminal (-v shows it)\n", what);
+	return rc < 0 ? rc : ferror(out) ? -EIO : 0;
 }
 
 int bp_text_cpu(FILE *out, const struct bp_result *r)

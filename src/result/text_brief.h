@@ -32,6 +32,15 @@ int bp_text_warnings(FILE *out, const struct bp_result *r);
 size_t bp_text_widest(const char *text);
 
 /*
+ * The section print writes (given arg), printed to out when its widest line fits r's width
+ * or with -v: 1; else nothing is printed: 0 (the caller's narrower form follows); or a
+ * negative errno. The one place a section is measured before it is shown.
+ */
+int bp_text_print_if_fits(FILE *out, const struct bp_result *r,
+			  int (*print)(FILE *out, const struct bp_result *r, const void *arg),
+			  const void *arg);
+
+/*
  * A section printed whole when its widest line fits r's width or with -v; else one line,
  * "<what>: wider than the terminal (-v shows it)". print writes the section to a stream.
  */

@@ -58,33 +58,26 @@ static int print_latency_columns(FILE *out, const struct bp_result *r, bool narr
 	return err;
 }
 
-static int print_latency_all(FILE *out, const struct bp_result *r)
+static int print_latency_all(FILE *out, const struct bp_result *r, const void *arg)
 {
+	(void)arg;
 	return print_latency_columns(out, r, false);
 }
 
-static int print_latency_narrow(FILE *out, const struct bp_result *r)
+static int print_latency_narrow(FILE *out, const struct bp_result *r, const void *arg)
 {
+	(void)arg;
 	return print_latency_columns(out, r, true);
 }
 
 /* Every percentile when it fits; else without p90 and p99.9; else with -v only. */
 int bp_text_latency_print(FILE *out, const struct bp_result *r)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	int err;
+	int rc = bp_text_print_if_fits(out, r, print_latency_all, NULL);
 
-	if (!m)
-		return -ENOMEM;
-	err = bp_text_if_fits(m, r, "latency", print_latency_all);
-	if (fclose(m) && !err)
-		err = -ENOMEM;
-	if (!err && strstr(text, "(-v shows it)"))
-		err = bp_text_if_fits(out, r, "latency", print_latency_narrow);
-	else if (!err)
-		fputs(text, out);
-	free(text);
-	return err;
+	if (rc == 0)
+		rc = bp_text_print_if_fits(out, r, print_latency_narrow, NULL);
+	if (rc == 0)
+		fputs("latency: wider than the terminal (-v shows it)\n", out);
+	return rc < 0 ? rc : ferror(out) ? -EIO : 0;
 }
