@@ -79,6 +79,7 @@ static int prepare(struct client *c)
 		return rc;
 	bp_addr_str(&c->cfg.addr, c->cfg.addr_str, sizeof(c->cfg.addr_str));
 	snprintf(c->out->server_addr, sizeof(c->out->server_addr), "%s", c->cfg.addr_str);
+	c->out->this_host = bp_addr_is_this_host(&c->cfg.addr);
 	rq.target = o->url->target;
 	rq.host_header = o->url->host_header;
 	rq.close = o->new_conn;

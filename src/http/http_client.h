@@ -50,6 +50,7 @@ struct bp_http_outcome {
 	double busy_max;                  /* the busiest worker's share of its core, 0..1 */
 	char first_error[BP_HTTP_NERR][160];
 	char server_addr[64];
+	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
 	char tls[96];                     /* "TLSv1.3 TLS_AES_256_GCM_SHA384" or "" */
 	size_t request_bytes;
 	int threads;

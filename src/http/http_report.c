@@ -8,6 +8,7 @@
 
 #include "core/cpuacct.h"
 #include "result/result_latency.h"
+#include "result/result_this_host.h"
 
 static double per_s(uint64_t n, double secs)
 {
@@ -140,6 +141,8 @@ int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 	add_intervals(r, out);
 	add_cpu(r, out);
 	add_warnings(r, o, out, rate);
+	if (out->this_host)
+		bp_result_warn_this_host(r, out->server_addr);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	json_object_set_new(r->params, "threads", json_integer(out->threads));
 	json_object_set_new(r->params, "request_bytes", json_integer((json_int_t)out->request_bytes));

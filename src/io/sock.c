@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <limits.h>
+#include <net/if.h>
 #include <linux/tcp.h>
 #include <netdb.h>
 #include <poll.h>
@@ -475,6 +476,13 @@ static int ifname_of(const struct sockaddr_storage *src, char *ifname, size_t if
 	}
 	freeifaddrs(ifs);
 	return rc;
+}
+
+bool bp_addr_is_this_host(const struct bp_addr *a)
+{
+	char ifname[IF_NAMESIZE];
+
+	return bp_addr_is_loopback(a) || !ifname_of(&a->ss, ifname, sizeof(ifname));
 }
 
 int bp_link_speed_toward(const struct bp_addr *a, double *bps, char *ifname, size_t iflen)

@@ -24,6 +24,12 @@ struct bp_addr {
 bool bp_addr_is_loopback(const struct bp_addr *a);
 
 /*
+ * True when a is this host's own: loopback, or an address one of its interfaces holds (the
+ * kernel routes it over lo too). Client and server then share this machine's CPUs.
+ */
+bool bp_addr_is_this_host(const struct bp_addr *a);
+
+/*
  * The link speed (bit/s) of the interface this host would use to reach a, from the kernel's
  * route choice (a connected UDP socket's source address) and /sys/class/net/IF/speed.
  * Returns 0 with *bps and the interface name, or -ENOENT when the kernel does not know the

@@ -430,6 +430,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	}
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
+		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		rc = run_timed(&c);
 		bp_histo_summarize(c.total_h.latency, &out->latency);
 		bp_histo_summarize(c.total_h.connect, &out->connect);

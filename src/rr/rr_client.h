@@ -55,6 +55,7 @@ struct bp_rr_outcome {
 	struct bp_net_results *remote;   /* the server's: transactions answered, CPU */
 	struct bp_rr_concurrent cc;      /* --concurrent */
 	char server_addr[64];
+	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
 	int workers;
 	bool interrupted;
 	bool data_stopped;               /* rr: no answer for the idle timeout, ended early */

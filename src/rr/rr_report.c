@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "stream/stream_report.h"
 #include "result/result_latency.h"
+#include "result/result_this_host.h"
+#include "stream/stream_report.h"
 
 static bool is_crr(const struct bp_rr_client_opts *o)
 {
@@ -283,6 +284,8 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 				      ", and the server's figures never arrived");
 	if (is_crr(o))
 		verdict(r, o, ro, out);
+	if (out->this_host)
+		bp_result_warn_this_host(r, out->server_addr);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	json_object_set_new(r->params, "workers", json_integer(out->workers));
 	return 0;

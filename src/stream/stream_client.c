@@ -358,6 +358,7 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 			  &o->np, open_streams, &c, err, errlen);
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
+		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		rc = run_timed(&c, out);
 		note_workers(&c, out);
 		if (!rc)

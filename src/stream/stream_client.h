@@ -31,6 +31,7 @@ struct bp_stream_outcome {
 	struct bp_net_results *local;   /* this side (heap) */
 	struct bp_net_results *remote;  /* the server's (heap) */
 	char server_addr[64];
+	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
 	int pool_workers;
 	bool interrupted;               /* SIGINT/SIGTERM ended the test early */
 	bool data_stopped;              /* nothing moved for the idle timeout: ended early */

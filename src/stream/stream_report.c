@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cpuacct.h"
+#include "result/result_this_host.h"
 #include "stream/stream_streams.h"
 
 /* The two ends' spans (of the totals, of an interval) may differ by this share of the span,
@@ -582,6 +583,8 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s%s",
 				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9,
 				      out->remote->nstreams ? "" : "; the server's figures are missing");
+	if (out->this_host)
+		bp_result_warn_this_host(r, out->server_addr);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	for (int i = 0; i < n; i++) {
 		set_modes(r, &dirs[i]);

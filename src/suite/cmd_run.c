@@ -268,7 +268,8 @@ static void mark_loopback(struct bp_result *r)
 {
 	struct bp_result *c = r->nchildren ? r->children[r->nchildren - 1] : NULL;
 
-	if (c)
+	/* the client's own (result_this_host.h) is kept: this one only adds who the server was */
+	if (c && !bp_result_has_warning(c, "loopback"))
 		bp_result_add_warning(c, "loopback", "measured this machine over loopback (client "
 				      "and server in this process), not a network: give --peer HOST");
 }

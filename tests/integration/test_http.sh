@@ -80,6 +80,8 @@ skip_nginx() { skip "$1" "nginx (or openssl) not installed or not starting"; }
 u=http://127.0.0.1:$nport
 if [ "$have_nginx" = 1 ] && plain; then
 	clean "nginx tiny file -c 8" 1000 "$bp" http "$u/tiny" -t 1 -c 8
+	jq -e '[.warnings[].code] | index("loopback") != null' <<<"$out" >/dev/null
+	ok $? "nginx on this machine: warned (loopback)"
 	jq -e '.latency.request | .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and
 		.p99 <= ."p99.9" and ."p99.9" <= .max and .count > 0' <<<"$out" >/dev/null
 	ok $? "latency percentiles in order"

@@ -38,6 +38,8 @@ if plain; then
 	jq -e '.latency.transaction | .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and
 		.p99 <= ."p99.9" and ."p99.9" <= .max and .count > 0' <<<"$out" >/dev/null
 	ok $? "latency percentiles in order"
+	jq -e '[.warnings[].code] | index("loopback") != null' <<<"$out" >/dev/null
+	ok $? "rr: a server on this machine warned (loopback)"
 	rate=$(metric transactions.rate "$out")
 	near "$rate" "$(awk -v t="$tx" 'BEGIN { print t / 2 }')" 2; ok $? "transactions/s is the count over 2 s ($rate)"
 	sum=$(jq '[.intervals[] | .metrics["transactions.rate"] * (.end - .start)] | add' <<<"$out")

@@ -60,6 +60,9 @@ if plain; then
 	ok $? "receiver intervals sum to the receiver total within 0.5 % ($sum vs $r)"
 	jq -e '.cpu.local.total_percent > 0 and .cpu.remote.total_percent > 0' <<<"$up" >/dev/null
 	ok $? "CPU use of both ends reported"
+	jq -e '[.warnings[] | select(.code == "loopback") | .message][0]
+		| test("^server 127\\.0\\.0\\.1:[0-9]+ is on this machine: ")' <<<"$up" >/dev/null
+	ok $? "a server on 127.0.0.1 warned as this machine's (loopback)"
 
 	# The runs below check forms and counts, not rates: paced (-b, per stream) so that they
 	# leave the CPU to the tests beside them (unpaced, tcp took ~30 CPU-s in ASan).

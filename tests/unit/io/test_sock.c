@@ -2,6 +2,7 @@
  * (refused, timed out behind a full accept queue), options and their messages, TCP_INFO. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <linux/tcp.h>
 #include <poll.h>
@@ -43,6 +44,36 @@ static void test_resolve(void)
 	CHECK_INT(bp_resolve("127.0.0.1", 70000, BP_FAMILY_ANY, false, &a, err, sizeof(err)),
 		  -EINVAL);
 	CHECK_STR(err, "port 70000: expected 0 to 65535");
+}
+
+/*
+ * Loopback and every address an interface of this host holds are this host's; an address
+ * of the test range that none holds is not. Nothing is sent: only the lists are read.
+ */
+static void test_this_host(void)
+{
+	struct ifaddrs *ifs, *i;
+	struct bp_addr a;
+	int held = 0;
+
+	CHECK_INT(bp_resolve("127.0.0.2", 1, BP_FAMILY_ANY, false, &a, err, sizeof(err)), 0);
+	CHECK(bp_addr_is_this_host(&a));
+	CHECK_INT(bp_resolve("::1", 1, BP_FAMILY_ANY, false, &a, err, sizeof(err)), 0);
+	CHECK(bp_addr_is_this_host(&a));
+	CHECK_INT(getifaddrs(&ifs), 0);
+	for (i = ifs; i; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		memset(&a, 0, sizeof(a));
+		memcpy(&a.ss, i->ifa_addr, sizeof(struct sockaddr_in));
+		a.len = sizeof(struct sockaddr_in);
+		held += bp_addr_is_this_host(&a) ? 1 : -1000;
+	}
+	freeifaddrs(ifs);
+	CHECK(held > 0);
+	/* 198.19.255.254: the benchmark range's last address, held by no interface here */
+	CHECK_INT(bp_resolve("198.19.255.254", 1, BP_FAMILY_ANY, false, &a, err, sizeof(err)), 0);
+	CHECK(!bp_addr_is_this_host(&a));
 }
 
 static unsigned local_port(int fd)
@@ -359,6 +390,7 @@ int main(void)
 	test_sctp();
 	test_pacing();
 	test_resolve();
+	test_this_host();
 	test_v4();
 	test_v6_dual_stack();
 	test_timeout();
