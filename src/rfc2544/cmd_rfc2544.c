@@ -28,6 +28,7 @@
 #include "proto/auth_psk.h"
 #include "proto/control.h"
 #include "result/result.h"
+#include "result/result_this_host.h"
 #include "rfc2544/rfc2544_metrics.h"
 #include "rfc2544/rfc2544_search.h"
 #include "stream/stream_client.h"
@@ -132,6 +133,8 @@ static int rfc_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 struct trial {
 	unsigned frame;
+	bool this_host;       /* the server was this machine (bp_addr_is_this_host) */
+	char server[64];
 	double target_fps, offered_fps;
 	double carried_fps;   /* the steady rate the path took, at most what was offered */
 	uint64_t sent, received, kernel_drops, stalls;
@@ -243,6 +246,8 @@ static int run_trial(const struct rfc_params *p, unsigned frame, double fps, uin
 	t->end_s = (double)(bp_now_ns() - t0) / 1e9;
 	if (!rc)
 		judge_trial(p, &out, t);
+	t->this_host = out.this_host;
+	snprintf(t->server, sizeof(t->server), "%s", out.server_addr);
 	bp_stream_outcome_free(&out);
 	return rc;
 }
@@ -251,6 +256,8 @@ static void record_trial(struct bp_result *r, const struct trial *t)
 {
 	struct bp_interval *iv = bp_result_add_interval(r, t->start_s, t->end_s);
 
+	if (t->this_host)
+		bp_result_warn_this_host(r, t->server);
 	if (!iv)
 		return;
 	bp_interval_add_metric(iv, "frame", t->frame, "B", BP_BETTER_NONE);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "result/result_this_host.h"
+
 /* What one probe protocol's two children (idle, loaded) say. */
 struct probe_pair {
 	const char *proto;  /* "tcp" or "udp" */
@@ -213,6 +215,14 @@ int bp_latency_report(struct bp_result *r)
 						   "--timeout, or their connection broke): the loaded "
 						   "percentiles cover the answered ones only, so the path "
 						   "was slower than they show", lost, pairs[i].proto);
+	}
+	/* the children's clients know where the server was; the user reads this result */
+	for (size_t i = 0; i < r->nchildren && !rc; i++) {
+		const char *server = json_string_value(json_object_get(r->children[i]->params,
+									"server"));
+
+		if (bp_result_has_warning(r->children[i], "loopback"))
+			rc = bp_result_warn_this_host(r, server ? server : "(unknown)");
 	}
 	return rc;
 }

@@ -41,6 +41,8 @@ if plain; then
 	[ "$shape" = '[["rr","idle","probe",false],["rr","idle","probe",true],["rr","loaded","probe",false],["rr","loaded","probe",true],["tcp","loaded","load","-"]]' ]
 	ok $? "children: idle probes, then loaded probes beside the load ($shape)"
 	jq -e '[.results[] | .error == null] | all' <<<"$j" >/dev/null; ok $? "no child failed"
+	jq -e '[.warnings[].code] | index("loopback") != null' <<<"$j" >/dev/null
+	ok $? "latency: the children's server on this machine warned in the result (loopback)"
 	# the parent's latency is each child's transaction latency, under phase.proto
 	jq -e '.results as $c | .latency["idle.tcp"] == $c[0].latency.transaction and
 		.latency["idle.udp"] == $c[1].latency.transaction and

@@ -65,6 +65,8 @@ for ((k = 0; k < rounds; k++)); do
 done
 [ "$medium" = "$rounds" ]
 ok $? "rfc2544 without --max took the link speed, 10 Gbit/s, in $medium of $rounds rounds"
+jq -e '[.warnings[].code] | index("loopback") == null' "$tap_tmp/round0.json" >/dev/null
+ok $? "a server in another namespace is not this machine's (no loopback warning)"
 # The round whose figure for frame size $1 is the median of the rounds.
 median_round() {
 	for ((k = 0; k < rounds; k++)); do
