@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,14 +56,21 @@ static void figures(char *cell, const struct bp_result *c)
 		add_figure(cell, c->metrics[i].name, c->metrics[i].value, c->metrics[i].unit);
 }
 
+/* Each code once: both ends of a test may warn the same (udp: tester-cpu-bound twice). */
 static void warning_codes(char *cell, const struct bp_result *c)
 {
 	size_t used = 0;
 
 	cell[0] = '\0';
-	for (size_t i = 0; i < c->nwarnings && used < CELL_LEN; i++)
-		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s", i ? ", " : "",
-					 c->warnings[i].code);
+	for (size_t i = 0; i < c->nwarnings && used < CELL_LEN; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(c->warnings[j].code, c->warnings[i].code);
+		if (!seen)
+			used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s",
+						 used ? ", " : "", c->warnings[i].code);
+	}
 }
 
 /*

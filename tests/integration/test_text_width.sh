@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Text that fits an 80-column terminal (issue 33, docs/results.md "Text output"): every
-# command's default text and its --help at COLUMNS=80, on loopback, short runs (~45 s in
-# all, run's quick suite 16 s and together 11 s of it); a line wider than 80 columns fails,
+# command's default text and its --help at COLUMNS=80, on loopback, short runs (~30 s in
+# all, together 11 s of it; run's quick suite is test_run.sh's); a line wider than 80 columns fails,
 # naming the command and the line. stdout only: an error line is stderr's. The runs'
 # figures are not checked here.
 # Usage: [BP_PART=all|plain|timed] test_text_width.sh BOARDPERF
@@ -23,10 +23,7 @@ fits() {
 	local name=$1 wide
 	shift
 	"$@" >"$tap_tmp/out" 2>"$tap_tmp/err" </dev/null
-	# a column is a UTF-8 character: its continuation bytes (0x80-0xbf) take none
-	wide=$(LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s) }
-		length(s) > 80 { printf "#   %d columns: %s\n", length(s), $0 }' \
-		"$tap_tmp/out" | head -3)
+	wide=$(wide_lines "$tap_tmp/out")
 	[ -z "$wide" ] && [ -s "$tap_tmp/out" ]
 	ok $? "$name: $(wc -l <"$tap_tmp/out") lines, none over 80 columns"
 	[ -z "$wide" ] || echo "$wide"
@@ -46,7 +43,6 @@ if plain; then
 	fits "mem" "$bp" mem -t 0.2 --db "$db"
 	fits "disk" "$bp" disk -d "$tap_tmp" --size 8M --files 4 -t 1 --db "$db"
 	fits "info" "$bp" info --db "$db"
-	fits "run" "$bp" run --dir "$tap_tmp" --db "$db"
 	fits "together" "$bp" together --no-alone --db "$db" "cpu -a sha256 --sizes 16 -t 0.05" "mem -t 0.2"
 	fits "metrics" "$bp" metrics
 	fits "history" "$bp" history --db "$db"
