@@ -33,6 +33,25 @@ static size_t segment_len(const char *s)
 	return dot ? (size_t)(dot - s) : strlen(s);
 }
 
+/* "**" then rest ("" or ".more"): name's first one or more segments, then rest matches. */
+static bool segments_then(const char *rest, const char *name)
+{
+	for (;;) {
+		size_t len = segment_len(name);
+
+		if (!len)
+			return false;
+		name += len;
+		if (!*rest && !*name)
+			return true;
+		if (*rest && *name && bp_metric_pattern_matches(rest + 1, name + 1))
+			return true;
+		if (!*name)
+			return false;
+		name++;
+	}
+}
+
 bool bp_metric_pattern_matches(const char *pattern, const char *name)
 {
 	if (!pattern || !name)
@@ -40,6 +59,8 @@ bool bp_metric_pattern_matches(const char *pattern, const char *name)
 	for (;;) {
 		size_t plen = segment_len(pattern), nlen = segment_len(name);
 
+		if (plen == 2 && !memcmp(pattern, "**", 2))
+			return segments_then(pattern + 2, name);
 		if (plen == 1 && pattern[0] == '*') {
 			if (nlen == 0)
 				return false;

@@ -33,10 +33,12 @@ enum bp_metric_scope {
 struct bp_metric_decl {
 	/*
 	 * The name, or a pattern: a segment "*" stands for one non-empty dot-free segment
-	 * (cpu's "*.*" for <algorithm>.<block size>, mem's "latency.*").
+	 * (cpu's "*.*" for <algorithm>.<block size>, mem's "latency.*"), "**" for one or more
+	 * (together's "*.**.alone": a label, then another test's figure).
 	 */
 	const char *name;
-	const char *unit;    /* one of the base units (bp_unit_is_base) */
+	/* one of the base units (bp_unit_is_base); "=" the borrowed figure's (borrowed_unit) */
+	const char *unit;
 	enum bp_better better;
 	unsigned headline;   /* 0: not a headline figure; 1..: its place in the headline */
 	enum bp_combine combine;
@@ -77,6 +79,14 @@ struct bp_kind {
 	const struct bp_label_part *label_parts; /* BP_KIND_LABEL_PARTS; NULL: none */
 	size_t nlabel_parts;
 	enum bp_report_charts charts;
+	/*
+	 * A kind whose figures are other kinds' under names of its own (together: its tests'
+	 * as "A.<figure>.alone") names the unit of the figure name borrows, which its row d
+	 * (unit "=") cannot: the unit that figure has in its own kind, or NULL when name borrows
+	 * none (no such test in r, a figure its kind does not declare). NULL for the others.
+	 */
+	const char *(*borrowed_unit)(const struct bp_result *r, const char *name,
+				     const struct bp_metric_decl *d);
 };
 
 /*

@@ -7,25 +7,32 @@
 
 #include "result/kind.h"
 
-static int check_metric(const struct bp_kind *k, const struct bp_metric *m, bool interval,
-			char *err, size_t errlen)
+static int check_metric(const struct bp_kind *k, const struct bp_result *r,
+			const struct bp_metric *m, bool interval, char *err, size_t errlen)
 {
 	const struct bp_metric_decl *d = bp_kind_metric(k, m->name);
-	const char *where = interval ? "interval" : "total";
+	const char *where = interval ? "interval" : "total", *unit;
 
 	if (!d) {
 		snprintf(err, errlen, "%s: metric '%s' (%s) is not in its catalogue", k->name,
 			 m->name, where);
 		return -EPROTO;
 	}
-	if (strcmp(d->unit, m->unit ? m->unit : "")) {
-		snprintf(err, errlen, "%s: metric '%s' (%s) in '%s', its catalogue says '%s'",
-			 k->name, m->name, where, m->unit ? m->unit : "", d->unit);
-		return -EPROTO;
-	}
 	if (!(d->scope & (interval ? BP_SCOPE_INTERVAL : BP_SCOPE_TOTAL))) {
 		snprintf(err, errlen, "%s: metric '%s' in the %s, its catalogue says %s only",
 			 k->name, m->name, interval ? "intervals" : "totals", bp_scope_name(d->scope));
+		return -EPROTO;
+	}
+	unit = strcmp(d->unit, "=") ? d->unit :
+	       k->borrowed_unit ? k->borrowed_unit(r, m->name, d) : NULL;
+	if (!unit) {
+		snprintf(err, errlen, "%s: metric '%s' (%s) borrows no figure of a test it ran",
+			 k->name, m->name, where);
+		return -EPROTO;
+	}
+	if (strcmp(unit, m->unit ? m->unit : "")) {
+		snprintf(err, errlen, "%s: metric '%s' (%s) in '%s', its catalogue says '%s'",
+			 k->name, m->name, where, m->unit ? m->unit : "", unit);
 		return -EPROTO;
 	}
 	return 0;
@@ -85,10 +92,10 @@ int bp_kind_check_result(const struct bp_result *r, char *err, size_t errlen)
 
 	for (size_t i = 0; k && !rc && i < r->nmetrics; i++)
 		rc = repeated ? check_repeat_metric(k, &r->metrics[i], err, errlen) :
-				check_metric(k, &r->metrics[i], false, err, errlen);
+				check_metric(k, r, &r->metrics[i], false, err, errlen);
 	for (size_t i = 0; k && !rc && i < r->nintervals; i++)
 		for (size_t j = 0; !rc && j < r->intervals[i].nmetrics; j++)
-			rc = check_metric(k, &r->intervals[i].metrics[j], true, err, errlen);
+			rc = check_metric(k, r, &r->intervals[i].metrics[j], true, err, errlen);
 	for (size_t i = 0; !rc && i < r->nchildren; i++)
 		rc = bp_kind_check_result(r->children[i], err, errlen);
 	return rc;

@@ -136,11 +136,15 @@ static int take_interval(struct bp_result *r, const json_t *o, const char *where
 		/* JSON's intervals carry values only: the unit is the total's, else the kind's */
 		const struct bp_metric *total = bp_result_find_metric(r, name);
 		const struct bp_metric_decl *d = total ? NULL : bp_kind_metric(kind, name);
+		const char *unit = total ? total->unit : d ? d->unit : "";
 		double x;
 
+		/* a borrowed figure's unit is its own kind's, when the document has that test */
+		if (d && !strcmp(unit, "="))
+			unit = kind->borrowed_unit ? kind->borrowed_unit(r, name, d) : NULL;
 		if (number_of(v, &x))
 			return bad(err, errlen, where, "metrics that are numbers or null");
-		if (bp_interval_add_metric(iv, name, x, total ? total->unit : d ? d->unit : "",
+		if (bp_interval_add_metric(iv, name, x, unit ? unit : "",
 					   total ? total->better : d ? d->better : BP_BETTER_NONE))
 			return -ENOMEM;
 	}
@@ -287,13 +291,14 @@ static int fill(struct bp_result *r, const json_t *doc, int depth, char *err, si
 			return bad(err, errlen, "chips", "an array");
 		bp_result_set_chips(r, json_incref(c));
 	}
-	/* metrics first: the intervals take their units from them */
+	/* metrics and children first: the intervals take their units from them (together's
+	 * from the test they borrow a figure of) */
 	rc = rc ? rc : take_metrics(r, json_object_get(doc, "metrics"), err, errlen);
 	rc = rc ? rc : take_latency(r, json_object_get(doc, "latency"), err, errlen);
+	rc = rc ? rc : take_children(r, json_object_get(doc, "results"), depth, err, errlen);
 	rc = rc ? rc : take_intervals(r, json_object_get(doc, "intervals"), err, errlen);
 	rc = rc ? rc : take_warnings(r, json_object_get(doc, "warnings"), err, errlen);
 	rc = rc ? rc : take_error(r, json_object_get(doc, "error"), err, errlen);
-	rc = rc ? rc : take_children(r, json_object_get(doc, "results"), depth, err, errlen);
 	return rc;
 }
 

@@ -23,6 +23,7 @@
 #include "result/result_doc.h"
 #include "suite/together_args.h"
 #include "suite/together_child.h"
+#include "suite/together_metrics.h"
 #include "suite/together_report.h"
 
 struct together_params {
@@ -322,6 +323,7 @@ const struct bp_test bp_cmd_together = {
 	.check = together_check,
 	.check_inner = together_check_inner,
 	.run = together_run,
+	.kind = &bp_kind_together,
 	/*
 	 * No monitor thread here: fork() copies only the forking thread, and a lock the
 	 * monitor's thread held at that moment stays held in the child (with ASan's allocator

@@ -15,13 +15,14 @@
 #include "rr/rr_metrics.h"
 #include "stream/stream_metrics.h"
 #include "suite/latency_metrics.h"
+#include "suite/together_metrics.h"
 
 static inline void install_all_kinds(void)
 {
 	static const struct bp_kind *const kinds[] = {
 		&bp_kind_cpu, &bp_kind_mem, &bp_kind_disk, &bp_kind_gpio, &bp_kind_tcp,
 		&bp_kind_udp, &bp_kind_rfc2544, &bp_kind_rr, &bp_kind_crr, &bp_kind_latency,
-		&bp_kind_http,
+		&bp_kind_http, &bp_kind_together,
 	};
 
 	bp_kinds_install(kinds, sizeof(kinds) / sizeof(kinds[0]));

@@ -22,6 +22,19 @@ static void check_patterns(void)
 	CHECK(!bp_metric_pattern_matches("*.sign", ".sign"));
 	CHECK(bp_metric_pattern_matches("status.*.count", "status.404.count"));
 	CHECK(!bp_metric_pattern_matches("status.*.count", "status.404.rate"));
+	/* "**": one or more segments, then the rest of the pattern */
+	CHECK(bp_metric_pattern_matches("*.**.alone", "A.sha256.16.alone"));
+	CHECK(bp_metric_pattern_matches("*.**.alone", "B.receiver.pps.alone"));
+	CHECK(bp_metric_pattern_matches("*.**.alone", "A.x.alone"));
+	CHECK(!bp_metric_pattern_matches("*.**.alone", "A.alone"));
+	CHECK(!bp_metric_pattern_matches("*.**.alone", "A.x.alone.min"));
+	CHECK(bp_metric_pattern_matches("*.**.degradation.min", "A.x.degradation.min"));
+	CHECK(bp_metric_pattern_matches("*.**", "A.receiver.bitrate"));
+	CHECK(!bp_metric_pattern_matches("*.**", "A"));
+	CHECK(!bp_metric_pattern_matches("*.**", "A."));
+	CHECK(bp_metric_pattern_matches("**", "a.b.c"));
+	CHECK(bp_metric_pattern_matches("a.**.c.d", "a.b.c.c.d"));
+	CHECK(!bp_metric_pattern_matches("a.**.c", "a.c"));
 	CHECK(!bp_metric_pattern_matches("", "x"));
 	CHECK(bp_metric_pattern_matches("", ""));
 	CHECK(!bp_metric_pattern_matches(NULL, "x"));

@@ -90,6 +90,42 @@ int main(void)
 	CHECK_INT(check(parent), -EPROTO);
 	bp_result_free(parent);
 
+	/* together: its tests' figures under their labels, in the units of their own kinds */
+	parent = bp_result_new("together");
+	r = tcp_run(1e9);
+	bp_result_set_params(r, json_pack("{s:{s:s}}", "together", "label", "A"));
+	bp_result_add_child(parent, r);
+	bp_result_add_metric(parent, "A.receiver.bitrate.alone", 1e9, "bit/s", BP_BETTER_HIGHER);
+	bp_result_add_metric(parent, "A.receiver.bitrate.together", 5e8, "bit/s",
+			     BP_BETTER_HIGHER);
+	bp_result_add_metric(parent, "A.receiver.bitrate.degradation", 50, "percent",
+			     BP_BETTER_LOWER);
+	bp_result_add_metric(parent, "A.receiver.bitrate.degradation.max", 50, "percent",
+			     BP_BETTER_NONE);
+	iv = bp_result_add_interval(parent, 0, 1);
+	bp_interval_add_metric(iv, "round", 1, "count", BP_BETTER_NONE);
+	bp_interval_add_metric(iv, "A.rtt", 20000, "ns", BP_BETTER_LOWER);
+	CHECK_INT(check(parent), 0);
+	bp_result_add_metric(parent, "A.sender.bytes.alone", 1, "bit/s", BP_BETTER_NONE);
+	CHECK_INT(check(parent), -EPROTO);
+	CHECK_STR(err, "together: metric 'A.sender.bytes.alone' (total) in 'bit/s', its "
+		  "catalogue says 'B'");
+	bp_result_free(parent);
+	parent = bp_result_new("together");
+	r = tcp_run(1e9);
+	bp_result_set_params(r, json_pack("{s:{s:s}}", "together", "label", "A"));
+	bp_result_add_child(parent, r);
+	bp_result_add_metric(parent, "B.receiver.bitrate.alone", 1e9, "bit/s", BP_BETTER_HIGHER);
+	CHECK_INT(check(parent), -EPROTO);
+	CHECK_STR(err, "together: metric 'B.receiver.bitrate.alone' (total) borrows no figure of "
+		  "a test it ran");
+	bp_result_free(parent);
+	parent = bp_result_new("together");
+	bp_result_add_metric(parent, "A.bogus", 1, "count", BP_BETTER_NONE);
+	CHECK_INT(check(parent), -EPROTO);
+	CHECK_STR(err, "together: metric 'A.bogus' in the totals, its catalogue says interval only");
+	bp_result_free(parent);
+
 	/* a suite is not checked itself; each child under its own kind */
 	suite = bp_result_new("run");
 	bp_result_add_metric(suite, "anything", 1, "count", BP_BETTER_NONE);
