@@ -213,6 +213,16 @@ static int opt_store(const struct bp_opt *o, const char *label, void *params, co
 		break;
 	case BP_OPT_NUMBER:
 		rc = bp_parse_number(text, &d);
+		/* a share in percent may say so: --max-failure-ratio 0.001% is 0.001 */
+		if (rc && o->metavar && !strcmp(o->metavar, "PCT") && *text &&
+		    text[strlen(text) - 1] == '%') {
+			char num[64];
+
+			if (strlen(text) < sizeof(num)) {
+				snprintf(num, sizeof(num), "%.*s", (int)strlen(text) - 1, text);
+				rc = bp_parse_number(num, &d);
+			}
+		}
 		break;
 	case BP_OPT_RATE:
 		rc = bp_parse_rate(text, &d);

@@ -88,6 +88,9 @@ static void test_forms(void)
 	CHECK_INT(p.len, 65536);
 	CHECK_INT(p.time, 500000000ULL);
 	CHECK_INT(p.mode, 1);
+	/* a share in percent (metavar PCT) may end in '%' */
+	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 2, "--loss", "0.001%"), 0);
+	CHECK_NEAR(p.loss, 0.001, 0);
 	/* A cluster of flags, a count, common options and positionals around them. */
 	CHECK_INT(parse(&p, &c, &parsed, err, sizeof(err), 6, "http://x/", "-RJvv", "--csv",
 			"--", "-notanoption", "third"), 0);
@@ -111,6 +114,9 @@ static void test_errors(void)
 		{ "-l", "0", "-l '0': out of range, expected 1 B to 1.00 GiB" },
 		{ "--mode", "x", "--mode 'x': expected one of rndrw, seqrd" },
 		{ "--loss", "101", "--loss '101': out of range, expected 0 to 100" },
+		{ "--loss", "101%", "--loss '101%': out of range, expected 0 to 100" },
+		{ "--loss", "1%%", "--loss '1%%': expected a number such as 2.5" },
+		{ "-P", "4%", "-P '4%': expected an integer such as 4" },
 		{ "--nope", "1", "unknown option '--nope'" },
 		{ "-x", "1", "unknown option '-x'" },
 		{ "--reverse=1", "a", "--reverse takes no value (got '1')" },
