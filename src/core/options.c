@@ -354,6 +354,7 @@ static const struct bp_opt *find_short(const struct bp_opt *const tables[2], cha
 }
 
 struct parse_state {
+	struct bp_parsed *parsed;
 	const struct bp_opt *tables[2];
 	void *targets[2];
 	int argc;
@@ -366,6 +367,13 @@ struct parse_state {
 /* A common option the command leaves out is no option of it: false, with the message. */
 static bool taken(struct parse_state *ps, const struct bp_opt *o, int which, const char *label)
 {
+	struct bp_parsed *p = ps->parsed;
+	bool seen = false;
+
+	for (int i = 0; i < p->ngiven && !seen; i++)
+		seen = p->given[i] == o;
+	if (!seen && p->ngiven < BP_MAX_GIVEN)
+		p->given[p->ngiven++] = o;
 	if (which == 0 || !(group_of(o) & refused_groups(ps->tables[0])))
 		return true;
 	set_err(ps->err, ps->errlen, "%s is not an option of this command", label);
@@ -472,6 +480,7 @@ int bp_opts_parse(const struct bp_opt *table, void *params,
 		  int argc, char **argv, char *err, size_t errlen)
 {
 	struct parse_state ps = {
+		.parsed = parsed,
 		.tables = { table, bp_common_opt_table },
 		.targets = { params, common },
 		.argc = argc, .argv = argv, .err = err, .errlen = errlen,
@@ -501,6 +510,14 @@ int bp_opts_parse(const struct bp_opt *table, void *params,
 			return rc;
 	}
 	return 0;
+}
+
+bool bp_parsed_given(const struct bp_parsed *parsed, const char *long_name)
+{
+	for (int i = 0; parsed && long_name && i < parsed->ngiven; i++)
+		if (parsed->given[i]->long_name && !strcmp(parsed->given[i]->long_name, long_name))
+			return true;
+	return false;
 }
 
 const struct bp_opt *bp_opts_next(const struct bp_opt *table, const struct bp_opt *prev)

@@ -117,10 +117,21 @@ extern const struct bp_opt bp_common_opt_table[];
  * (pointers into argv) and which options the user actually gave.
  */
 #define BP_MAX_POSITIONAL 16
+/* The options a command line set itself, not by default: enough for any table here. */
+#define BP_MAX_GIVEN 64
+
 struct bp_parsed {
 	int npos;
 	const char *pos[BP_MAX_POSITIONAL];
+	int ngiven;
+	const struct bp_opt *given[BP_MAX_GIVEN];
 };
+
+/*
+ * Whether the command line set the option named long_name (not its default): -t with -n,
+ * where iperf3 refuses two ends of a test.
+ */
+bool bp_parsed_given(const struct bp_parsed *parsed, const char *long_name);
 
 /*
  * Apply defaults, then parse argv[0..argc) (argv[0] is the first argument after the

@@ -188,6 +188,9 @@ static void send_burst(struct bp_stream *s)
 			pace_wait(s);
 			break;
 		}
+		/* after a short write the blocks no longer line up: never past the count */
+		if (s->limit_bytes && len > s->limit_bytes - s->total)
+			len = (size_t)(s->limit_bytes - s->total);
 		n = send(s->flow.fd, buf, len, flags);
 		if (n < 0) {
 			if (send_failed(s, errno))

@@ -93,18 +93,46 @@ int bp_net_params_down_streams(const struct bp_net_params *p)
 	return p->reverse || p->bidir ? p->parallel : 0;
 }
 
+uint64_t bp_net_params_blocks_of_stream(const struct bp_net_params *p, int k, int streams)
+{
+	uint64_t len = p->len > 0 ? (uint64_t)p->len : 1;
+	uint64_t blocks = p->num_blocks ? p->num_blocks : (p->num_bytes + len - 1) / len;
+	uint64_t n = streams > 0 ? (uint64_t)streams : 1;
+	uint64_t share = blocks / n + ((uint64_t)k < blocks % n);
+
+	if (!p->num_bytes && !p->num_blocks)
+		return 0;
+	return share ? share : 1;
+}
+
+uint64_t bp_net_params_blocks_total(const struct bp_net_params *p, int streams)
+{
+	uint64_t sum = 0;
+
+	for (int k = 0; k < streams; k++)
+		sum += bp_net_params_blocks_of_stream(p, k, streams);
+	return sum;
+}
+
 json_t *bp_net_params_to_json(const struct bp_net_params *p)
 {
 	json_t *j = json_object();
+	bool counted = p->num_bytes || p->num_blocks;
 
 	if (!j)
 		return NULL;
 	/* iperf3 names the transport with one key: "tcp", "udp" or "sctp". */
 	json_object_set_new(j, bp_net_params_udp(p) ? "udp" : p->sctp ? "sctp" : "tcp",
 			    json_true());
-	/* iperf3 wants whole seconds; a stock server rounds sub-second tests up to 1 s. */
-	json_object_set_new(j, "time", json_integer((json_int_t)((p->time_ns + BP_NS_PER_SEC - 1) /
-								  BP_NS_PER_SEC)));
+	/* iperf3 wants whole seconds; a stock server rounds sub-second tests up to 1 s. -n and
+	 * -k end the test by a count, as iperf3's client says with "time": 0; the server
+	 * then cuts at its own --max-duration, as this side at its -t (net_cli.h). */
+	json_object_set_new(j, "time", json_integer(counted ? 0 :
+			    (json_int_t)((p->time_ns + BP_NS_PER_SEC - 1) / BP_NS_PER_SEC)));
+	if (p->num_bytes)
+		json_object_set_new(j, "num", json_integer((json_int_t)p->num_bytes));
+	if (p->num_blocks)
+		json_object_set_new(j, "blockcount", json_integer((json_int_t)p->num_blocks));
 	json_object_set_new(j, "omit", json_integer((json_int_t)(p->omit_ns / BP_NS_PER_SEC)));
 	json_object_set_new(j, "parallel", json_integer(p->parallel));
 	if (p->reverse)
@@ -139,7 +167,7 @@ json_t *bp_net_params_to_json(const struct bp_net_params *p)
 		return j; /* a stock server would ignore the rest; keep its log clean */
 	json_object_set_new(j, "bp_version", json_integer(BP_PROTO_VERSION_BASE));
 	json_object_set_new(j, "bp_test", json_string(p->test));
-	json_object_set_new(j, "bp_time_ns", json_integer((json_int_t)p->time_ns));
+	json_object_set_new(j, "bp_time_ns", json_integer(counted ? 0 : (json_int_t)p->time_ns));
 	json_object_set_new(j, "bp_omit_ns", json_integer((json_int_t)p->omit_ns));
 	json_object_set_new(j, "bp_interval_ns", json_integer((json_int_t)p->interval_ns));
 	if (p->zerocopy)

@@ -104,6 +104,17 @@ bool bp_net_params_datagram(const struct bp_net_params *p);
 int bp_net_params_up_streams(const struct bp_net_params *p);
 int bp_net_params_down_streams(const struct bp_net_params *p);
 
+/*
+ * -n and -k: the blocks (TCP writes of len bytes, UDP datagrams) sending stream number k
+ * (0, 1, ... of streams in one direction) sends, 0 for no limit: the blocks asked for (-n
+ * in whole blocks, as iperf3 counts them) dealt out a block to each stream in turn, as
+ * iperf3 sends them; at least one each (fewer blocks than streams: 0 would be no limit).
+ * The same on both ends, so each knows what the other's streams will send.
+ */
+uint64_t bp_net_params_blocks_of_stream(const struct bp_net_params *p, int k, int streams);
+/* The sum over a direction's streams: what its receiver has when all arrived. */
+uint64_t bp_net_params_blocks_total(const struct bp_net_params *p, int streams);
+
 json_t *bp_net_params_to_json(const struct bp_net_params *p);
 
 /*

@@ -62,24 +62,10 @@ static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, 
 	return rc;
 }
 
-/*
- * The blocks (TCP writes of -l bytes, UDP datagrams) the server's sending stream number k
- * (0, 1, ... in the order they came) sends under -n or -k, 0 for no limit: the blocks the
- * client asked for (-n in whole blocks, as iperf3 counts them) dealt out over the streams
- * as iperf3's server sends them, a block to each in turn until the sum is reached; at least
- * one each (fewer blocks than streams: 0 would be no limit).
- */
+/* The blocks the server's sending stream number k sends under -n or -k (0: no limit). */
 static uint64_t blocks_of_stream(const struct bp_net_params *np, int k)
 {
-	uint64_t len = np->len > 0 ? (uint64_t)np->len : 1;
-	uint64_t blocks = np->num_blocks ? np->num_blocks : (np->num_bytes + len - 1) / len;
-	uint64_t streams = (uint64_t)(bp_net_params_down_streams(np) > 0 ?
-				      bp_net_params_down_streams(np) : 1);
-	uint64_t share = blocks / streams + ((uint64_t)k < blocks % streams);
-
-	if (!np->num_bytes && !np->num_blocks)
-		return 0;
-	return share ? share : 1;
+	return bp_net_params_blocks_of_stream(np, k, bp_net_params_down_streams(np));
 }
 
 /* The sending streams the side has so far: the number of the next one. */

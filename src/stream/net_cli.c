@@ -57,6 +57,11 @@ int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 			 (long long)n->nstreams);
 		return -EINVAL;
 	}
+	if (bp_check_exclusive(n->bytes, "-n", n->blocks, "-k", err, errlen))
+		return -EINVAL;
+	/* iperf3 refuses -t beside -n/-k; here -t is what bounds a counted test */
+	if ((n->bytes || n->blocks) && !bp_parsed_given(parsed, "time"))
+		n->time = (uint64_t)BP_NET_CLI_COUNT_CUT_S * BP_NS_PER_SEC;
 	if (n->psk_file && bp_psk_load(n->psk_file, &n->psk, err, errlen))
 		return -EINVAL;
 	return 0;
@@ -76,6 +81,8 @@ void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_str
 	bp_net_params_set_test(np, test);
 	np->bp_version = BP_PROTO_VERSION;
 	np->time_ns = n->time;
+	np->num_bytes = n->bytes;
+	np->num_blocks = n->blocks;
 	np->omit_ns = n->omit;
 	np->interval_ns = n->interval;
 	np->parallel = (int)n->parallel;

@@ -23,6 +23,7 @@ struct bp_net_cli {
 	uint64_t time, interval, omit;
 	int64_t parallel;
 	bool reverse, bidir;
+	uint64_t bytes, blocks;  /* -n, -k (tcp, udp): the test ends by this count, -t its cut */
 	bool v4, v6;
 	uint64_t connect_timeout;
 	uint64_t idle_timeout;
@@ -77,6 +78,13 @@ extern const char *const bp_net_cli_padding_names[];
 	  "that it proves it too" }
 
 /*
+ * -n/-k without -t: the test is cut after this long all the same (iperf3's would run on
+ * for ever toward a peer that stopped), as long as boardperf serve's --max-duration default.
+ */
+#define BP_NET_CLI_COUNT_CUT_S 600
+#define BP_NET_CLI_COUNT_CUT_TEXT "600 s"
+
+/*
  * The rows only the stream tests (tcp, udp) take: a direction, and a stock iperf3 server.
  * rr and crr leave them out, so their --help does not offer them and the parser refuses
  * them as unknown options (every transaction goes both ways; iperf3 has no such test).
@@ -87,7 +95,13 @@ extern const char *const bp_net_cli_padding_names[];
 	{ 0, "bidir", BP_OPT_FLAG, offsetof(T, net.bidir), NULL, NULL, 0, 0, NULL, \
 	  "both send at once" }, \
 	{ 0, "iperf3", BP_OPT_FLAG, offsetof(T, net.iperf3), NULL, NULL, 0, 0, NULL, \
-	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }
+	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }, \
+	{ 'n', "bytes", BP_OPT_SIZE, offsetof(T, net.bytes), "SIZE", "0", 0, 0x1p62, NULL, \
+	  "end the test once SIZE bytes are through, in whole -l blocks over all streams " \
+	  "(iperf3's -n); -t is then the cut, default " BP_NET_CLI_COUNT_CUT_TEXT }, \
+	{ 'k', "blockcount", BP_OPT_SIZE, offsetof(T, net.blocks), "N", "0", 0, 0x1p62, NULL, \
+	  "end the test once N blocks (writes of -l, datagrams) are through (iperf3's -k); " \
+	  "-t is then the cut, default " BP_NET_CLI_COUNT_CUT_TEXT }
 
 /*
  * SCTP instead of TCP for the data (tcp, rr and crr; iperf3's --sctp and --nstreams). The

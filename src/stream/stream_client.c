@@ -21,6 +21,8 @@
 
 /* How often the run looks at what moved: the resolution of the span a cut link leaves. */
 #define TICK_NS (100 * BP_NS_PER_MS)
+/* -n/-k: how often the counts are read for the end (a 100 ms tick would pad the span) */
+#define COUNT_TICK_NS BP_NS_PER_MS
 
 struct client {
 	const struct bp_stream_client_opts *o;
@@ -70,12 +72,12 @@ static int sctp_options(int fd, void *arg, char *err, size_t errlen)
 }
 
 /* A UDP stream: greet the server's port, then paced datagrams or a counting receiver. */
-static int open_udp_stream(struct client *c, bool sender, int id)
+static int open_udp_stream(struct client *c, bool sender, int id, uint64_t limit)
 {
 	const struct bp_net_params *np = &c->o->np;
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)np->len,
-		.rate_bps = np->bandwidth, .seq64 = np->udp64,
+		.rate_bps = np->bandwidth, .seq64 = np->udp64, .limit_datagrams = limit,
 	};
 	char why[64];
 	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
@@ -96,14 +98,19 @@ static int open_udp_stream(struct client *c, bool sender, int id)
 	return bp_stream_side_add_udp(&c->side, fd, &cfg, id, c->err, c->errlen);
 }
 
-/* One data connection: connect, name the session with its cookie, hand it to the pool. */
-static int open_stream(struct client *c, bool sender, int id, const struct bp_stream_opts *so)
+/*
+ * One data connection: connect, name the session with its cookie, hand it to the pool.
+ * limit: -n/-k's blocks for a sending stream (0: none).
+ */
+static int open_stream(struct client *c, bool sender, int id, struct bp_stream_opts so,
+		       uint64_t limit)
 {
 	struct bp_net_params np = c->o->np;
 	int fd, rc;
 
 	if (bp_net_params_udp(&np))
-		return open_udp_stream(c, sender, id);
+		return open_udp_stream(c, sender, id, limit);
+	so.limit_bytes = limit * (uint64_t)np.len;
 	/* SCTP has a port space of its own: the server listens on the same number there. */
 	rc = bp_stream_connect(&c->ctl.addr, np.sctp ? IPPROTO_SCTP : IPPROTO_TCP,
 			       bp_now_ns() + c->o->connect_timeout_ns,
@@ -124,7 +131,7 @@ static int open_stream(struct client *c, bool sender, int id, const struct bp_st
 		close(fd);
 		return rc;
 	}
-	return bp_stream_side_add(&c->side, fd, sender, id, so, c->err, c->errlen);
+	return bp_stream_side_add(&c->side, fd, sender, id, &so, c->err, c->errlen);
 }
 
 /*
@@ -150,7 +157,8 @@ static int open_streams(void *arg)
 		return rc;
 	c->side_ready = true;
 	for (int i = 0; i < up + down && !rc; i++, id += id == 1 ? 2 : 1)
-		rc = open_stream(c, i < up, id, &so);
+		rc = open_stream(c, i < up, id, so,
+				 i < up ? bp_net_params_blocks_of_stream(np, i, up) : 0);
 	return rc;
 }
 
@@ -207,6 +215,31 @@ static uint64_t idle_ns(const struct bp_stream_client_opts *o)
 	return gap > (double)idle ? (uint64_t)gap : idle;
 }
 
+/*
+ * -n/-k: every block is through: this side's senders' counts (TCP acknowledged, UDP sent)
+ * reached their share, and its receivers have what the server's senders send (the same
+ * dealing, bp_net_params_blocks_of_stream). False for a test that -t ends.
+ */
+static bool count_reached(const struct client *c)
+{
+	const struct bp_net_params *np = &c->o->np;
+	int streams[2] = { bp_net_params_up_streams(np), bp_net_params_down_streams(np) };
+	bool udp = bp_net_params_udp(np);
+
+	if (!np->num_bytes && !np->num_blocks)
+		return false;
+	for (int d = 0; d < 2; d++) {
+		uint64_t want = bp_net_params_blocks_total(np, streams[d]), bytes, datagrams;
+
+		if (!streams[d])
+			continue;
+		bp_stream_side_counts(&c->side, d == 0, &bytes, &datagrams);
+		if (udp ? datagrams < want : bytes < want * (uint64_t)np->len)
+			return false;
+	}
+	return true;
+}
+
 static bool data_stopped(struct client *c, struct bp_stream_outcome *out, uint64_t now)
 {
 	uint64_t idle = idle_ns(c->o), moved = bp_stream_side_moved(&c->side, now);
@@ -253,13 +286,15 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 	uint64_t now = bp_now_ns(), end;
 	int rc = 0;
 
+	c->side.whole_count = np->num_bytes || np->num_blocks;
 	bp_stream_side_start(&c->side, now);
 	/* As iperf3: the omitted start comes on top of -t. */
 	end = now + np->omit_ns + np->time_ns;
 	while (now < end) {
 		struct pollfd pfd = { .fd = c->ctl.fd, .events = POLLIN };
-		uint64_t due = next_due(&c->side, np, end), wake = due < now + TICK_NS ? due :
-								   now + TICK_NS;
+		uint64_t tick = np->num_bytes || np->num_blocks ? COUNT_TICK_NS : TICK_NS;
+		uint64_t due = next_due(&c->side, np, end), wake = due < now + tick ? due :
+								   now + tick;
 		int ms = wake > now ? (int)((wake - now + BP_NS_PER_MS - 1) / BP_NS_PER_MS) : 0;
 
 		if (poll(&pfd, 1, ms) > 0) {
@@ -283,7 +318,12 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 			rc = -ETIMEDOUT;
 			break;
 		}
+		if (count_reached(c)) {
+			out->count_reached = true;
+			break;
+		}
 	}
+
 	/*
 	 * The span ends when the counts are taken, now: a poll that returned late (a busy
 	 * machine) makes a longer span, never bytes over a span they did not fit in.

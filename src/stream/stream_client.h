@@ -35,6 +35,7 @@ struct bp_stream_outcome {
 	int pool_workers;
 	bool interrupted;               /* SIGINT/SIGTERM ended the test early */
 	bool data_stopped;              /* nothing moved for the idle timeout: ended early */
+	bool count_reached;             /* -n/-k: ended by its count, not by the -t cut */
 	double stopped_s;               /* then: when data last moved, from the start */
 	double idle_s;                  /* the idle timeout that applied */
 	double duration_s;

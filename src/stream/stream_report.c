@@ -579,6 +579,13 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 				      out->stopped_s, (double)(np->omit_ns + np->time_ns) / 1e9,
 				      out->idle_s, out->remote->nstreams ? "" :
 				      ", and the server's figures never arrived");
+	if ((np->num_bytes || np->num_blocks) && !out->count_reached && !out->interrupted &&
+	    !out->data_stopped)
+		bp_result_add_warning(r, "count-cut", "the -t cut ended the test (after %.0f s) "
+				      "before its %s %llu were through: the figures cover the time "
+				      "it ran; give a longer -t", (double)np->time_ns / 1e9,
+				      np->num_bytes ? "-n" : "-k", (unsigned long long)
+				      (np->num_bytes ? np->num_bytes : np->num_blocks));
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s of %.1f s%s",
 				      out->duration_s, (double)(np->omit_ns + np->time_ns) / 1e9,

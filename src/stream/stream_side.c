@@ -235,6 +235,10 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 			s->kernel_count[i] = s->tcp[i] && kernel_bytes(s, i, &b);
 			s->base_bytes[i] = stream_bytes(s, i, &us);
 		}
+		/* -n/-k: the test is its count, what arrived before this side started included
+		 * (a stock iperf3 server sends as soon as it is told to run) */
+		if (s->whole_count && s->tcp[i] && !s->sender[i] && s->kernel_count[i])
+			s->base_bytes[i] = 0;
 		s->last_bytes[i] = s->base_bytes[i];
 	}
 	s->frozen = false;
@@ -495,6 +499,24 @@ uint64_t bp_stream_side_total_bytes(const struct bp_stream_side *s, bool receive
 		if (!received_only || !s->sender[i])
 			sum += stream_bytes(s, i, &us);
 	return sum;
+}
+
+void bp_stream_side_counts(const struct bp_stream_side *s, bool sending, uint64_t *tcp_bytes,
+			   uint64_t *udp_datagrams)
+{
+	struct bp_udp_stats us;
+
+	*tcp_bytes = *udp_datagrams = 0;
+	for (int i = 0; i < s->n; i++) {
+		if (s->sender[i] != sending)
+			continue;
+		if (!s->udp[i]) {
+			*tcp_bytes += stream_bytes(s, i, &us);
+			continue;
+		}
+		bp_udp_stream_stats(s->udp[i], &us);
+		*udp_datagrams += us.datagrams + (!sending && us.lost > 0 ? (uint64_t)us.lost : 0);
+	}
 }
 
 int bp_stream_side_error(const struct bp_stream_side *s)

@@ -41,6 +41,7 @@ struct bp_stream_side {
 	bool frozen;
 	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
 	bool omit_done, running;
+	bool whole_count;           /* -n/-k: a TCP receiver counts from its first byte */
 	/*
 	 * Data that stopped moving (a cut link, a server gone): what moved so far (bytes received;
 	 * for a TCP sender bytes acknowledged, since its socket buffer takes bytes for a while
@@ -104,6 +105,13 @@ uint64_t bp_stream_side_moved(struct bp_stream_side *s, uint64_t now_ns);
 void bp_stream_side_stop_stalled(struct bp_stream_side *s, uint64_t now_ns);
 /* Bytes moved so far by every stream (received_only: only the receiving ones). */
 uint64_t bp_stream_side_total_bytes(const struct bp_stream_side *s, bool received_only);
+/*
+ * What the side's sending (or receiving) streams moved so far, in -n/-k's units: TCP bytes
+ * (a sender's acknowledged where TCP_INFO says), UDP datagrams (a receiver's with those it
+ * knows lost, so that the last one arriving completes the count).
+ */
+void bp_stream_side_counts(const struct bp_stream_side *s, bool sending, uint64_t *tcp_bytes,
+			   uint64_t *udp_datagrams);
 /* The first stream error, or 0. */
 int bp_stream_side_error(const struct bp_stream_side *s);
 /* Hand every stream back to the pool (closes the sockets). */

@@ -85,7 +85,7 @@ expect_exit 0 "metrics rr --json" "$bp" metrics rr --json
 python3 -c 'import json,sys; a=json.load(sys.stdin); assert all(m["test"] == "rr" for m in a); assert {"name": "transactions.rate", "unit": "op/s", "headline": 1, "combine": "sum"}.items() <= a[0].items()' <<<"$out"
 ok $? "metrics --json: rr's catalogue, its headline first"
 expect_exit 2 "metrics of an unknown test" "$bp" metrics frob
-[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "'frob': expected a test that measures: cpu, .*http" <<<"$err"
+[ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "'frob': expected a test that measures: together, cpu, .*http" <<<"$err"
 ok $? "metrics: an unknown test named, with the known ones"
 expect_exit 2 "--dir that does not exist" "$bp" info --dir /nonexistent/boardperf
 grep -q "/nonexistent/boardperf" <<<"$err"; ok $? "--dir error names the path"

@@ -206,6 +206,35 @@ if plain; then
 		[ "$ours" = "$theirs" ] && [ "$ours" != "[null,null]" ]
 		ok $? "iperf3 $a: serve sent $ours, iperf3 -s $theirs"
 	done
+	# boardperf's own -n/-k, to serve and with --iperf3 to iperf3 -s: what the sender sent
+	# and the receiver received are the count in whole blocks (ground truth: the count
+	# asked, which a stock iperf3 -c sends too; -R -k over TCP included, as this side
+	# waits for the last block). WANT: sent and received bytes (and datagrams over UDP).
+	for c in "tcp -n 4M:4194304" "tcp -R -n 10M -P 3:10485760" "tcp -k 100 -l 64K:6553600" \
+		"tcp -R -k 100 -l 64K:6553600" "udp -b 20M -k 50 -l 1000:50000 50" \
+		"udp -R -b 20M -k 100 -l 1000:100000 100"; do
+		args=${c%%:*} want=${c#*:}
+		for to in "serve:$port" "iperf3 -s:$sport --iperf3"; do
+			# shellcheck disable=SC2086
+			expect_exit 0 "boardperf $args -> ${to%%:*}" "$bp" $args -c 127.0.0.1 -p ${to#*:} \
+				--json
+			got=$(jq -r '[.metrics[] | select(.name == "sender.bytes" or .name == "receiver.bytes"
+				or .name == "sender.packets" or .name == "receiver.packets") | .value]
+				| (.[0:2] | unique | map(tostring) | join(",")) +
+				(if length > 2 then " " + (.[2:4] | unique | map(tostring) | join(",")) else "" end)' \
+				<<<"$out")
+			# a stock iperf3 -s sends UDP -k's count and one more datagram per stream
+			# (iperf3 3.12); what it sent arrived, all of it
+			if [[ $args == "udp -R"* && $to == iperf3* ]]; then
+				want="101000 101"
+			fi
+			[ "$got" = "$want" ]; ok $? "boardperf $args -> ${to%%:*}: $got (want $want)"
+		done
+	done
+	expect_exit 2 "-n with -k" "$bp" tcp -c 127.0.0.1 -p "$port" -n 1M -k 10
+	expect_exit 0 "-n past its -t cut" "$bp" tcp -c 127.0.0.1 -p "$port" -n 100G -b 20M -t 1 --json
+	jq -e '[.warnings[].code] | index("count-cut") != null' <<<"$out" >/dev/null
+	ok $? "-n 100G -t 1: cut at -t, and says so (count-cut)"
 	# ... within the server's --max-duration, a wall-clock cut the client is told of
 	cport=$((port + 4))
 	"$bp" serve -p "$cport" --max-duration 1 2>"$tap_tmp/cut.log" &
