@@ -6,6 +6,9 @@
  */
 #include "cpu/cpu_metrics.h"
 
+#include "result/text_brief.h"
+#include "result/text_speed.h"
+
 static const struct bp_metric_decl cpu_metrics[] = {
 	BP_METRIC("rsa2048.sign", "op/s", HIGHER, SUM, TOTAL,
 	  "RSA-2048 signatures per second on one core", .headline = 1),
@@ -37,10 +40,17 @@ static const struct bp_label_part cpu_label_parts[] = {
 	{ "worker", "worker", false },
 };
 
+/* openssl speed's table is as wide as its stock layout: with -v when wider than the terminal */
+static int print_speed(FILE *out, const struct bp_result *r)
+{
+	return bp_text_if_fits(out, r, "openssl speed's table", bp_text_speed_print);
+}
+
 const struct bp_kind bp_kind_cpu = {
 	.name = "cpu",
 	BP_KIND_CATALOGUE(cpu_metrics),
 	.repeatable = true,
 	BP_KIND_LABEL_PARTS(cpu_label_parts),
 	.charts = BP_CHARTS_CPU_ITEMS,
+	.extra = { bp_text_speed_applies, print_speed },
 };

@@ -5,6 +5,8 @@
  */
 #include "gpio/gpio_metrics.h"
 
+#include "result/text_methods.h"
+
 static const struct bp_metric_decl gpio_metrics[] = {
 	BP_METRIC("loop.write.mean", "ns", LOWER, MEAN, TOTAL,
 	  "the timing loop's own cost per write, without a pin"),
@@ -29,4 +31,6 @@ const struct bp_kind bp_kind_gpio = {
 	.name = "gpio",
 	BP_KIND_CATALOGUE(gpio_metrics),
 	.repeatable = true,
+	/* --method all: the methods side by side, a column each */
+	.figures = { bp_text_methods_applies, bp_text_methods_print },
 };

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "result/result.h"
 
@@ -70,6 +71,12 @@ enum bp_report_charts {
 	BP_CHARTS_MEM,           /* mem: bandwidth by operation, latency by working set */
 };
 
+/* A text section a kind shows of its own (result/render_text.c): when has(r), print. */
+struct bp_kind_text {
+	bool (*has)(const struct bp_result *r);
+	int (*print)(FILE *out, const struct bp_result *r);  /* 0 or an errno */
+};
+
 struct bp_kind {
 	const char *name;  /* the command word */
 	const struct bp_metric_decl *metrics;
@@ -87,6 +94,14 @@ struct bp_kind {
 	 */
 	const char *(*borrowed_unit)(const struct bp_result *r, const char *name,
 				     const struct bp_metric_decl *d);
+	/*
+	 * Its text, where the generic one is not the best read; each optional. figures: its
+	 * figures its own way, in place of the metric table, which -v adds back (disk's in
+	 * sysbench's layout, gpio's methods side by side); extra: after the latency table
+	 * (cpu: openssl speed's); after_live: right after the live lines (udp: the receiver's
+	 * intervals, which come with the end).
+	 */
+	struct bp_kind_text figures, extra, after_live;
 };
 
 /*

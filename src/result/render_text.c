@@ -7,21 +7,20 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/unconst.h"
 #include "core/units.h"
+#include "result/kind.h"
 #include "result/render.h"
 #include "result/render_chips.h"
 #include "result/render_streams.h"
 #include "result/text_brief.h"
 #include "result/text_latency.h"
-#include "result/text_methods.h"
-#include "result/text_receiver.h"
 #include "result/text_monitor.h"
-#include "result/text_speed.h"
 #include "result/text_summary.h"
 #include "result/text_table.h"
 #include "result/text_tree.h"
@@ -386,10 +385,34 @@ static int print_verdict(FILE *out, const struct bp_result *r)
 	return 0;
 }
 
-/* openssl speed's table is as wide as its stock layout: -v when wider than the terminal */
-static int print_speed(FILE *out, const struct bp_result *r)
+/* r's kind's own text section of that field (kind.h), when it has one with something to say */
+static const struct bp_kind_text *kind_text(const struct bp_result *r, size_t field)
 {
-	return bp_text_if_fits(out, r, "openssl speed's table", bp_text_speed_print);
+	const struct bp_kind *k = r->test ? bp_kind_find(r->test) : NULL;
+	const struct bp_kind_text *t = k ? (const struct bp_kind_text *)
+					   ((const char *)k + field) : NULL;
+
+	return t && t->has && t->print && t->has(r) ? t : NULL;
+}
+
+static bool has_figures(const struct bp_result *r)
+{
+	return kind_text(r, offsetof(struct bp_kind, figures));
+}
+
+static int print_figures(FILE *out, const struct bp_result *r)
+{
+	return kind_text(r, offsetof(struct bp_kind, figures))->print(out, r);
+}
+
+static bool has_extra(const struct bp_result *r)
+{
+	return kind_text(r, offsetof(struct bp_kind, extra));
+}
+
+static int print_extra(FILE *out, const struct bp_result *r)
+{
+	return kind_text(r, offsetof(struct bp_kind, extra))->print(out, r);
 }
 
 static int print_env(FILE *out, const struct bp_result *r)
@@ -402,10 +425,10 @@ static bool has_env(const struct bp_result *r)
 	return r->text_show_env && json_is_object(r->env) && json_object_size(r->env);
 }
 
-/* a gpio --method all result shows its metrics side by side instead (text_methods.c) */
+/* a kind that shows its figures its own way shows the table with -v only */
 static bool has_metrics(const struct bp_result *r)
 {
-	return r->nmetrics && !bp_text_methods_applies(r);
+	return r->nmetrics && (r->text_verbose || !has_figures(r));
 }
 
 static bool has_latency(const struct bp_result *r)
@@ -440,10 +463,10 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 	} sections[] = {
 		{ has_env, print_env },
 		{ bp_chips_text_has, bp_chips_text },
+		{ has_figures, print_figures },
 		{ has_metrics, print_metrics },
-		{ bp_text_methods_applies, bp_text_methods_print },
-		{ bp_text_speed_applies, print_speed },
 		{ has_latency, bp_text_latency_print },
+		{ has_extra, print_extra },
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
 		{ bp_streams_text_has, bp_streams_text },
@@ -454,15 +477,17 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 	};
 	int err = 0;
 
-	if (after_live && json_is_object(r->params) && json_object_size(r->params) &&
-	    !bp_text_receiver_has(r))
+	const struct bp_kind_text *live = after_live ?
+					  kind_text(r, offsetof(struct bp_kind, after_live)) : NULL;
+
+	if (after_live && json_is_object(r->params) && json_object_size(r->params) && !live)
 		fputc('\n', out);
 	else if (!after_live)
 		print_header(out, r, child);
-	/* the live lines were the sender's: the receiver's came with the end (udp) */
-	if (after_live && bp_text_receiver_has(r)) {
+	/* the kind's own section after the live lines (udp: the receiver's, with the end) */
+	if (live) {
 		fputc('\n', out);
-		err = bp_text_receiver_print(out, r);
+		err = live->print(out, r);
 		fputc('\n', out);
 	}
 	err = err ? err : bp_text_params(out, r);

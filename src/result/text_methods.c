@@ -60,7 +60,7 @@ bool bp_text_methods_applies(const struct bp_result *r)
 	struct grid g;
 	size_t methods;
 
-	if (!r->test || strcmp(r->test, "gpio") || !r->nmetrics)
+	if (!r->nmetrics)
 		return false;
 	if (grid_build(r, &g)) {
 		grid_free(&g);

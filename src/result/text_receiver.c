@@ -25,7 +25,7 @@ static double figure(const struct bp_interval *iv, const char *name)
 
 bool bp_text_receiver_has(const struct bp_result *r)
 {
-	if (!r->test || strcmp(r->test, "udp") || param_true(r, "reverse") ||
+	if (param_true(r, "reverse") ||
 	    param_true(r, "bidir"))
 		return false;
 	for (size_t i = 0; i < r->nintervals; i++)

@@ -228,8 +228,6 @@ bool bp_text_speed_applies(const struct bp_result *r)
 	unsigned long size;
 	enum kind kind;
 
-	if (!r->test || strcmp(r->test, "cpu"))
-		return false;
 	for (size_t i = 0; i < r->nmetrics; i++)
 		if (classify(&r->metrics[i], "", algo, &size, &kind))
 			return true;

@@ -5,6 +5,8 @@
  */
 #include "stream/stream_metrics.h"
 
+#include "result/text_receiver.h"
+
 /* Both ends' bytes and spans, and --omit's mark: tcp and udp alike. */
 #define STREAM_BYTE_METRICS \
 	BP_METRIC("sender.bitrate", "bit/s", HIGHER, SUM, BOTH, \
@@ -75,4 +77,6 @@ const struct bp_kind bp_kind_udp = {
 	.name = "udp",
 	BP_KIND_CATALOGUE(udp_metrics),
 	.repeatable = true,
+	/* the live lines were the sender's: the receiver's intervals come with the end */
+	.after_live = { bp_text_receiver_has, bp_text_receiver_print },
 };

@@ -223,10 +223,13 @@ if plain; then
 				| (.[0:2] | unique | map(tostring) | join(",")) +
 				(if length > 2 then " " + (.[2:4] | unique | map(tostring) | join(",")) else "" end)' \
 				<<<"$out")
-			# a stock iperf3 -s sends UDP -k's count and one more datagram per stream
-			# (iperf3 3.12); what it sent arrived, all of it
+			# a stock iperf3 -s sends UDP -R -k's count and more (iperf3 3.12: one
+			# more datagram on a quiet machine, three under ASan); what it sent arrived
 			if [[ $args == "udp -R"* && $to == iperf3* ]]; then
-				want="101000 101"
+				[[ $got =~ ^([0-9]+)\ ([0-9]+)$ ]] && ((BASH_REMATCH[2] >= 100)) &&
+					((BASH_REMATCH[1] == BASH_REMATCH[2] * 1000))
+				ok $? "boardperf $args -> ${to%%:*}: $got (all of what it sent, at least 100)"
+				continue
 			fi
 			[ "$got" = "$want" ]; ok $? "boardperf $args -> ${to%%:*}: $got (want $want)"
 		done
