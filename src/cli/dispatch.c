@@ -229,6 +229,7 @@ static int run_and_render(const struct bp_test *t, const void *params,
 		return BP_EXIT_FAILED;
 	}
 	bp_result_set_params(r, params_json(t, params, c));
+	bp_result_set_params_defaulted(r, bp_opts_defaulted(t->opts, params, t->params_size));
 	/* The live snapshot; a test that looks elsewhere (info --root) replaces it. A service
 	 * renders no result, and should not carry the inventory's memory while it serves. */
 	if (!t->no_result)

@@ -575,6 +575,27 @@ static json_t *opt_value_json(const struct bp_opt *o, const void *params)
 	return json_null();
 }
 
+json_t *bp_opts_defaulted(const struct bp_opt *table, const void *params, size_t params_size)
+{
+	void *scratch = calloc(1, params_size ? params_size : 1);
+	json_t *now = NULL, *was = NULL, *same = NULL, *v;
+	const char *key;
+	char err[160];
+
+	if (scratch && !bp_opts_defaults(table, scratch, err, sizeof(err))) {
+		now = bp_opts_to_json(table, params);
+		was = bp_opts_to_json(table, scratch);
+		same = now && was ? json_object() : NULL;
+	}
+	json_object_foreach(now, key, v)
+		if (same && json_equal(v, json_object_get(was, key)))
+			json_object_set_new(same, key, json_true());
+	json_decref(now);
+	json_decref(was);
+	free(scratch);
+	return same;
+}
+
 json_t *bp_opts_to_json(const struct bp_opt *table, const void *params)
 {
 	json_t *obj = json_object();

@@ -153,6 +153,13 @@ int bp_check_exclusive(bool a, const char *a_name, bool b, const char *b_name,
 int bp_opts_defaults(const struct bp_opt *table, void *params, char *err, size_t errlen);
 
 /*
+ * The keys of bp_opts_to_json(table, params) whose value is their option's default, as an
+ * object of true (params_size: the struct's size); NULL when out of memory. The default
+ * text lists what the run set, -v every param (docs/results.md, "Text output").
+ */
+json_t *bp_opts_defaulted(const struct bp_opt *table, const void *params, size_t params_size);
+
+/*
  * "Usage: boardperf CMD SYNOPSIS", the summary, then one aligned line per option it takes,
  * its words filled to out's width (core/term.h).
  */

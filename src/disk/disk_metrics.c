@@ -1,6 +1,8 @@
 /* What disk emits (disk_report.c): sysbench's file operations and throughput. */
 #include "disk/disk_metrics.h"
 
+#include "disk/disk_text.h"
+
 static const struct bp_metric_decl disk_metrics[] = {
 	BP_METRIC("reads.rate", "op/s", HIGHER, SUM, BOTH, "reads per second", .headline = 1),
 	BP_METRIC("writes.rate", "op/s", HIGHER, SUM, BOTH, "writes per second", .headline = 2),
@@ -20,4 +22,6 @@ const struct bp_kind bp_kind_disk = {
 	.name = "disk",
 	BP_KIND_CATALOGUE(disk_metrics),
 	.repeatable = true,
+	/* sysbench fileio's layout, in place of the metric table (-v adds it back) */
+	.figures = { bp_disk_text_has, bp_disk_text_print },
 };

@@ -113,6 +113,7 @@ void bp_result_free(struct bp_result *r)
 	free(r->warnings);
 	free(r->children);
 	json_decref(r->params);
+	json_decref(r->params_defaulted);
 	json_decref(r->env);
 	json_decref(r->streams);
 	json_decref(r->chips);
@@ -136,6 +137,11 @@ static void set_json(json_t **slot, json_t *value)
 void bp_result_set_params(struct bp_result *r, json_t *params)
 {
 	set_json(&r->params, params);
+}
+
+void bp_result_set_params_defaulted(struct bp_result *r, json_t *keys)
+{
+	set_json(&r->params_defaulted, keys);
 }
 
 void bp_result_set_env(struct bp_result *r, json_t *env)

@@ -66,6 +66,9 @@ struct bp_result_error {
 struct bp_result {
 	char *test;        /* test kind: "info", "tcp", "cpu", ... */
 	json_t *params;    /* effective parameters (object), in base units */
+	/* params' keys at their option's default ({"port": true}): the text's default leaves
+	 * them out, -v and JSON keep them; not part of the document. NULL: none known. */
+	json_t *params_defaulted;
 	json_t *env;       /* environment snapshot (object) */
 	json_t *cpu;       /* the tester's CPU use: {"local": {...}, "remote": {...}} or NULL */
 
@@ -137,6 +140,7 @@ void bp_result_free(struct bp_result *r);
 
 /* Setters take ownership of the JSON reference (NULL clears). */
 void bp_result_set_params(struct bp_result *r, json_t *params);
+void bp_result_set_params_defaulted(struct bp_result *r, json_t *keys);
 
 /* r's and its children's text layout: -v's count and the width to fit (0: the default). */
 void bp_result_set_text_layout(struct bp_result *r, int verbose, int width);

@@ -32,7 +32,8 @@ static bool left_off(const json_t *v)
 }
 
 /* key=value pairs, nested objects flattened to dotted keys; values with blanks quoted. */
-static int params_of(FILE *out, const json_t *obj, const char *prefix, bool all)
+static int params_of(FILE *out, const json_t *obj, const char *prefix, bool all,
+		     const json_t *defaulted)
 {
 	const char *key;
 	json_t *val;
@@ -44,12 +45,15 @@ static int params_of(FILE *out, const json_t *obj, const char *prefix, bool all)
 		/* a null is an option left unset: the JSON records it, the text leaves it out */
 		if (json_is_null(val) || (!all && left_off(val)))
 			continue;
+		/* an option at its default: the run did not set it */
+		if (!all && !*prefix && json_object_get(defaulted, key))
+			continue;
 		if (json_is_object(val) && json_object_size(val)) {
 			char *sub;
 
 			if (asprintf(&sub, "%s%s.", prefix, key) < 0)
 				return -ENOMEM;
-			err = params_of(out, val, sub, all);
+			err = params_of(out, val, sub, all, NULL);
 			free(sub);
 			if (err)
 				return err;
@@ -78,7 +82,7 @@ int bp_text_params(FILE *out, const struct bp_result *r)
 	if (!m)
 		return -ENOMEM;
 	fputs("params:", m);
-	err = params_of(m, r->params, "", r->text_verbose > 0);
+	err = params_of(m, r->params, "", r->text_verbose > 0, r->params_defaulted);
 	if (fclose(m) && !err)
 		err = -ENOMEM;
 	if (!err && strcmp(text, "params:"))

@@ -62,6 +62,7 @@ int bp_suite_run_child(struct bp_result *parent, const char *const *argv,
 	cctx.common = &common;
 	cctx.parsed = &parsed;
 	bp_result_set_params(r, bp_opts_to_json(t->opts, params));
+	bp_result_set_params_defaulted(r, bp_opts_defaulted(t->opts, params, t->params_size));
 	bp_info("running %s", t->name);
 	/* the suite's own --no-monitor and --busy-warn, as the command line gave them */
 	mon = t->no_monitor ? NULL : bp_monitor_begin(r, ctx->common);

@@ -181,6 +181,27 @@ if plain; then
 	jq -e '.params.device == "not a block device (tmpfs)" and .params.filesystem == "tmpfs"
 		and ([.warnings[].code] | index("not-a-block-device") != null)' <<<"$out" >/dev/null
 	ok $? "tmpfs: named, and warned as not a block device"
+	# The text in sysbench fileio's layout, its figures the saved JSON's
+	expect_exit 0 "a tmpfs run, text" env COLUMNS=80 "$bp" disk --dir "$work/tmpfs" --size 8M \
+		-t 0.2 --db "$work/text.db"
+	text=$out
+	id=$(sqlite3 "$work/text.db" "SELECT MAX(id) FROM results")
+	j=$("$bp" show --db "$work/text.db" "$id" --json)
+	order=$(grep -nE '^(File operations|Throughput|General statistics):$|^latency ' <<<"$text" |
+		cut -d: -f2 | paste -sd '|')
+	[ "${order%%|latency *}" = "File operations|Throughput|General statistics" ] &&
+		[[ $order == *"|latency "* ]]
+	ok $? "text: sysbench's blocks in its order, then the latency table ($order)"
+	fig() { awk -v k="$1" '$0 ~ "^    " k { print $NF }' <<<"$text"; }
+	jv() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value' <<<"$j"; }
+	awk -v a="$(fig 'reads/s:')" -v b="$(jv reads.rate)" -v c="$(fig 'fsyncs/s:')" \
+		-v d="$(jv fsyncs.rate)" -v e="$(fig 'written, MiB/s:')" -v f="$(jv write.bandwidth)" \
+		-v g="$(fig 'total number of events:')" \
+		-v h="$(jq '[.metrics[] | select(.name | endswith("s.count")) | .value] | add' <<<"$j")" \
+		'function near(x, y,  z) { z = x - y; return (z < 0 ? -z : z) < 0.006 }
+		BEGIN { exit !(near(a, b) && near(c, d) && near(e, f / 1048576) && g == h) }'
+	ok $? "text: reads/s, fsyncs/s, written MiB/s and events are the JSON's"
+	! grep -q '^metric ' <<<"$text"; ok $? "text: no metric table by default (-v)"
 	jq -e '(.params.device | startswith("loop")) and .env.inventory.storage.fstype == "ext4"
 		and .params.direct == true and ([.warnings[].code] | index("page-cache") == null)' \
 		<<<"$ext4_json" >/dev/null; ok $? "ext4: the loop device named, storage in env, no page-cache with --direct"
