@@ -150,7 +150,7 @@ int bp_gpio_chips_require(const struct bp_gpio_chips *c, char *err, size_t errle
 	if (c->n > 0)
 		return 0;
 	snprintf(err, errlen, c->bus ? "no GPIO chips found" :
-		 "no GPIO chips: this kernel has no GPIO support (CONFIG_GPIOLIB)");
+		 "no GPIO chips: the kernel lacks GPIO (CONFIG_GPIOLIB)");
 	return -ENODEV;
 }
 

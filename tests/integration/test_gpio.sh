@@ -14,7 +14,7 @@ fixtures=$2
 one_line() { [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qF -- "$1" <<<"$err"; }
 
 # --- no GPIO in this kernel (no /sys/bus/gpio) ---
-nogpio="no GPIO chips: this kernel has no GPIO support (CONFIG_GPIOLIB)"
+nogpio="no GPIO chips: the kernel lacks GPIO (CONFIG_GPIOLIB)"
 if [ -d /sys/bus/gpio ]; then
 	skip "no-gpio error" "this kernel has GPIO (/sys/bus/gpio exists)"
 else

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Text that fits an 80-column terminal (issue 33, docs/results.md "Text output"): every
 # command's default text and its --help at COLUMNS=80, on loopback, short runs (~30 s in
-# all, together 11 s of it; run's quick suite is test_run.sh's); a line wider than 80 columns fails,
-# naming the command and the line. stdout only: an error line is stderr's. The runs'
-# figures are not checked here.
+# all, together 11 s of it; run's quick suite is test_run.sh's, gpio's text the emulated
+# boards'); a line wider than 80 columns fails, naming the command and the line. stdout,
+# and gpio's error on stderr (this kernel has no GPIO). The runs' figures are not checked.
 # Usage: [BP_PART=all|plain|timed] test_text_width.sh BOARDPERF
 set -u
 bp=$1
@@ -37,6 +37,7 @@ if plain; then
 	fits "udp" "$bp" udp "${net[@]}" -t 1 -b 10M --db "$db"
 	fits "rr" "$bp" rr "${net[@]}" -t 1 --db "$db"
 	fits "crr" "$bp" crr "${net[@]}" -t 1 --db "$db"
+	fits "rfc2544" "$bp" rfc2544 "${net[@]}" --max 100M --sizes 64,1518 --trial 0.2 --db "$db"
 	fits "http" "$bp" http -c 2 -t 1 --db "$db" "http://127.0.0.1:$hport/"
 	fits "latency" "$bp" latency "${net[@]}" -t 1 --idle-time 1 -O 0 --db "$db"
 	fits "cpu" "$bp" cpu -t 0.05 --db "$db"
@@ -47,6 +48,13 @@ if plain; then
 	fits "metrics" "$bp" metrics
 	fits "history" "$bp" history --db "$db"
 	fits "show (cpu)" "$bp" show --db "$db" "$("$bp" history --db "$db" --test cpu | awk 'NR == 2 { print $1 }')"
+	# an error is one line on stderr, and one that names no long value fits too: gpio's on
+	# this machine, whose kernel has no GPIO (on the emulated boards it measures:
+	# tools/boards)
+	"$bp" gpio --list >/dev/null 2>"$tap_tmp/err"
+	wide=$(wide_lines "$tap_tmp/err")
+	[ -z "$wide" ] && [ "$(wc -l <"$tap_tmp/err")" = 1 ]
+	ok $? "gpio's error: one line of $(awk '{ print length($0) }' "$tap_tmp/err") columns"
 	for cmd in $("$bp" --help | awk '/^Commands/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
 		fits "$cmd --help" "$bp" "$cmd" --help
 	done

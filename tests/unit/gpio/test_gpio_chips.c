@@ -116,7 +116,7 @@ static void test_no_gpio(const char *fixtures)
 	CHECK_INT(bp_gpio_chips_read(at(fixtures, "nobus"), &c), 0);
 	CHECK(!c.bus);
 	CHECK_INT(bp_gpio_chips_require(&c, err, sizeof(err)), -ENODEV);
-	CHECK_STR(err, "no GPIO chips: this kernel has no GPIO support (CONFIG_GPIOLIB)");
+	CHECK_STR(err, "no GPIO chips: the kernel lacks GPIO (CONFIG_GPIOLIB)");
 	inv = bp_gpio_inventory_json(root);
 	CHECK(json_is_array(inv) && json_array_size(inv) == 0);
 	json_decref(inv);
