@@ -34,6 +34,8 @@ struct http_params {
 	uint64_t timeout;
 	bool verify;
 	bool v4, v6;
+	double max_failure_pct;    /* --max-failure-ratio; verdict: whether it was given */
+	bool verdict;
 	struct bp_http_url url;    /* the positional URL, parsed by the check */
 };
 
@@ -64,6 +66,9 @@ static const struct bp_opt http_opts[] = {
 	  "a request or connect not done within S fails" },
 	{ 0, "verify", BP_OPT_FLAG, P(verify), NULL, NULL, 0, 0, NULL,
 	  "https: check the server's certificate and name (default: not checked)" },
+	{ 0, "max-failure-ratio", BP_OPT_NUMBER, P(max_failure_pct), "PCT", NULL, 0, 100, NULL,
+	  "a verdict: PASS when failed requests (errors, non-2xx) are at most PCT % of those "
+	  "tried (RFC 9411: 0.001), else FAIL, exit status 3" },
 	{ '4', "version4", BP_OPT_FLAG, P(v4), NULL, NULL, 0, 0, NULL, "IPv4 only" },
 	{ '6', "version6", BP_OPT_FLAG, P(v6), NULL, NULL, 0, 0, NULL, "IPv6 only" },
 	BP_OPT_END,
@@ -120,6 +125,7 @@ static int http_check(void *params, const struct bp_parsed *parsed, char *err, s
 {
 	struct http_params *p = params;
 
+	p->verdict = bp_parsed_given(parsed, "max-failure-ratio");
 	if (parsed->npos != 1) {
 		snprintf(err, errlen, parsed->npos ? "unexpected argument '%s': expected one URL" :
 			 "expected a URL such as http://127.0.0.1:8080/1k%s", parsed->npos ?
@@ -182,6 +188,7 @@ static int http_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		.depth = (int)p->pipeline, .rate = p->rate, .new_conn = p->new_conn,
 		.verify = p->verify, .time_ns = p->time, .interval_ns = p->interval,
 		.timeout_ns = p->timeout, .live = ctx->live, .live_result = r,
+		.verdict = p->verdict, .max_failure_pct = p->max_failure_pct,
 	};
 	char *file_body = NULL;
 	int rc;

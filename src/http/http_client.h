@@ -27,6 +27,8 @@ struct bp_http_client_opts {
 	double rate;                     /* requests/s over all connections; 0 closed loop */
 	bool new_conn;
 	bool verify;
+	bool verdict;                    /* --max-failure-ratio given: PASS or FAIL (exit 3) */
+	double max_failure_pct;
 	uint64_t time_ns, interval_ns, timeout_ns;
 	struct bp_live *live;            /* each interval as it ends (NULL: none) */
 	const struct bp_result *live_result;

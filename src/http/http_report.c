@@ -85,6 +85,27 @@ static void add_cpu(struct bp_result *r, const struct bp_http_outcome *out)
 				      "faster client)", out->busy_max * 100);
 }
 
+/*
+ * RFC 9411: a run counts only if its failed transactions stay under a threshold. Failed: a
+ * request that got no whole response (errors.*) or one that was not 2xx; tried: those and
+ * the whole responses (which count the non-2xx already).
+ */
+static void verdict(struct bp_result *r, const struct bp_http_client_opts *o,
+		    const struct bp_http_outcome *out)
+{
+	uint64_t fails = bp_txn_counts_failures(&out->total.txn);
+	uint64_t tried = out->total.txn.done + fails - out->total.txn.fails[BP_HTTP_ERR_STATUS];
+	double pct = tried ? 100.0 * (double)fails / (double)tried : 0;
+	bool pass = tried && pct <= o->max_failure_pct;
+
+	bp_result_add_metric(r, "failure_ratio", pct, "percent", BP_BETTER_LOWER);
+	bp_result_add_metric(r, "pass", pass, "count", BP_BETTER_HIGHER);
+	if (!pass)
+		bp_result_add_warning(r, "threshold-exceeded", "FAIL: %" PRIu64 " of %" PRIu64
+				      " requests failed (%.4f %%), threshold %g %%", fails, tried,
+				      pct, o->max_failure_pct);
+}
+
 static void add_warnings(struct bp_result *r, const struct bp_http_client_opts *o,
 			 const struct bp_http_outcome *out, double rate)
 {
@@ -141,6 +162,8 @@ int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 	add_intervals(r, out);
 	add_cpu(r, out);
 	add_warnings(r, o, out, rate);
+	if (o->verdict)
+		verdict(r, o, out);
 	if (out->this_host)
 		bp_result_warn_this_host(r, out->server_addr);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));

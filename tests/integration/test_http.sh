@@ -143,6 +143,16 @@ if plain; then
 	[ "$n" -gt 0 ] && [ "$(metric errors.non_2xx "$out")" = "$n" ] && [ "$(metric status.404 "$out")" = "$n" ] &&
 		jq -e '[.warnings[].code] | index("non-2xx")' <<<"$out" >/dev/null
 	ok $? "every 404 counted as non-2xx and by status ($n)"
+	# --max-failure-ratio: a verdict in the result and the exit status (3: measured, failed)
+	expect_exit 0 "verdict PASS" "$bp" http "$u/1k" -t 0.5 -c 2 --max-failure-ratio 0.001 --json
+	jq -e '([.metrics[] | select(.name == "pass")][0].value == 1) and
+		([.metrics[] | select(.name == "failure_ratio")][0].value == 0)' <<<"$out" >/dev/null
+	ok $? "no failed request: pass 1, failure_ratio 0"
+	expect_exit 3 "verdict FAIL" "$bp" http "$u/nope" -t 0.5 -c 2 --max-failure-ratio 0.001%
+	grep -q '^verdict: FAIL (exit status 3), failure_ratio 100.0000 %$' <<<"$out"
+	ok $? "all 404: the text ends with the FAIL verdict"
+	expect_exit 0 "no verdict unless asked" "$bp" http "$u/nope" -t 0.3 -c 2
+	! grep -q '^verdict' <<<"$out"; ok $? "without --max-failure-ratio, no verdict"
 fi
 if timed; then
 	expect_exit 0 "serve --http --rate 2000" "$bp" http "$u/1k" -t 3 -c 8 --rate 2000 --json
