@@ -43,6 +43,8 @@ struct rfc_params {
 	double loss;
 	double max;
 	double resolution;
+	double min_percent;   /* --min-percent; verdict: whether it was given */
+	bool verdict;
 	int test;
 	int engine;           /* enum bp_udp_engine */
 	bool v4, v6;
@@ -72,6 +74,9 @@ static const struct bp_opt rfc_opts[] = {
 	  "(default: the link speed of the interface toward HOST)" },
 	{ 0, "resolution", BP_OPT_NUMBER, offsetof(struct rfc_params, resolution), "PCT", "1",
 	  0.01, 50, NULL, "stop the search when the bracket is this % of the rate found" },
+	{ 0, "min-percent", BP_OPT_NUMBER, offsetof(struct rfc_params, min_percent), "PCT", NULL,
+	  0.01, 100, NULL, "a verdict: PASS when every frame size's zero-loss rate is at least PCT "
+	  "% of the medium's (100: line rate), else FAIL, exit status 3" },
 	{ 0, "test", BP_OPT_CHOICE, offsetof(struct rfc_params, test), "KIND", "throughput", 0, 0,
 	  tests, "throughput (§26.1) or loss (§26.3: frame loss rate from 100 % down)" },
 	{ 0, "engine", BP_OPT_CHOICE, offsetof(struct rfc_params, engine), "ENGINE", "socket", 0,
@@ -116,6 +121,12 @@ static int rfc_check(void *params, const struct bp_parsed *parsed, char *err, si
 	struct rfc_params *p = params;
 
 	err[0] = '\0';
+	p->verdict = bp_parsed_given(parsed, "min-percent");
+	if (p->verdict && p->test) {
+		snprintf(err, errlen, "--min-percent %g with --test loss: the verdict is on the "
+			 "throughput test's zero-loss rates", p->min_percent);
+		return -EINVAL;
+	}
 	if (bp_check_no_positional(parsed, err, errlen) ||
 	    bp_check_exclusive(p->v4, "-4", p->v6, "-6", err, errlen) ||
 	    (p->psk_file && bp_psk_load(p->psk_file, &p->psk, err, errlen)))
@@ -440,6 +451,32 @@ static void egress_warning(const struct run *run)
 			      run->negress == 1 ? "is" : "are");
 }
 
+/* --min-percent: every frame size's zero-loss rate against the threshold, as the verdict */
+static void verdict(const struct run *run)
+{
+	char failed[256] = "", name[48];
+	size_t n = 0;
+	bool pass = run->p->nframes > 0;
+
+	for (int i = 0; i < run->p->nframes; i++) {
+		const struct bp_metric *m;
+
+		snprintf(name, sizeof(name), "frame%u.zero_loss.percent_of_max", run->p->frames[i]);
+		m = bp_result_find_metric(run->r, name);
+		if (m && m->value >= run->p->min_percent)
+			continue;
+		pass = false;
+		if (n < sizeof(failed))
+			n += (size_t)snprintf(failed + n, sizeof(failed) - n, "%s%u B (%s)",
+					      n ? ", " : "", run->p->frames[i],
+					      m ? "below" : "not measured");
+	}
+	bp_result_add_metric(run->r, "pass", pass, "count", BP_BETTER_HIGHER);
+	if (!pass)
+		bp_result_add_warning(run->r, "threshold-exceeded", "FAIL: zero-loss rate under "
+				      "%g %% of the medium's for %s", run->p->min_percent, failed);
+}
+
 static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
@@ -468,6 +505,8 @@ static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 				      run.tester_limited == 1 ? "" : "s");
 	if (run.negress)
 		egress_warning(&run);
+	if (!rc && p->verdict)
+		verdict(&run);
 	if (p->trial < 60 * BP_NS_PER_SEC)
 		bp_result_add_warning(r, "short-trials",
 				      "trials of %.1f s; RFC 2544 asks for 60 s (--rfc)",

@@ -16,6 +16,8 @@ static const struct bp_metric_decl rfc2544_metrics[] = {
 	  "what the tester's own egress carried when that was the limit"),
 	BP_METRIC("*.*.percent", "percent", LOWER, MEAN, TOTAL,
 	  "frame<size>.loss_at_<N>.percent: frames lost at N % of the line rate"),
+	BP_METRIC("pass", "count", HIGHER, MIN, TOTAL,
+	  "1 when every frame size reached --min-percent of the medium's rate, else 0"),
 	BP_METRIC("frame", "B", NONE, NONE, INTERVAL, "the trial's frame size"),
 	BP_METRIC("target.fps", "pkt/s", NONE, SUM, INTERVAL, "the rate the trial aimed at"),
 	BP_METRIC("offered.fps", "pkt/s", NONE, SUM, INTERVAL, "frames per second sent"),

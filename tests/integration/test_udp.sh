@@ -69,15 +69,25 @@ jq -e '([.metrics[] | select(.name == "frame64.zero_loss.percent_of_max")][0].va
 	and ([.metrics[] | select(.name == "frame1518.zero_loss.fps")][0].value > 1600)
 	and ([.warnings[] | select(.code == "short-trials")] | length == 1)' <<<"$out" >/dev/null
 figure $? "20M: zero loss at 100 % of the medium for 64 and 1518, short trials stated"
+# --min-percent: a verdict; at 10 Mbit/s (2,350 frames/s of 512 B) the first trial passes,
+# exit 0, unless the tester could not offer it (a busy machine: then exit 3, said so)
+out=$("$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 10M --sizes 512 --trial 0.3 \
+	--min-percent 100 --json 2>/dev/null); rc=$?
+[ "$rc" = 0 ] && jq -e '[.metrics[] | select(.name == "pass")][0].value == 1' <<<"$out" >/dev/null
+figure $? "--min-percent 100 at 10M: PASS, exit 0 (exit $rc)"
+expect_exit 2 "--min-percent with --test loss" "$bp" rfc2544 -c 127.0.0.1 --max 1M --test loss \
+	--min-percent 50
 # The text's trial table gives each frame size as the size asked for.
 expect_exit 0 "rfc2544 text" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 20M --sizes 1518 \
 	--trial 0.2
 grep -qE '^ *[0-9.]+ +[0-9.]+ +1518 B ' <<<"$out" && ! grep -q KiB <<<"$out"
 ok $? "rfc2544 text: the frame prints as 1518 B"
-expect_exit 0 "rfc2544 beyond the tester" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 100G --sizes 64 \
-	--trial 0.3 --resolution 10 --json
-jq -e '[.warnings[] | select(.code == "tester-limited")] | length == 1' <<<"$out" >/dev/null
-ok $? "a rate the tester cannot offer is reported as the tester's limit"
+# ... and a verdict it asked for fails: exit 3, measured (a device's line rate not shown)
+expect_exit 3 "rfc2544 beyond the tester" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 100G \
+	--sizes 64 --trial 0.3 --resolution 10 --min-percent 90 --json
+jq -e '([.warnings[] | select(.code == "tester-limited")] | length == 1) and
+	([.metrics[] | select(.name == "pass")][0].value == 0)' <<<"$out" >/dev/null
+ok $? "a rate the tester cannot offer is reported as the tester's limit; --min-percent 90: FAIL"
 expect_exit 0 "rfc2544 frame loss rate" "$bp" rfc2544 -c 127.0.0.1 -p "$port" --max 50M --sizes 512 \
 	--trial 0.3 --test loss --json
 jq -e '[.metrics[] | select(.name | startswith("frame512.loss_at_"))] | length == 2' <<<"$out" >/dev/null
