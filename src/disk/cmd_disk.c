@@ -85,12 +85,27 @@ static const struct bp_opt disk_opts[] = {
 	BP_OPT_END,
 };
 
+/* --size not given: sysbench's, except on flash media (bp_disk_default_size) */
+static void size_for_device(struct bp_disk_params *p)
+{
+	struct bp_blockdev_info dev;
+	uint64_t size;
+
+	if (!p->dir || bp_blockdev_for_path("/", p->dir, &dev))
+		return;
+	size = bp_disk_default_size(dev.bus, p->size);
+	p->size_for_flash = size != p->size;
+	p->size = size;
+}
+
 static int disk_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)
 {
-	const struct bp_disk_params *p = params;
+	struct bp_disk_params *p = params;
 	struct bp_disk_plan pl;
 	int rc = bp_check_no_positional(parsed, err, errlen);
 
+	if (!rc && !bp_parsed_given(parsed, "size"))
+		size_for_device(p);
 	if (!rc)
 		rc = bp_disk_plan_make(p, &pl, err, errlen);
 	if (!rc)
@@ -329,6 +344,11 @@ static int disk_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	if (s.p->size_for_flash)
+		bp_result_add_warning(r, "flash-default-size", "%s is flash (%s): the set is "
+				      "256 MiB, not sysbench's 2 GiB (minutes to write, and wear); "
+				      "--size 2G compares with sysbench's figures", s.p->dir,
+				      s.dev.bus);
 	rc = run_session(&s, r, ctx, err, errlen);
 	rm = bp_disk_files_remove(&s.files, rm_err, sizeof(rm_err));
 	if (rm && !rc) {

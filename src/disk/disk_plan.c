@@ -96,6 +96,13 @@ int bp_disk_plan_make(const struct bp_disk_params *p, struct bp_disk_plan *pl,
 	return 0;
 }
 
+uint64_t bp_disk_default_size(const char *bus, uint64_t size)
+{
+	bool flash = bus && (!strcmp(bus, "mmc") || !strcmp(bus, "usb"));
+
+	return flash && size > BP_DISK_FLASH_SIZE ? BP_DISK_FLASH_SIZE : size;
+}
+
 int bp_disk_plan_check_dir(const struct bp_disk_params *p, const struct bp_disk_plan *pl,
 			   char *err, size_t errlen)
 {

@@ -35,6 +35,7 @@ struct bp_disk_params {
 	int64_t threads;
 	uint64_t interval_ns;
 	bool clean;           /* first remove the sets killed runs left in dir */
+	bool size_for_flash;  /* --size not given, on flash media: BP_DISK_FLASH_SIZE (cmd_disk.c) */
 };
 
 struct bp_disk_plan {
@@ -58,5 +59,15 @@ int bp_disk_plan_make(const struct bp_disk_params *p, struct bp_disk_plan *pl,
  */
 int bp_disk_plan_check_dir(const struct bp_disk_params *p, const struct bp_disk_plan *pl,
 			   char *err, size_t errlen);
+
+/*
+ * sysbench's 2 GiB takes minutes to write to an SD card or a USB stick (10 to 20 MB/s) and
+ * wears it: there, when --size was not given, the set is this size instead (the result
+ * says so, warning flash-default-size).
+ */
+#define BP_DISK_FLASH_SIZE (256ULL << 20)
+
+/* The default --size on a device on bus ("mmc", "usb", ...): BP_DISK_FLASH_SIZE or size. */
+uint64_t bp_disk_default_size(const char *bus, uint64_t size);
 
 #endif

@@ -86,9 +86,25 @@ static void test_usage_errors(void)
 	expect_error(&p, "only");
 }
 
+/* --size left to its default: sysbench's 2 GiB, but 256 MiB on an SD card or USB flash */
+static void test_flash_default(void)
+{
+	const uint64_t two_g = 2ULL << 30;
+
+	CHECK(bp_disk_default_size("mmc", two_g) == BP_DISK_FLASH_SIZE);
+	CHECK(bp_disk_default_size("usb", two_g) == BP_DISK_FLASH_SIZE);
+	CHECK(bp_disk_default_size("virtio", two_g) == two_g);
+	CHECK(bp_disk_default_size("nvme", two_g) == two_g);
+	CHECK(bp_disk_default_size("", two_g) == two_g);
+	CHECK(bp_disk_default_size(NULL, two_g) == two_g);
+	/* never more than the default asked */
+	CHECK(bp_disk_default_size("mmc", 64ULL << 20) == 64ULL << 20);
+}
+
 int main(void)
 {
 	test_sysbench_layout();
 	test_usage_errors();
+	test_flash_default();
 	return tap_done();
 }
