@@ -70,7 +70,9 @@ if plain; then
 	i3 "TCP -R" -t 2 -b 2G -R
 	agree_short .end.sum_sent.bytes .end.sum_received.bytes 1 "TCP -R"
 	i3 "TCP --bidir -P 2" -t 2 -b 500M --bidir -P 2
-	agree .end.sum_sent.bytes .end.sum_received.bytes "TCP --bidir, client to server"
+	# the stock client counts what it wrote, serve what arrived by TEST_END: under load
+	# (run 24, ASan) serve read late, 2.9 MB of 128 MB still in the buffers
+	agree_short .end.sum_sent.bytes .end.sum_received.bytes 2 "TCP --bidir, client to server"
 	agree_short .end.sum_sent_bidir_reverse.bytes .end.sum_received_bidir_reverse.bytes 2 \
 		"TCP --bidir, server to client"
 	i3 "TCP -P 3 -O 1 -l 64K -w 1M -N -S 0x10" -t 2 -b 300M -P 3 -O 1 -l 64K -w 1M -N -S 0x10
