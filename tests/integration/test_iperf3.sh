@@ -233,6 +233,15 @@ if plain; then
 				ok $? "boardperf $args -> ${to%%:*}: $got (all of what it sent, at least 100)"
 				continue
 			fi
+			# this side's upload ends once every byte is acknowledged, but a stock
+			# iperf3 -s counts what it read by TEST_END (run 25 under ASan: 3,407,872
+			# of 4,194,304): the sender exact, its receiver short by at most the buffers
+			if [[ $args == "tcp -"[nk]* && $to == iperf3* && $got == *,"$want" ]]; then
+				awk -v r="${got%%,*}" -v w="$want" -v b="$tcp_bufs" \
+					'BEGIN { exit !(r > 0 && r <= w && w - r <= b) }'
+				ok $? "boardperf $args -> ${to%%:*}: $got (sent $want, iperf3 -s read all but at most $tcp_bufs)"
+				continue
+			fi
 			[ "$got" = "$want" ]; ok $? "boardperf $args -> ${to%%:*}: $got (want $want)"
 		done
 	done
