@@ -52,6 +52,19 @@ int main(void)
 		CHECK(strstr(text, "metric ") == NULL);  /* instead of the list, not beside it */
 	}
 	free(text);
+	/* at 80 columns (issue 33: gpio's text has no chip to run on here) no line is wider */
+	bp_result_set_text_layout(r, 0, 80);
+	text = render(r);
+	CHECK(text != NULL);
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (len > 80)
+			CHECK_STR(line, "a line of at most 80 columns");
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
 	bp_result_free(r);
 	/* another kind's figures of the same shape: the plain list (the layout is gpio's) */
 	r = bp_result_new("mem");
