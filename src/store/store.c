@@ -351,15 +351,45 @@ static int prepare_save(struct bp_store *s, struct save_stmts *q, char *err, siz
 	return rc == SQLITE_OK ? 0 : fail_sql(s, rc, "preparing the save", err, errlen);
 }
 
+/*
+ * A suite's children below the row parent, each with its own children (run's latency and
+ * together steps are suites too), depth first; printed forms are the top's children's only.
+ */
+static int insert_children(struct bp_store *s, struct save_stmts *q, const json_t *doc,
+			   const struct parent_facts *parent, const struct bp_store_forms *forms,
+			   size_t nforms, char *err, size_t errlen)
+{
+	const json_t *child;
+	struct parent_facts kids;
+	int64_t child_id;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(doc, "results"), i, child) {
+		long long t = bp_store_doc_time(child);
+
+		rc = insert_one(s, q, child, parent, i < nforms ? &forms[i] : NULL, &child_id, err,
+				errlen);
+		if (rc)
+			break;
+		kids = (struct parent_facts){ .id = child_id, .time = t >= 0 ? t : parent->time,
+					      .label = or_parent(doc_label(child), parent->label),
+					      .board = or_parent(doc_board(child), parent->board),
+					      .version = or_parent(doc_version(child),
+								   parent->version) };
+		rc = insert_children(s, q, child, &kids, NULL, 0, err, errlen);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
 /* The suite (or lone result) and its children, inside the caller's transaction. */
 static int insert_tree(struct bp_store *s, const json_t *doc, const struct bp_store_forms *forms,
 		       size_t nforms, int64_t *id, char *err, size_t errlen)
 {
 	struct save_stmts q = { NULL, NULL, NULL };
 	struct parent_facts top = { 0 }, kids;
-	const json_t *child;
-	int64_t child_id;
-	size_t i;
 	int rc;
 
 	top.time = bp_store_doc_time(doc);
@@ -370,12 +400,9 @@ static int insert_tree(struct bp_store *s, const json_t *doc, const struct bp_st
 		rc = insert_one(s, &q, doc, &top, nforms ? &forms[0] : NULL, id, err, errlen);
 	kids = (struct parent_facts){ .id = *id, .time = top.time, .label = doc_label(doc),
 				      .board = doc_board(doc), .version = doc_version(doc) };
-	json_array_foreach(json_object_get(doc, "results"), i, child) {
-		if (rc)
-			break;
-		rc = insert_one(s, &q, child, &kids, i + 1 < nforms ? &forms[i + 1] : NULL,
-				&child_id, err, errlen);
-	}
+	if (!rc)
+		rc = insert_children(s, &q, doc, &kids, nforms ? forms + 1 : NULL,
+				     nforms ? nforms - 1 : 0, err, errlen);
 	sqlite3_finalize(q.result);
 	sqlite3_finalize(q.metric);
 	sqlite3_finalize(q.form);
@@ -389,7 +416,7 @@ int bp_store_save_forms(struct bp_store *s, const json_t *doc, const struct bp_s
 	int rc;
 
 	if (bp_store_doc_check(doc, why, sizeof(why))) {
-		snprintf(err, errlen, "not saved: %s", why);
+		snprintf(err, errlen, "%s", why);
 		return -EINVAL;
 	}
 	*id = 0;

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "result/result_doc.h"
+
 /* where: "" at the top, "results[2]." in a suite's child; field: the key at fault. */
 static int fail(char *err, size_t errlen, const char *where, const char *field,
 		const char *what)
@@ -61,17 +63,17 @@ static int check_metric(const json_t *m, const char *where, size_t i, char *err,
 	return 0;
 }
 
-static int check_doc(const json_t *doc, const char *where, bool child, char *err,
+static int check_doc(const json_t *doc, const char *where, int depth, char *err,
 		     size_t errlen);
 
-static int check_parts(const json_t *doc, const char *where, bool child, char *err,
+static int check_parts(const json_t *doc, const char *where, int depth, char *err,
 		       size_t errlen)
 {
 	const json_t *metrics = json_object_get(doc, "metrics");
 	const json_t *results = json_object_get(doc, "results");
 	const json_t *params = json_object_get(doc, "params"), *v;
 	const json_t *label = json_object_get(params, "label");
-	char at[48];
+	char at[256];
 	size_t i;
 	int rc;
 
@@ -91,21 +93,24 @@ static int check_parts(const json_t *doc, const char *where, bool child, char *e
 	}
 	if (!results || json_is_null(results))
 		return 0;
-	/* A suite's children are results; a child is never a suite itself. */
-	if (child)
-		return fail(err, errlen, where, "results", "none inside a suite's result");
+	/*
+	 * A suite's children are results, and a child may be a suite itself (run's latency and
+	 * together steps have children of their own): as deep as result_doc.c reads a document.
+	 */
+	if (depth >= BP_RESULT_DOC_DEPTH)
+		return fail(err, errlen, where, "results", "at most 4 levels of nesting");
 	if (!json_is_array(results))
 		return fail(err, errlen, where, "results", "an array");
 	json_array_foreach(results, i, v) {
-		snprintf(at, sizeof(at), "results[%zu].", i);
-		rc = check_doc(v, at, true, err, errlen);
+		snprintf(at, sizeof(at), "%sresults[%zu].", where, i);
+		rc = check_doc(v, at, depth + 1, err, errlen);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int check_doc(const json_t *doc, const char *where, bool child, char *err,
+static int check_doc(const json_t *doc, const char *where, int depth, char *err,
 		     size_t errlen)
 {
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
@@ -123,12 +128,12 @@ static int check_doc(const json_t *doc, const char *where, bool child, char *err
 	if (at_value && !json_is_null(at_value) && bp_store_doc_time(doc) < 0)
 		return fail(err, errlen, where, "env.collected_at",
 			    "a UTC time such as \"2026-11-30T12:00:00Z\"");
-	return check_parts(doc, where, child, err, errlen);
+	return check_parts(doc, where, depth, err, errlen);
 }
 
 int bp_store_doc_check(const json_t *doc, char *err, size_t errlen)
 {
-	return check_doc(doc, "", false, err, errlen);
+	return check_doc(doc, "", 0, err, errlen);
 }
 
 long long bp_store_doc_time(const json_t *doc)

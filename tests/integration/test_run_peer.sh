@@ -13,7 +13,7 @@ bp=$1
 . "$(dirname "$0")/../rig/rig.sh"
 
 checks=("rig up, serve listening" "run --peer exit" "steps name the peer" "tcp bytes vs nft"
-	"http skipped" "unreachable: fast" "unreachable: one line" "unreachable: local kept")
+	"saved, every level" "http skipped" "unreachable: fast" "unreachable: one line" "unreachable: local kept")
 if ! rig_require jq nft; then
 	rig_tap_skip "${checks[@]}"
 	tap_done
@@ -46,7 +46,11 @@ rig_exec client "$bp" run --peer "$RIG_SERVER_IP" --http-port 8080 --dir "$tap_t
 rc=$?
 sleep 0.5  # the reader of stderr finishes its last line
 ok $rc "run --peer $RIG_SERVER_IP: exit $rc"
-[ "$rc" -eq 0 ] || sed 's/^/#   /' "$tap_tmp/run.err" | tail -5
+if [ "$rc" -ne 0 ]; then  # which step, and why (the stderr's tail has only the last lines)
+	jq -r '.warnings[]? | select(.code == "child-failed") | .message' "$tap_tmp/run.json" |
+		sed 's/^/#   child-failed: /'
+	sed 's/^/#   /' "$tap_tmp/run.err" | tail -5
+fi
 out=$(cat "$tap_tmp/run.json")
 jq -e --arg ip "$RIG_SERVER_IP" '.params.peer == $ip and
 	([.results[] | select(.test | test("^(tcp|udp|rr|crr|latency)$")) | .params.client == $ip] | all) and
@@ -62,6 +66,19 @@ got=$(jq '[.results[] | select(.test == "tcp")][0] | .metrics[] | select(.name =
 # 3.6 %, plus the control connection and what arrived after the receiver's span)
 awk -v n="$((c1 - c0))" -v g="$got" 'BEGIN { exit !(g > 0 && n >= g && n <= g * 1.06) }'
 ok $? "tcp step: receiver.bytes $got vs the peer's nft input counter $((c1 - c0))"
+
+# Saved (tap.sh's XDG_DATA_HOME: this test's own database), suites of suites included: the
+# latency and together steps are suites themselves, their own runs rows under them.
+db=$XDG_DATA_HOME/boardperf/results.db
+q() { sqlite3 "$db" "$1"; }
+sid=$(q "SELECT MAX(id) FROM results WHERE parent IS NULL AND test = 'run'")
+want_grand=$(jq '[.results[] | (.results // []) | length] | add' <<<"$out")
+got_grand=$(q "SELECT COUNT(*) FROM results g JOIN results c ON g.parent = c.id WHERE c.parent = ${sid:-0}")
+! grep -q "not saved" "$tap_tmp/run.err" && [ -n "$sid" ] &&
+	[ "$(q "SELECT COUNT(*) FROM results WHERE parent = $sid")" = 11 ] &&
+	[ "$want_grand" -gt 0 ] && [ "$got_grand" = "$want_grand" ]
+ok $? "run --peer saved as #${sid:-none}: its 11 steps and the $got_grand runs of its latency and together steps ($want_grand in the JSON)"
+grep "not saved" "$tap_tmp/run.err" | sed 's/^/#   /'
 
 # --- the peer serves no HTTP: the step is skipped, in one warning line
 rig_exec client env COLUMNS=1000 "$bp" run --peer "$RIG_SERVER_IP" --dir "$tap_tmp" \

@@ -511,6 +511,42 @@ static void test_unopenable(void)
 	CHECK(strstr(err, "making its folder") != NULL);
 }
 
+/*
+ * A suite of suites (run --peer's latency and together steps have children): a row for every
+ * result at every level, each pointing at its own parent, and the document read back whole.
+ */
+static void test_save_nested(struct bp_store *s)
+{
+	json_t *run = fixture_doc("run", "nested", "Board N", "2026-11-30T16:00:00Z", "suite.tests",
+				  2), *steps = json_array(), *latency, *phases = json_array();
+	json_t *back = NULL;
+	char err[512] = "", q[160];
+	int64_t id = 0;
+
+	latency = fixture_doc("latency", NULL, NULL, "2026-11-30T16:00:10Z", "idle.p50", 5e4);
+	json_array_append_new(phases, fixture_doc("rr", NULL, NULL, NULL, "latency.p50", 5e4));
+	json_array_append_new(phases, fixture_doc("tcp", NULL, NULL, NULL, "receiver.bitrate", 9e8));
+	json_object_set_new(latency, "results", phases);
+	json_array_append_new(steps, fixture_doc("cpu", NULL, NULL, NULL, "sha256.8192", 1e8));
+	json_array_append_new(steps, latency);
+	json_object_set_new(run, "results", steps);
+	CHECK_INT(bp_store_save(s, run, &id, err, sizeof(err)), 0);
+	if (err[0])
+		printf("#   %s\n", err);
+	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM results WHERE parent = %lld", (long long)id);
+	CHECK_INT(fixture_query_int(db_path, q), 2);
+	/* the latency step's two phases point at the step, with its label, board and time */
+	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM results WHERE parent = %lld AND label = "
+		 "'nested' AND board = 'Board N' AND time_unix = 1796054410", (long long)id + 2);
+	CHECK_INT(fixture_query_int(db_path, q), 2);
+	snprintf(q, sizeof(q), "SELECT test FROM results WHERE id = %lld", (long long)id + 4);
+	CHECK_STR(fixture_query_text(db_path, q, err, sizeof(err)), "tcp");
+	CHECK_INT(bp_store_get_doc(s, id, &back), 0);
+	CHECK(back && json_equal(back, run));
+	json_decref(back);
+	json_decref(run);
+}
+
 int main(void)
 {
 	install_all_kinds();
@@ -541,6 +577,7 @@ int main(void)
 	test_resolve(s);
 	test_metrics_children_find(s);
 	test_forms(s);
+	test_save_nested(s);
 	bp_store_close(s);
 	CHECK(fixture_integrity_ok(db_path));
 	test_migration();

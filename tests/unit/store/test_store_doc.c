@@ -7,6 +7,10 @@
 
 #define OK_METRIC "{\"name\": \"rtt\", \"value\": 1.5, \"unit\": \"ns\", \"better\": \"lower\"}"
 
+#define LEAF(t) "{\"schema\": \"boardperf/1\", \"test\": \"" t "\", \"metrics\": []}"
+#define DEEP(t, kid) "{\"schema\": \"boardperf/1\", \"test\": \"" t "\", \"metrics\": [], " \
+	"\"results\": [" kid "]}"
+
 static const struct {
 	const char *json;
 	const char *why;  /* NULL: accepted; else a part of the reason */
@@ -51,9 +55,18 @@ static const struct {
 	  "results: expected an array" },
 	{ "{\"schema\": \"boardperf/1\", \"test\": \"run\", \"metrics\": [], \"results\": ["
 	  "{\"schema\": \"boardperf/1\", \"test\": \"cpu\"}]}", "results[0].metrics" },
+	/* a suite of suites (run's latency step) is read, its grandchildren checked too */
 	{ "{\"schema\": \"boardperf/1\", \"test\": \"run\", \"metrics\": [], \"results\": ["
-	  "{\"schema\": \"boardperf/1\", \"test\": \"run\", \"metrics\": [], \"results\": []}]}",
-	  "results[0].results: expected none inside a suite's result" },
+	  "{\"schema\": \"boardperf/1\", \"test\": \"latency\", \"metrics\": [], \"results\": ["
+	  "{\"schema\": \"boardperf/1\", \"test\": \"rr\", \"metrics\": []}]}]}", NULL },
+	{ "{\"schema\": \"boardperf/1\", \"test\": \"run\", \"metrics\": [], \"results\": ["
+	  "{\"schema\": \"boardperf/1\", \"test\": \"latency\", \"metrics\": [], \"results\": ["
+	  "{\"schema\": \"boardperf/1\", \"test\": \"rr\", \"metrics\": {}}]}]}",
+	  "results[0].results[0].metrics: expected an array" },
+	/* as deep as result_doc.c reads (BP_RESULT_DOC_DEPTH), no deeper */
+	{ DEEP("run", DEEP("run", DEEP("run", DEEP("run", LEAF("cpu"))))), NULL },
+	{ DEEP("run", DEEP("run", DEEP("run", DEEP("run", DEEP("run", LEAF("cpu")))))),
+	  "results[0].results[0].results[0].results[0].results: expected at most 4 levels" },
 };
 
 int main(void)
