@@ -62,7 +62,7 @@ static int stream_options(struct srv_session *ss, int fd, bool sender, int *ie, 
 	return rc;
 }
 
-/* The blocks the server's sending stream number k sends under -n or -k (0: no limit). */
+/* The blocks the server's TCP sending stream number k sends under -n or -k (0: no limit). */
 static uint64_t blocks_of_stream(const struct bp_net_params *np, int k)
 {
 	return bp_net_params_blocks_of_stream(np, k, bp_net_params_down_streams(np));
@@ -99,9 +99,14 @@ static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *er
 static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *err,
 		   size_t errlen)
 {
+	/*
+	 * No limit under -n/-k: the receiving client ends the test once its count arrived or is
+	 * known lost, and a loss at the tail shows only as a gap before a later datagram; a
+	 * sender that stopped at the count left such a client waiting (a stock iperf3 -c for its
+	 * 120 s timeout). So a UDP sender sends on until TEST_END, as iperf3 -s does.
+	 */
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
-		.limit_datagrams = sender ? blocks_of_stream(&ss->np, senders_so_far(ss)) : 0,
 	};
 	int ie = BP_IE_NONE;
 	char why[64];

@@ -25,8 +25,9 @@ for path in loopback veth; do
 		done
 	done
 done
-cases+=("loopback --bidir up" "loopback --bidir down")
-if ! rig_require nft jq; then
+cases+=("loopback --bidir up" "loopback --bidir down" "lossy -R -k: boardperf ends"
+	"lossy -R -k: stock iperf3 ends")
+if ! rig_require nft jq iperf3; then
 	rig_tap_skip "${cases[@]}"
 	tap_done
 	exit
@@ -118,5 +119,28 @@ nft_rules | rig_exec server nft -f -
 rig_bg server "$bp" serve -p "$port" --idle-timeout 5 --logfile "$tap_tmp/rig.log"
 rig_wait_port server "$port" 5
 run_cases veth "$RIG_SERVER_NS" "$RIG_CLIENT_NS" "$RIG_CLIENT_NS" "$RIG_SERVER_IP"
+
+# A counted download through a link that loses datagrams (the client's input drops every
+# fifth from the server, before the counter): the receiver ends the test once its count has
+# arrived or is known lost, and a loss at the tail shows only in a later datagram, so the
+# server's UDP senders send on past the count until TEST_END, as iperf3 -s does. A server
+# that stopped at the count left such a client waiting: boardperf's until its idle timeout,
+# a stock iperf3 -c for 120 s.
+rig_exec client nft -f - <<EOF2
+table inet bploss { chain in { type filter hook input priority -10;
+	udp sport $port udp length > 60 numgen inc mod 5 == 0 drop; }; }
+EOF2
+out=$(rig_exec client timeout 20 "$bp" udp -c "$RIG_SERVER_IP" -p "$port" -R -k 200 -l 1000 \
+	-b 20M --json --no-save); rc=$?
+sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
+lost=$(metric lost.packets "$out")
+[ "$rc" -eq 0 ] && [ -n "$rp" ] && [ -n "$lost" ] && [ $((rp + lost)) -ge 200 ] &&
+	[ "$rp" -lt 200 ] && [ "$sp" -ge $((rp + lost)) ]
+ok $? "lossy -R -k 200: boardperf exit $rc, received $rp + lost $lost of the $sp serve sent (at least 200)"
+out=$(rig_exec client timeout 20 iperf3 -c "$RIG_SERVER_IP" -p "$port" -u -R -k 200 -l 1000 \
+	-b 20M -J); rc=$?
+# iperf3's client counts only what arrived: 200 of them take at least 250 sent, a fifth dropped
+jq -e '.end.sum_sent.packets >= 250' <<<"$out" >/dev/null
+ok $((rc + $?)) "lossy -R -k 200: stock iperf3 -c exit $rc, serve sent $(jq .end.sum_sent.packets <<<"$out" 2>/dev/null) (200 arrived take 250)"
 rig_down
 tap_done
