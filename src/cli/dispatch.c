@@ -22,6 +22,7 @@
 #include "result/result.h"
 #include "result/kind_check.h"
 #include "result/result_starve.h"
+#include "result/result_verdict.h"
 
 static void apply_log_level(const struct bp_common_opts *c)
 {
@@ -125,16 +126,13 @@ static bool result_has_content(const struct bp_result *r)
  * of its own keeps that error.
  */
 /*
- * A verdict the test reached (crr's --max-failure-ratio: its metric "pass" 0) is the exit
- * status BP_EXIT_VERDICT, apart from "could not measure": a script can tell a FAIL from a
- * run that never happened. Only the command's own result: a suite's step keeps its verdict
- * in the suite's summary.
+ * A FAIL the test reached (result/result_verdict.h) is the exit status BP_EXIT_VERDICT, apart
+ * from "could not measure": a script can tell a FAIL from a run that never happened. Only
+ * the command's own result: a suite's step keeps its verdict in the suite's summary.
  */
 static bool failed_verdict(const struct bp_result *r)
 {
-	const struct bp_metric *m = bp_result_find_metric(r, "pass");
-
-	return m && m->value == 0;
+	return bp_result_verdict(r) == 0;
 }
 
 static int apply_stop_rule(struct bp_result *r, int rc, char *err, size_t errlen)

@@ -9,6 +9,7 @@
 #include "core/cpuacct.h"
 #include "result/result_latency.h"
 #include "result/result_this_host.h"
+#include "result/result_verdict.h"
 
 static double per_s(uint64_t n, double secs)
 {
@@ -99,11 +100,8 @@ static void verdict(struct bp_result *r, const struct bp_http_client_opts *o,
 	bool pass = tried && pct <= o->max_failure_pct;
 
 	bp_result_add_metric(r, "failure_ratio", pct, "percent", BP_BETTER_LOWER);
-	bp_result_add_metric(r, "pass", pass, "count", BP_BETTER_HIGHER);
-	if (!pass)
-		bp_result_add_warning(r, "threshold-exceeded", "FAIL: %" PRIu64 " of %" PRIu64
-				      " requests failed (%.4f %%), threshold %g %%", fails, tried,
-				      pct, o->max_failure_pct);
+	bp_result_set_verdict(r, pass, "%" PRIu64 " of %" PRIu64 " requests failed (%.4f %%), "
+			      "threshold %g %%", fails, tried, pct, o->max_failure_pct);
 }
 
 static void add_warnings(struct bp_result *r, const struct bp_http_client_opts *o,

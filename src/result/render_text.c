@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "result/render.h"
 #include "result/render_chips.h"
 #include "result/render_streams.h"
+#include "result/result_verdict.h"
 #include "result/text_brief.h"
 #include "result/text_latency.h"
 #include "result/text_monitor.h"
@@ -365,54 +365,58 @@ out:
 }
 
 /*
- * The verdict of a result that has one (metric "pass": crr's --max-failure-ratio), as the
- * last line, so that it is not lost among the tables; a FAIL's reasons are its warnings.
+ * The verdict of a result that has one (result_verdict.h), as the last line, so that it is
+ * not lost among the tables; a FAIL's reasons are its warnings.
  */
 static bool has_verdict(const struct bp_result *r)
 {
-	return bp_result_find_metric(r, "pass") != NULL;
+	return bp_result_verdict(r) >= 0;
 }
 
 static int print_verdict(FILE *out, const struct bp_result *r)
 {
-	const struct bp_metric *pass = bp_result_find_metric(r, "pass");
 	const struct bp_metric *ratio = bp_result_find_metric(r, "failure_ratio");
 
-	fputs(pass->value != 0 ? "verdict: PASS" : "verdict: FAIL (exit status 3)", out);
+	fputs(bp_result_verdict(r) ? "verdict: PASS" : "verdict: FAIL (exit status 3)", out);
 	if (ratio)
 		fprintf(out, ", failure_ratio %.4f %%", ratio->value);
 	fputc('\n', out);
 	return 0;
 }
 
-/* r's kind's own text section of that field (kind.h), when it has one with something to say */
-static const struct bp_kind_text *kind_text(const struct bp_result *r, size_t field)
+/* Which of a kind's own text sections (kind.h) */
+enum kind_section { KIND_FIGURES, KIND_EXTRA, KIND_AFTER_LIVE };
+
+/* r's kind's own text section, when it has one with something to say */
+static const struct bp_kind_text *kind_text(const struct bp_result *r, enum kind_section which)
 {
 	const struct bp_kind *k = r->test ? bp_kind_find(r->test) : NULL;
-	const struct bp_kind_text *t = k ? (const struct bp_kind_text *)
-					   ((const char *)k + field) : NULL;
+	const struct bp_kind_text *t = NULL;
 
+	if (k)
+		t = which == KIND_FIGURES ? &k->figures : which == KIND_EXTRA ? &k->extra :
+		    &k->after_live;
 	return t && t->has && t->print && t->has(r) ? t : NULL;
 }
 
 static bool has_figures(const struct bp_result *r)
 {
-	return kind_text(r, offsetof(struct bp_kind, figures));
+	return kind_text(r, KIND_FIGURES);
 }
 
 static int print_figures(FILE *out, const struct bp_result *r)
 {
-	return kind_text(r, offsetof(struct bp_kind, figures))->print(out, r);
+	return kind_text(r, KIND_FIGURES)->print(out, r);
 }
 
 static bool has_extra(const struct bp_result *r)
 {
-	return kind_text(r, offsetof(struct bp_kind, extra));
+	return kind_text(r, KIND_EXTRA);
 }
 
 static int print_extra(FILE *out, const struct bp_result *r)
 {
-	return kind_text(r, offsetof(struct bp_kind, extra))->print(out, r);
+	return kind_text(r, KIND_EXTRA)->print(out, r);
 }
 
 static int print_env(FILE *out, const struct bp_result *r)
@@ -477,8 +481,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 	};
 	int err = 0;
 
-	const struct bp_kind_text *live = after_live ?
-					  kind_text(r, offsetof(struct bp_kind, after_live)) : NULL;
+	const struct bp_kind_text *live = after_live ? kind_text(r, KIND_AFTER_LIVE) : NULL;
 
 	if (after_live && json_is_object(r->params) && json_object_size(r->params) && !live)
 		fputc('\n', out);

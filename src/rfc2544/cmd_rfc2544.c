@@ -29,6 +29,7 @@
 #include "proto/control.h"
 #include "result/result.h"
 #include "result/result_this_host.h"
+#include "result/result_verdict.h"
 #include "rfc2544/rfc2544_metrics.h"
 #include "rfc2544/rfc2544_search.h"
 #include "stream/stream_client.h"
@@ -471,10 +472,8 @@ static void verdict(const struct run *run)
 					      n ? ", " : "", run->p->frames[i],
 					      m ? "below" : "not measured");
 	}
-	bp_result_add_metric(run->r, "pass", pass, "count", BP_BETTER_HIGHER);
-	if (!pass)
-		bp_result_add_warning(run->r, "threshold-exceeded", "FAIL: zero-loss rate under "
-				      "%g %% of the medium's for %s", run->p->min_percent, failed);
+	bp_result_set_verdict(run->r, pass, "zero-loss rate under %g %% of the medium's for %s",
+			      run->p->min_percent, failed);
 }
 
 static int rfc_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,

@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "result/result_latency.h"
 #include "result/result_this_host.h"
+#include "result/result_verdict.h"
 #include "stream/stream_report.h"
 
 static bool is_crr(const struct bp_rr_client_opts *o)
@@ -171,13 +172,10 @@ static void verdict(struct bp_result *r, const struct bp_rr_client_opts *o,
 	if (o->concurrent)
 		pass = pass && out->cc.peak >= o->concurrent && out->cc.dropped == 0;
 	bp_result_add_metric(r, "failure_ratio", pct, "percent", BP_BETTER_LOWER);
-	bp_result_add_metric(r, "pass", pass, "count", BP_BETTER_HIGHER);
-	if (!pass)
-		bp_result_add_warning(r, "threshold-exceeded",
-				      "FAIL: %" PRIu64 " of %" PRIu64 " attempts failed (%.4f %%), "
-				      "threshold %g %%%s", fails, attempts, pct, ro->max_failure_pct,
-				      o->concurrent && out->cc.peak < o->concurrent ?
-				      "; fewer connections held than asked" : "");
+	bp_result_set_verdict(r, pass, "%" PRIu64 " of %" PRIu64 " attempts failed (%.4f %%), "
+			      "threshold %g %%%s", fails, attempts, pct, ro->max_failure_pct,
+			      o->concurrent && out->cc.peak < o->concurrent ?
+			      "; fewer connections held than asked" : "");
 }
 
 static void concurrent_metrics(struct bp_result *r, const struct bp_rr_client_opts *o,
