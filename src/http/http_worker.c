@@ -59,15 +59,28 @@ uint64_t bp_http_worker_released(const struct bp_http_worker *w)
 	return __atomic_load_n(&w->released, __ATOMIC_RELAXED);
 }
 
+/* When the worker's k-th request falls due: its connections take turns. */
+static uint64_t due_ns(const struct bp_http_worker *w, uint64_t k)
+{
+	return bp_http_conn_due_ns(&w->conns[k % (uint64_t)w->n], k / (uint64_t)w->n);
+}
+
 uint64_t bp_http_worker_due_by(const struct bp_http_worker *w, uint64_t end_ns)
 {
 	uint64_t k = bp_http_worker_released(w);
 
 	if (w->cfg->rate <= 0 || w->n <= 0)
 		return k;
-	/* The pacer is behind by a few requests at most; the bound only guards the loop. */
+	/*
+	 * A stop that reached this worker after end_ns (a busy machine) let its pacer release
+	 * requests due after the span: they fell due outside it. The pacer releases a burst at
+	 * most past the end and is behind by a few at most; the bounds only guard the loops.
+	 */
+	for (uint64_t back = 0; back < (1u << 24) && k > 0; back++, k--)
+		if (due_ns(w, k - 1) < end_ns)
+			break;
 	for (uint64_t more = 0; more < (1u << 24); more++, k++)
-		if (bp_http_conn_due_ns(&w->conns[k % (uint64_t)w->n], k / (uint64_t)w->n) >= end_ns)
+		if (due_ns(w, k) >= end_ns)
 			break;
 	return k;
 }

@@ -19,11 +19,11 @@ extern const struct bp_stream_ops bp_http_worker_ops;
 
 /* Open loop: requests released so far (readable from any thread). */
 uint64_t bp_http_worker_released(const struct bp_http_worker *w);
-/* With --rate, the requests that fell due by end_ns: those released and any the pacer had not
- * reached when the test stopped (on a busy machine it runs a few behind; one due at end_ns
- * itself could not be sent within the span and is not counted), so that the offered
- * count is the schedule's, not the pacer's progress. Without --rate, those released. Call it
- * once the worker has stopped. */
+/* With --rate, the requests that fell due before end_ns, by the schedule alone: any the pacer
+ * had not reached when the test stopped count (on a busy machine it runs a few behind), any a
+ * late stop let it release after end_ns do not, nor one due at end_ns itself; so that the
+ * offered count is the schedule's, not the pacer's progress. Without --rate, those released.
+ * Call it once the worker has stopped. */
 uint64_t bp_http_worker_due_by(const struct bp_http_worker *w, uint64_t end_ns);
 
 /* The first TLS session's "TLSv1.3 CIPHER", "" before one (read it after the stop). */
