@@ -77,19 +77,31 @@ static void print_header(FILE *out, const struct bp_result *r, bool child)
 		{ version, NULL, "boardperf " },
 	};
 	const char *sep = ": ";
+	size_t col = (child ? 4 : 0) + strlen(r->test ? r->test : "result");
+	size_t cols = (size_t)bp_text_cols(r);
+	char part[256];
 
 	if (child)
 		fputs("=== ", out);
 	bp_text_put(out, r->test ? r->test : "result");
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		const char *s = env_string(r->env, parts[i].path);
+		size_t len;
 
 		if (!s && parts[i].fallback)
 			s = env_string(r->env, parts[i].fallback);
 		if (!s)
 			continue;
-		fprintf(out, "%s%s", sep, parts[i].label);
-		bp_text_put(out, s);
+		snprintf(part, sizeof(part), "%s%s", parts[i].label, s);
+		len = strlen(bp_text_clean(part));
+		/* a part that would run past the width starts an indented line of its own */
+		if (col + strlen(sep) + len > cols) {
+			fprintf(out, "%s\n ", sep[0] == ',' ? "," : ":");
+			col = 1;
+			sep = " ";
+		}
+		fprintf(out, "%s%s", sep, part);
+		col += strlen(sep) + len;
 		sep = ", ";
 	}
 	fputc('\n', out);

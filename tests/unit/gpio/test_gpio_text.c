@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "kinds.h"
 #include "result/render.h"
 #include "result/result.h"
@@ -52,7 +54,12 @@ int main(void)
 		CHECK(strstr(text, "metric ") == NULL);  /* instead of the list, not beside it */
 	}
 	free(text);
-	/* at 80 columns (issue 33: gpio's text has no chip to run on here) no line is wider */
+	/* at 80 columns (issue 33: gpio's text has no chip to run on here) no line is wider,
+	 * the header of a Raspberry Pi 3's run included (83 columns on the emulated board) */
+	bp_result_set_env(r, json_pack("{s:{s:{s:s}, s:{s:s}, s:{s:s}}, s:{s:s}}", "inventory",
+				       "board", "model", "Raspberry Pi 3 Model B", "cpu", "summary",
+				       "4x Cortex-A53", "os", "kernel_release", "6.1.0-50-arm64",
+				       "boardperf", "version", "0.1.0"));
 	bp_result_set_text_layout(r, 0, 80);
 	text = render(r);
 	CHECK(text != NULL);
@@ -64,6 +71,8 @@ int main(void)
 			CHECK_STR(line, "a line of at most 80 columns");
 		line = nl ? nl + 1 : NULL;
 	}
+	CHECK(text && strstr(text, "gpio: Raspberry Pi 3 Model B, 4x Cortex-A53, kernel "
+			      "6.1.0-50-arm64,\n  boardperf 0.1.0\n"));
 	free(text);
 	bp_result_free(r);
 	/* another kind's figures of the same shape: the plain list (the layout is gpio's) */
