@@ -16,8 +16,15 @@ set -u
 bp=$1
 . "$(dirname "$0")/tap.sh"
 # Three pairs: in CI's runs (2026-12-04) every pair of every item was within 4 % of
-# openssl speed's, against a ±10 % bound; five took 25 s more to say the same.
+# openssl speed's, against a ±10 % bound; five took 25 s more to say the same. A unit whose
+# pairs disagree with each other (ratios more than 10 % apart) was measured while the host
+# moved under one half of a pair: its pairs go on, to at most nine, and the median of them all
+# decides (CI run of stop 43: verify's three pairs read 0.92, 0.99 and 1.17, sign's median
+# 0.88; a neighbour on the host, as the figures part runs alone). The rule reads only how far
+# the pairs spread, never whether they pass: a boardperf steadily 15 % off spreads little and
+# fails at three pairs.
 pairs=${BP_CPU_PAIRS:-3}
+max_pairs=${BP_CPU_MAX_PAIRS:-9}
 checks="sign verify sha aes16 aes chacha"
 
 # A sanitizer build intercepts every malloc OpenSSL makes (RSA verify allocates per call), so
@@ -72,23 +79,46 @@ unit() {
 	esac
 }
 
+# pair UNIT: one pair of UNIT. Who goes first alternates, by pair and unit, so that neither
+# always runs on a warmer (or cooler) core.
 n=0
+pair() {
+	n=$((n + 1))
+	if ((n % 2)); then unit "bp:$1"; unit "os:$1"; else unit "os:$1"; unit "bp:$1"; fi
+}
+# ratios ITEM: boardperf / openssl speed of each of ITEM's pairs, one a line.
+ratios() {
+	paste -d' ' "$tap_tmp/bp.$1" "$tap_tmp/os.$1" |
+		awk '$1 > 0 && $2 > 0 { printf "%.4f\n", $1 / $2 }'
+}
+# unsteady UNIT: true when an item of UNIT has pairs more than 10 % apart.
+unsteady() {
+	local item
+	for item in $([ "$1" = rsa ] && echo sign verify || echo "$1"); do
+		ratios "$item" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+			END { exit !(NR > 0 && hi > lo * 1.1) }' && return 0
+	done
+	return 1
+}
+
 for ((i = 1; i <= pairs; i++)); do
-	for u in rsa sha aes16 aes chacha; do
-		# Alternate who goes first, by pair and unit, so that neither always runs on a
-		# warmer (or cooler) core.
-		n=$((n + 1))
-		if ((n % 2)); then unit "bp:$u"; unit "os:$u"; else unit "os:$u"; unit "bp:$u"; fi
+	for u in rsa sha aes16 aes chacha; do pair "$u"; done
+done
+for u in $( ((pairs)) && echo rsa sha aes16 aes chacha); do
+	for ((i = pairs; i < max_pairs; i++)); do
+		unsteady "$u" || break
+		pair "$u"
 	done
 done
 
 for item in $( ((pairs)) && echo "$checks"); do
-	rs=$(paste -d' ' "$tap_tmp/bp.$item" "$tap_tmp/os.$item" |
-		awk '$1 > 0 && $2 > 0 { printf "%.4f\n", $1 / $2 }')
+	rs=$(ratios "$item")
+	got=$(wc -l <<<"$rs")
 	r=$(median <<<"$rs")
-	echo "# $item: ratios of $(wc -l <<<"$rs") pairs (boardperf / openssl speed per CPU second): $(sort -g <<<"$rs" | paste -sd' ')"
-	[ "$(wc -l <<<"$rs")" -eq "$pairs" ] && awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'
-	ok $? "$item within ±10 % of openssl speed (median ratio $r over $pairs pairs)"
+	echo "# $item: ratios of $got pairs (boardperf / openssl speed per CPU second): $(sort -g <<<"$rs" | paste -sd' ')"
+	[ "$got" -ge "$pairs" ] && [ "$(wc -l <"$tap_tmp/bp.$item")" = "$got" ] &&
+		awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }'
+	ok $? "$item within ±10 % of openssl speed (median ratio $r over $got pairs)"
 done
 
 if plain; then
