@@ -17,8 +17,26 @@ debs_init() {
 	mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial"
 	touch "$cache/apt/status"
 	if [ -z "$(find "$cache/apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 -print -quit)" ]; then
-		apt-get "${apt_opts[@]}" -qq update
+		apt-get "${apt_opts[@]}" -qq update || debs_partial "$cache"
 	fi
+}
+
+# debs_partial CACHE: after a failed index fetch, go on when every architecture has its
+# release's main index. A mirror mid-sync fails one index of several (CI, runs 28 and stop
+# 43: bookworm-security's armhf Packages "File has unexpected size ... Mirror sync in
+# progress?") and apt keeps the others; the release's main archive holds every package the
+# sysroots and kernels need, the other suites only newer versions. The lists are dated back
+# a day, so that the next run fetches them again.
+debs_partial() {
+	local cache=$1 a
+	for a in armhf arm64 armel; do
+		ls "$cache/apt/lists" | grep -Eq "_dists_[a-z]+_main_binary-${a}_Packages" || {
+			echo "debs: apt fetched no index of the release's main archive for $a (above)" >&2
+			return 1
+		}
+	done
+	touch -d '2 days ago' "$cache"/apt/lists/*Packages*
+	echo "debs: apt's index fetch failed in part (above): going on with the release's main indexes" >&2
 }
 
 # debs_fresh CACHE DEST: true when DEST was unpacked after the private apt's last index
