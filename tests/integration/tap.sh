@@ -62,12 +62,8 @@ expect_exit() {
 }
 
 # wait_log FILE TEXT: true once FILE holds TEXT (a server's log line), within 10 s.
-# wide_lines FILE [COLS]: FILE's first 3 lines wider than COLS (80) columns, as "#   N columns:
-# LINE" (a column is a UTF-8 character: its continuation bytes 0x80-0xbf take none)
-wide_lines() {
-	LC_ALL=C awk -v cols="${2:-80}" '{ s = $0; gsub(/[\200-\277]/, "", s) }
-		length(s) > cols { printf "#   %d columns: %s\n", length(s), $0 }' "$1" | head -3
-}
+# wide_lines FILE [COLS] and widest [FILE]: how wide text is (tests/columns.sh)
+. "$(dirname "${BASH_SOURCE[0]}")/../columns.sh"
 wait_log() { for _ in $(seq 100); do grep -qs "$2" "$1" && return 0; sleep 0.1; done; return 1; }
 # wait_flowing PORT: true once a TCP connection from this namespace to PORT has sent (acked)
 # or received more than 64 KiB (a test's data under way, not only its control exchange;

@@ -8,6 +8,7 @@
 # (@@GPIO lines, from sysfs) the same way.
 #   usage: tools/boards/check.sh DIR BOARD...
 set -uo pipefail
+. "$(dirname "$0")/../../tests/columns.sh"
 dir=${1:?usage: check.sh DIR BOARD...}
 shift
 # What each board must report: DT model (exact), SoC ("" for none), the core summary.
@@ -93,16 +94,15 @@ gpio_tests() {
 		[ "$v" = "${gmmap[$b]}" ] && [ "$c" = "$v" ]
 		ok $? "gpio mmap: the kernel's view of the line restored ('$c', was '$v', expected '${gmmap[$b]}')"
 	done
-	# gpio --method all as text with no terminal and no COLUMNS (init.sh): 80 columns at most,
-	# each method the board has in it (bytes 0x80-0xbf continue a UTF-8 character)
+	# gpio --method all as text with no terminal and no COLUMNS (init.sh): 80 columns at most
+	# (tests/columns.sh), each method the board has in it
 	v=$(section gpio-text "$con")
-	c=$(LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s); if (length(s) > w) w = length(s) }
-		END { print w + 0 }' <<<"$v")
+	c=$(widest <<<"$v")
 	msg=
 	for m in ${gmethods[$b]}; do grep -q "\b$m\b" <<<"$v" || msg="$msg $m"; done
 	[ "$(endrc gpio-text "$con")" = 0 ] && [ "$c" -le 80 ] && [ -z "$msg" ]
 	ok $? "gpio --method all as text: $(grep -c . <<<"$v") lines, the widest $c columns (80 at most)${msg:+, missing:$msg}"
-	[ "$c" -le 80 ] || awk 'length > 80' <<<"$v" | head -3 | sed 's/^/#   /'
+	[ "$c" -le 80 ] || wide_lines <(echo "$v")
 	# A line past the chip's last: exit 1 and one line naming it and the chip's range.
 	msg="line 999: gpiochip[0-9]+ \"$chip\" has lines 0\\.\\.$((lines - 1))"
 	# (the lines are read whole first: grep -q ending a pipe fails it with SIGPIPE, as above)

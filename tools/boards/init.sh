@@ -124,7 +124,7 @@ gpio_checks() {
 		gpio_state mmap-after "$chip" "$line"
 	fi
 	# The text a user reads over SSH: not a terminal and no COLUMNS, so 80 columns; every
-	# method this board has (mmap where its SoC has one), those it lacks said so.
+	# method this board has (mmap where its SoC has one) in it.
 	check gpio-text sh -c 'env -u COLUMNS boardperf gpio --chip "$0" --line "$1" --method all \
 		--allow-mmap -t 0.3 >/tmp/gpio.txt; rc=$?; cat /tmp/gpio.txt; exit $rc' "$chip" "$line"
 	check gpio-badline boardperf gpio --chip "$chip" --line 999 -t 0.5 --json
