@@ -226,7 +226,7 @@ if plain; then
 fi
 
 if figures; then
-	# --- latency against sockperf's ping-pong (same size, one flow, interleaved, medians) ---
+	# --- latency against sockperf's ping-pong (same size, one flow, interleaved, ratios) ---
 	# Both pairs run on one CPU: on loopback the round trip costs ~12 us when client and server
 	# share a CPU and ~40 us when a wake-up crosses to the other (an IPI to an idle vCPU), and
 	# the scheduler places two single-threaded processes differently from two thread pools.
@@ -251,10 +251,14 @@ if figures; then
 			sps+=("$(taskset -c 0 sockperf ping-pong --tcp -i 127.0.0.1 -p "$sport" -t 1 -m 64 \
 				--full-rtt --mps=max 2>&1 | awk '/percentile 50.000/ { print $NF * 1000 }')")
 		done
-		med() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
-		b=$(med "${bps[@]}"); s=$(med "${sps[@]}")
-		near "$b" "$s" 20
-		ok $? "rr p50 within ±20 % of sockperf ping-pong's (medians: boardperf $b ns, sockperf $s ns; rounds ${bps[*]} / ${sps[*]})"
+		# The median of the rounds' ratios: each round's pair saw the same host, where the
+		# medians of each tool's own rounds did not (CI, session 20: boardperf 19.1, 19.6, 26.3,
+		# 25.4, 24.5 us against sockperf 19.6, 19.5, 25.5, 24.9, 18.5: each pair within 3 %
+		# but one, the medians 24.5 against 19.6).
+		r=$(for i in 0 1 2 3 4; do echo "${bps[i]} ${sps[i]}"; done |
+			awk '$1 > 0 && $2 > 0 { printf "%.4f\n", $1 / $2 }' | sort -g | sed -n 3p)
+		awk -v r="${r:-0}" 'BEGIN { exit !(r >= 0.8 && r <= 1.2) }'
+		ok $? "rr p50 within ±20 % of sockperf ping-pong's (median ratio of five rounds ${r:-none}; rounds ${bps[*]} / ${sps[*]} ns)"
 	else
 		skip "rr p50 within ±20 % of sockperf ping-pong's" "sockperf or taskset not installed"
 	fi
