@@ -49,7 +49,7 @@ int bp_udp_header_encode(void *buf, size_t len, const struct bp_udp_header *h, b
 
 /*
  * A 64-bit sequence above 2^62 never comes from a real sender (2^62 datagrams take 97,000
- * years at 1.5 Mpps); refused, the receiver's loss and window arithmetic (stream/udp_seq.c)
+ * years at 1.5 Mpps); refused, the receiver's loss and window arithmetic (side/udp_seq.c)
  * can neither wrap nor overflow on a crafted one.
  */
 #define BP_UDP_SEQ64_MAX (1ULL << 62)

@@ -77,6 +77,8 @@ struct bp_kind_text {
 	int (*print)(FILE *out, const struct bp_result *r);  /* 0 or an errno */
 };
 
+struct srv_half;
+
 struct bp_kind {
 	const char *name;  /* the command word */
 	const struct bp_metric_decl *metrics;
@@ -102,6 +104,11 @@ struct bp_kind {
 	 * intervals, which come with the end).
 	 */
 	struct bp_kind_text figures, extra, after_live;
+	/*
+	 * Its half on boardperf serve (server/half.h), in its own folder; several kinds may
+	 * share one (tcp and udp). NULL: serve does not run it.
+	 */
+	const struct srv_half *server_half;
 };
 
 /*

@@ -33,7 +33,7 @@
 #include "rfc2544/rfc2544_metrics.h"
 #include "rfc2544/rfc2544_search.h"
 #include "stream/stream_client.h"
-#include "stream/udp_stream.h"
+#include "side/udp_stream.h"
 
 struct rfc_params {
 	const char *host;

@@ -13,7 +13,7 @@
 #include "proto/ctl_client.h"
 #include "rr/rr_inflight.h"
 #include "io/stream_pool.h"
-#include "stream/stream_side.h"
+#include "side/stream_side.h"
 #include "proto/udp_connect.h"
 #include "rr/rr_report.h"
 

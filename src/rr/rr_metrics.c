@@ -6,6 +6,8 @@
  */
 #include "rr/rr_metrics.h"
 
+#include "rr/rr_half.h"
+
 /* The figures rr and crr share, less their headline figures and failures' place. */
 #define RR_SHARED_METRICS \
 	BP_METRIC("transactions", "count", NONE, SUM, BOTH, \
@@ -92,10 +94,12 @@ const struct bp_kind bp_kind_rr = {
 	BP_KIND_CATALOGUE(rr_metrics),
 	.headline_latency = "transaction",
 	.repeatable = true,
+	.server_half = &srv_half_rr,
 };
 
 const struct bp_kind bp_kind_crr = {
 	.name = "crr",
 	BP_KIND_CATALOGUE(crr_metrics),
 	.repeatable = true,
+	.server_half = &srv_half_crr,
 };

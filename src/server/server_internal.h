@@ -1,6 +1,6 @@
 /*
  * Shared between server.c (listener, connections, loop), server_session.c (a test's control
- * connection) and the test kinds (server_kind.h: server_stream.c, server_rr.c, server_crr.c).
+ * connection) and the kinds' halves (server/half.h), which read the session.
  */
 #ifndef BP_SERVER_SERVER_INTERNAL_H
 #define BP_SERVER_SERVER_INTERNAL_H
@@ -17,17 +17,15 @@
 #include "server/server_accept.h"
 #include "server/server_auth.h"
 #include "server/server_backoff.h"
-#include "server/server_kind.h"
+#include "server/half.h"
 #include "server/server_limits.h"
 #include "server/server_metrics.h"
 #include "server/server_stats.h"
 #include "server/server_udp.h"
-#include "stream/stream_side.h"
+#include "side/stream_side.h"
 
 struct srv_session;
 struct srv_proof;
-struct bp_rr_responder;
-struct crr_conn;
 
 struct srv {
 	const struct bp_server_opts *o;
@@ -80,7 +78,8 @@ struct srv_session {
 	size_t inlen;
 	struct bp_net_params np;
 	struct srv_auth auth;          /* a locked server's challenge (server_auth.c) */
-	const struct srv_kind *kind;   /* from np.kind once the parameters came; then not NULL */
+	const struct srv_half *half;   /* from np.test once the parameters came; then not NULL */
+	void *half_state;              /* the half's own (half->state_size bytes) */
 	struct bp_stream_side side;
 	bool side_ready;
 	bool engine_warned;            /* the packet engine's fallback was logged once */
@@ -94,18 +93,10 @@ struct srv_session {
 	struct bp_timer tick;          /* interval marks and the end of the omit */
 	uint64_t last_activity_ns;
 	uint64_t last_progress_ns;     /* data last moved */
+	uint64_t end_asked_ns;         /* TEST_END came (the end may wait for ACKs) */
 	uint64_t born_ns;              /* its control connection's cookie came */
 	uint64_t last_total_bytes;
 	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
-	/* The kinds' own state, each used by its row only. */
-	/* stream: for --max-rate, the last second's start */
-	uint64_t rate_mark_ns, rate_mark_bytes;
-	/* rr: the responders of the streams (freed by the pool at release) */
-	struct bp_rr_responder *responders[BP_NET_MAX_STREAMS];
-	/* crr: connections being answered on the server's loop, and what ended ones served */
-	struct crr_conn *crr_open;
-	uint64_t crr_served, crr_bytes, crr_conns;
-	uint64_t loop_cpu0_ns;         /* the server loop thread's CPU time at the start */
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };
@@ -126,9 +117,6 @@ void srv_sctp_close(struct srv *s);
 void srv_proof_start(struct srv_session *ss, int fd, const struct bp_addr *peer);
 /* Close the connections still proving (the streams are all in, or the session ends). */
 void srv_proof_close_all(struct srv_session *ss);
-
-/* server_rr.c: the log line of the request/response kinds (rr and crr) */
-void srv_rr_log(const struct srv_session *ss);
 
 /* server_session.c */
 /* A new test on control connection fd (owned from now on, closed on any failure). */

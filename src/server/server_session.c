@@ -2,7 +2,7 @@
  * One test on the server: the control connection's state machine from PARAM_EXCHANGE to
  * IPERF_DONE. Every step reacts to what arrived and answers with a few bytes that fit in
  * any socket buffer, so no step waits on a client. What differs between tests is the
- * kind's (server_kind.h), chosen once from the parameters.
+ * kind's half (server/half.h), chosen once from the parameters.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -59,13 +59,13 @@ static void unlink_session(struct srv_session *ss)
 /* --metrics: the test's outcome and what its data moved, once, as it closes. */
 static void count_test(struct srv_session *ss)
 {
-	enum bp_net_kind k = srv_kind_find(ss->np.kind) ? ss->np.kind : BP_NET_KIND_UNKNOWN;
+	int k = srv_half_number(ss->np.test);
 	enum srv_outcome o = ss->refusal ? SRV_OUTCOME_REFUSED :
 			     ss->completed ? SRV_OUTCOME_OK : SRV_OUTCOME_FAILED;
 	uint64_t received = 0, sent = 0;
 
-	if (ss->admitted && ss->kind && ss->side_ready)
-		ss->kind->moved(ss, &received, &sent);
+	if (ss->admitted && ss->half && ss->side_ready)
+		ss->half->moved(ss, &received, &sent);
 	srv_stats_test(&ss->srv->stats, k, o, ss->refusal, received, sent);
 }
 
@@ -83,8 +83,9 @@ void srv_session_close(struct srv_session *ss, const char *why)
 	bp_timer_cancel(s->loop, &ss->tick);
 	srv_proof_close_all(ss);
 	OPENSSL_cleanse(&ss->auth, sizeof(ss->auth));
-	if (ss->kind && ss->kind->close)
-		ss->kind->close(ss);
+	if (ss->half && ss->half->close)
+		ss->half->close(ss);
+	free(ss->half_state);
 	if (ss->side_ready)
 		bp_stream_side_free(&ss->side);
 	bp_loop_del(&ss->flow);
@@ -221,12 +222,12 @@ static void give_up_slot(struct srv_session *st)
 /* Limits (server_limits.h) are checked before anything is allocated for the test. */
 static bool admit(struct srv_session *ss)
 {
-	char why[256], kinds[64];
+	char why[256], kinds[256];
 	struct srv_session *stalled;
 	enum bp_limit l;
 
-	if (!ss->kind) {
-		srv_kind_list(kinds, sizeof(kinds));
+	if (!ss->half) {
+		srv_half_list(kinds, sizeof(kinds));
 		srv_session_refuse(ss, SRV_REFUSAL_NOT_SERVED, BP_IE_PROTOCOL,
 				   "test '%s' is not served here (%s are)",
 				   ss->np.test, kinds);
@@ -259,9 +260,17 @@ static void begin_test(struct srv_session *ss)
 {
 	char err[256];
 
-	ss->kind = srv_kind_find(ss->np.kind);
+	const struct srv_half *half = srv_half_find(ss->np.test);
+
+	/* The half's state, before it is the session's: its hooks may count on it. */
+	if (half && half->state_size && !(ss->half_state = calloc(1, half->state_size))) {
+		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, BP_IE_INITTEST,
+				   "server out of memory");
+		return;
+	}
+	ss->half = half;
 	/* Before admission: a test this kernel cannot run takes no slot. */
-	if (ss->kind && ss->np.sctp && srv_sctp_open(ss->srv, err, sizeof(err))) {
+	if (ss->half && ss->np.sctp && srv_sctp_open(ss->srv, err, sizeof(err))) {
 		srv_session_refuse(ss, SRV_REFUSAL_NOT_SERVED, BP_IE_PROTOCOL, "%s", err);
 		return;
 	}
@@ -344,7 +353,7 @@ static void tick(struct bp_timer *t, uint64_t now)
 	struct srv_session *ss = t->data;
 	const struct bp_stream_side *sd = &ss->side;
 	uint64_t idle = ss->srv->o->idle_timeout_ns;
-	uint64_t bytes = ss->kind->progress(ss);
+	uint64_t bytes = ss->half->progress(ss);
 	bool mark = ss->np.interval_ns &&
 		    (now - sd->start_ns) / ss->np.interval_ns >
 		    (sd->last_mark_ns - sd->start_ns) / ss->np.interval_ns;
@@ -355,8 +364,8 @@ static void tick(struct bp_timer *t, uint64_t now)
 		ss->last_total_bytes = bytes;
 		ss->last_progress_ns = now;
 	}
-	if (ss->kind->tick)
-		ss->kind->tick(ss, now);
+	if (ss->half->tick)
+		ss->half->tick(ss, now);
 	if (now - ss->last_progress_ns > idle)
 		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
 	else if ((ss->np.num_bytes || ss->np.num_blocks) &&
@@ -386,8 +395,8 @@ static void start_test(struct srv_session *ss)
 	ss->state = SS_RUNNING;
 	now = bp_now_ns();
 	bp_stream_side_start(&ss->side, now);
-	if (ss->kind->start)
-		ss->kind->start(ss, now);
+	if (ss->half->start)
+		ss->half->start(ss, now);
 	ss->last_progress_ns = now;
 	bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
 }
@@ -421,7 +430,7 @@ void srv_session_add_stream(struct srv_session *ss, int fd, int index)
 {
 	int id = stream_id(index);
 	char err[256];
-	int ie = ss->kind->add_tcp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
+	int ie = ss->half->add_tcp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
 
 	stream_opened(ss, ie, "data connection", id, err); /* on failure fd was closed */
 	reap(ss);
@@ -457,16 +466,16 @@ bool srv_session_take_stream(struct srv_session *ss, int fd)
 	 * A data connection comes over the transport the test asked for, or not at all. Without
 	 * the SCTP listener every connection is TCP (a test over SCTP opened it): no system call.
 	 */
-	if (ss->kind && ss->srv->sctp_listener.fd > 0 && bp_sock_is_sctp(fd) != ss->np.sctp)
+	if (ss->half && ss->srv->sctp_listener.fd > 0 && bp_sock_is_sctp(fd) != ss->np.sctp)
 		return false;
 	if (!from_client(ss, fd, &peer))
 		return false;
-	if (ss->state == SS_RUNNING && ss->kind->take_running) {
-		ss->kind->take_running(ss, fd);
+	if (ss->state == SS_RUNNING && ss->half->take_running) {
+		ss->half->take_running(ss, fd);
 		return true;
 	}
 	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
-	    bp_net_params_datagram(&ss->np) || !ss->kind->add_tcp)
+	    bp_net_params_datagram(&ss->np) || !ss->half->add_tcp)
 		return false;
 	if (ss->auth.stream_proof)
 		srv_proof_start(ss, fd, &peer);  /* the stream once its proof checks out */
@@ -511,11 +520,11 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 			return;
 		}
 	if (ss->state != SS_STREAMS || ss->got_streams >= ss->expected_streams ||
-	    !ss->kind->add_udp) {
+	    !bp_net_params_datagram(&ss->np) || !ss->half->add_udp) {
 		close(fd);
 		return;
 	}
-	ie = ss->kind->add_udp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
+	ie = ss->half->add_udp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
 	if (!ie)
 		snprintf(ss->udp_peers[index], sizeof(ss->udp_peers[index]), "%s", peer);
 	stream_opened(ss, ie, "udp stream", id, err);
@@ -527,7 +536,7 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
  * iperf3 client: it reads its streams after TEST_END only until the next control message,
  * and it handles that first when both are ready, so the last datagrams still in its socket
  * would be neither received nor lost (it counts lost from gaps). 20 ms lets it read them
- * on a busy machine (the receivers' drain, stream/udp_stream.c, is as long); stock iperf3
+ * on a busy machine (the receivers' drain, side/udp_stream.c, is as long); stock iperf3
  * -s's senders stop well before, a paced send apart.
  */
 #define RESULTS_DELAY_NS (20 * BP_NS_PER_MS)
@@ -555,14 +564,67 @@ static bool iperf3_udp_receiver(const struct srv_session *ss)
 	return false;
 }
 
+/*
+ * -n/-k over TCP toward the client: it ends the test once every byte arrived, and its ACK of
+ * the last segment may still be on its way (delayed: up to 200 ms on Linux) when TEST_END
+ * reaches this side, whose senders count what was acknowledged (CI run 26 under ASan:
+ * 6,553,547 of 6,553,600). Once they wrote their whole count, the end waits for those ACKs,
+ * polling every ACK_POLL_NS, ACK_WAIT_NS at most. A client that ended before the count was
+ * written (a stock iperf3 -R -k counts its reads as blocks) ends it at once, as iperf3 -s.
+ */
+#define ACK_WAIT_NS (250 * BP_NS_PER_MS)
+#define ACK_POLL_NS BP_NS_PER_MS
+
+static bool acks_due(const struct srv_session *ss)
+{
+	const struct bp_net_params *np = &ss->np;
+	int down = bp_net_params_down_streams(np);
+
+	if ((!np->num_bytes && !np->num_blocks) || bp_net_params_udp(np) ||
+	    bp_net_params_rr(np) || !down)
+		return false;
+	return bp_stream_side_written(&ss->side) >=
+	       bp_net_params_blocks_total(np, down) * (uint64_t)np->len &&
+	       bp_stream_side_acks_pending(&ss->side);
+}
+
+static void end_now(struct srv_session *ss);
+
+static void acks_wait(struct bp_timer *t, uint64_t now)
+{
+	struct srv_session *ss = t->data;
+
+	if (acks_due(ss) && now - ss->end_asked_ns < ACK_WAIT_NS) {
+		bp_timer_arm(ss->srv->loop, &ss->tick, now + ACK_POLL_NS);
+		return;
+	}
+	bp_debug_peer(ss->peer, "%s: the end waited %.1f ms for the client's ACKs%s", ss->peer,
+		      (double)(now - ss->end_asked_ns) / 1e6,
+		      acks_due(ss) ? ", some still missing" : "");
+	end_now(ss);
+	reap(ss);
+}
+
 static void end_test(struct srv_session *ss)
+{
+	bp_timer_cancel(ss->srv->loop, &ss->tick);
+	ss->end_asked_ns = bp_now_ns();
+	if (acks_due(ss)) {
+		ss->tick = (struct bp_timer){ .fn = acks_wait, .data = ss };
+		bp_timer_arm(ss->srv->loop, &ss->tick, ss->end_asked_ns + ACK_POLL_NS);
+		return;
+	}
+	end_now(ss);
+}
+
+static void end_now(struct srv_session *ss)
 {
 	bool delay = iperf3_udp_receiver(ss);
 
 	bp_timer_cancel(ss->srv->loop, &ss->tick);
 	bp_stream_side_stop(&ss->side, bp_now_ns());
-	if (ss->kind->finish)
-		ss->kind->finish(ss);
+	if (ss->half->finish)
+		ss->half->finish(ss);
 	/*
 	 * Close the data connections now, as iperf3's server does: a stock iperf3 client
 	 * receiving a -R test keeps reading its streams after TEST_END and only then handles
@@ -630,7 +692,9 @@ static void on_item(struct srv_session *ss)
 		on_client_results(ss);
 		break;
 	case SS_RUNNING:
-		if (st == BP_TEST_END)
+		if (ss->end_asked_ns)
+			kill_session(ss, "client spoke while its test's end waited for ACKs");
+		else if (st == BP_TEST_END)
 			end_test(ss);
 		else
 			kill_session(ss, "client ended the test early");
@@ -638,7 +702,7 @@ static void on_item(struct srv_session *ss)
 	case SS_DONE:
 		if (st == BP_IPERF_DONE) {
 			ss->completed = true;
-			ss->kind->log(ss);
+			ss->half->log(ss);
 		}
 		kill_session(ss, st == BP_IPERF_DONE ? NULL : "client ended after the results");
 		break;
@@ -728,7 +792,7 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 	(void)events;
 	if (n == 0 && ss->state == SS_DONE) {
 		ss->completed = true;
-		ss->kind->log(ss); /* the results went out; a client may close without IPERF_DONE */
+		ss->half->log(ss); /* the results went out; a client may close without IPERF_DONE */
 		kill_session(ss, NULL);
 	} else if (n == 0) {
 		kill_session(ss, "client closed the control connection: test abandoned");

@@ -4,6 +4,7 @@
 
 #include "bp_config.h"
 #include "core/clock.h"
+#include "server/half.h"
 
 static const char *const refusal_names[SRV_REFUSAL_COUNT] = {
 	[SRV_REFUSAL_NONE] = "",
@@ -28,10 +29,10 @@ const char *srv_refusal_name(enum srv_refusal r)
 	return r < SRV_REFUSAL_COUNT ? refusal_names[r] : "";
 }
 
-void srv_stats_test(struct srv_stats *st, enum bp_net_kind kind, enum srv_outcome o,
-		    enum srv_refusal why, uint64_t received, uint64_t sent)
+void srv_stats_test(struct srv_stats *st, int kind, enum srv_outcome o, enum srv_refusal why,
+		    uint64_t received, uint64_t sent)
 {
-	unsigned k = (unsigned)kind < SRV_STATS_KINDS ? (unsigned)kind : 0;
+	unsigned k = kind > 0 && kind < SRV_STATS_KINDS ? (unsigned)kind : 0;
 
 	if (o == SRV_OUTCOME_REFUSED)
 		st->refused[k][why < SRV_REFUSAL_COUNT ? why : SRV_REFUSAL_PROTOCOL]++;
@@ -43,9 +44,15 @@ void srv_stats_test(struct srv_stats *st, enum bp_net_kind kind, enum srv_outcom
 
 static const char *kind_label(unsigned k)
 {
-	const char *name = bp_net_kind_name((enum bp_net_kind)k);
+	const char *name = srv_half_name((int)k);
 
 	return name ? name : "other";
+}
+
+/* Kind k is one this server serves (0: "other", for a test it does not). */
+static bool served(unsigned k)
+{
+	return k && srv_half_name((int)k);
 }
 
 static void write_tests(const struct srv_stats *st, FILE *out, enum bp_om_format f)
@@ -53,7 +60,7 @@ static void write_tests(const struct srv_stats *st, FILE *out, enum bp_om_format
 	bp_om_family(out, f, "boardperf_server_tests", BP_OM_COUNTER, "",
 		     "tests that ended, by kind and outcome: ok (ran to its end), failed (the "
 		     "client went away or stopped answering), refused (with the reason)");
-	for (unsigned k = 0; k < SRV_STATS_KINDS; k++) {
+	for (unsigned k = 0; k < SRV_STATS_KINDS && (!k || served(k)); k++) {
 		for (int o = 0; o < 2; o++) {
 			struct bp_om_label l[2] = { { "test", kind_label(k) },
 						    { "outcome", o ? "failed" : "ok" } };
@@ -79,7 +86,7 @@ static void write_bytes(FILE *out, enum bp_om_format f, const char *name, const 
 			const uint64_t *by_kind)
 {
 	bp_om_family(out, f, name, BP_OM_COUNTER, "bytes", help);
-	for (unsigned k = 1; k < SRV_STATS_KINDS; k++) {
+	for (unsigned k = 1; k < SRV_STATS_KINDS && served(k); k++) {
 		struct bp_om_label l = { "test", kind_label(k) };
 
 		bp_om_sample(out, BP_OM_COUNTER, name, &l, 1, (double)by_kind[k]);

@@ -13,6 +13,7 @@
 
 #include "export/om_text.h"
 #include "proto/params.h"
+#include "server/half.h"
 
 /* Why a test was refused: a short stable word each (srv_refusal_name). */
 enum srv_refusal {
@@ -35,8 +36,8 @@ enum srv_refusal {
 };
 const char *srv_refusal_name(enum srv_refusal r);
 
-/* Kinds by enum bp_net_kind; index 0 (unknown) counts tests of a kind not served. */
-#define SRV_STATS_KINDS (BP_NET_KIND_CRR + 1)
+/* Kinds by their number among those served (server/half.h); 0 counts tests of any other. */
+#define SRV_STATS_KINDS (SRV_MAX_SERVED + 1)
 
 enum srv_outcome { SRV_OUTCOME_OK, SRV_OUTCOME_FAILED, SRV_OUTCOME_REFUSED };
 
@@ -50,8 +51,8 @@ struct srv_stats {
 };
 
 /* A test ended: its outcome (why refused, for SRV_OUTCOME_REFUSED) and what it moved. */
-void srv_stats_test(struct srv_stats *st, enum bp_net_kind kind, enum srv_outcome o,
-		    enum srv_refusal why, uint64_t received, uint64_t sent);
+void srv_stats_test(struct srv_stats *st, int kind, enum srv_outcome o, enum srv_refusal why,
+		    uint64_t received, uint64_t sent);
 
 /* What the door closed before a connection was part of a test (server_accept.h). */
 struct srv_stats_door {

@@ -14,7 +14,7 @@
 #include "stream/net_cli.h"
 #include "stream/stream_metrics.h"
 #include "stream/stream_report.h"
-#include "stream/udp_stream.h"
+#include "side/udp_stream.h"
 
 struct udp_params {
 	struct bp_net_cli net;

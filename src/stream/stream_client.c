@@ -15,7 +15,7 @@
 #include "io/stream_pool.h"
 #include "io/udp_path.h"
 #include "stream/stream_report.h"
-#include "stream/stream_side.h"
+#include "side/stream_side.h"
 #include "proto/udp_connect.h"
 #include "core/workers.h"
 

@@ -6,6 +6,7 @@
 #include "stream/stream_metrics.h"
 
 #include "result/text_receiver.h"
+#include "stream/stream_half.h"
 
 /* Both ends' bytes and spans, and --omit's mark: tcp and udp alike. */
 #define STREAM_BYTE_METRICS \
@@ -71,6 +72,7 @@ const struct bp_kind bp_kind_tcp = {
 	.name = "tcp",
 	BP_KIND_CATALOGUE(tcp_metrics),
 	.repeatable = true,
+	.server_half = &srv_half_stream,
 };
 
 const struct bp_kind bp_kind_udp = {
@@ -79,4 +81,5 @@ const struct bp_kind bp_kind_udp = {
 	.repeatable = true,
 	/* the live lines were the sender's: the receiver's intervals come with the end */
 	.after_live = { bp_text_receiver_has, bp_text_receiver_print },
+	.server_half = &srv_half_stream,
 };

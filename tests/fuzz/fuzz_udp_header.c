@@ -1,7 +1,7 @@
 /*
  * Fuzz target for the UDP datagram header (bp_udp_header_decode, src/io/udp_header.c)
  * and what a receiver does with every header it accepts: the sequence window, loss and
- * jitter of src/stream/udp_seq.c, as stream/udp_stream.c feeds them.
+ * jitter of src/side/udp_seq.c, as side/udp_stream.c feeds them.
  *
  * The first byte picks the counter width; the rest is cut into datagrams of the header's
  * length plus 0..3 filler bytes, each arriving 1 us after the one before plus an input-
@@ -13,7 +13,7 @@
 
 #include "fuzz.h"
 #include "io/udp_header.h"
-#include "stream/udp_seq.h"
+#include "side/udp_seq.h"
 
 static struct bp_udp_seq seq;
 

@@ -3,6 +3,8 @@
 
 #include "core/clock.h"
 #include "export/om_figures.h"
+#include "kinds.h"
+#include "server/half.h"
 #include "server/server_stats.h"
 #include "tap.h"
 
@@ -26,13 +28,30 @@ int main(void)
 	struct srv_stats_door d = { .fd_limit = 1, .shed = 2, .not_a_client = 3, .no_cookie = 4 };
 	char *om, *text;
 
-	srv_stats_test(&st, BP_NET_KIND_TCP, SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 1000, 24);
-	srv_stats_test(&st, BP_NET_KIND_TCP, SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 500, 0);
-	srv_stats_test(&st, BP_NET_KIND_UDP, SRV_OUTCOME_FAILED, SRV_REFUSAL_NONE, 10, 20);
-	srv_stats_test(&st, BP_NET_KIND_RR, SRV_OUTCOME_REFUSED, SRV_REFUSAL_MAX_CLIENTS, 0, 0);
-	srv_stats_test(&st, BP_NET_KIND_UNKNOWN, SRV_OUTCOME_REFUSED, SRV_REFUSAL_NOT_SERVED, 0, 0);
-	/* An out-of-range kind counts as "other", never past the table. */
-	srv_stats_test(&st, (enum bp_net_kind)99, SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 0, 0);
+	/* The kinds served are the installed ones with a half, in the registry's order. */
+	install_all_kinds();
+	CHECK(srv_half_number("tcp") == 1 && srv_half_number("udp") == 2 &&
+	      srv_half_number("rr") == 3 && srv_half_number("crr") == 4);
+	CHECK(srv_half_number("cpu") == 0 && srv_half_number("nosuch") == 0 &&
+	      !srv_half_name(5) && !srv_half_name(0));
+	CHECK(srv_half_find("tcp") && srv_half_find("tcp") == srv_half_find("udp") &&
+	      srv_half_find("rr") != srv_half_find("crr") && !srv_half_find("http"));
+	{
+		char list[64];
+
+		srv_half_list(list, sizeof(list));
+		CHECK(!strcmp(list, "tcp, udp, rr and crr"));
+	}
+	srv_stats_test(&st, srv_half_number("tcp"), SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 1000, 24);
+	srv_stats_test(&st, srv_half_number("tcp"), SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 500, 0);
+	srv_stats_test(&st, srv_half_number("udp"), SRV_OUTCOME_FAILED, SRV_REFUSAL_NONE, 10, 20);
+	srv_stats_test(&st, srv_half_number("rr"), SRV_OUTCOME_REFUSED, SRV_REFUSAL_MAX_CLIENTS, 0,
+		       0);
+	srv_stats_test(&st, srv_half_number("gopher"), SRV_OUTCOME_REFUSED,
+		       SRV_REFUSAL_NOT_SERVED, 0, 0);
+	/* An out-of-range number counts as "other", never past the table. */
+	srv_stats_test(&st, 99, SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 0, 0);
+	srv_stats_test(&st, -1, SRV_OUTCOME_OK, SRV_REFUSAL_NONE, 0, 0);
 
 	om = render(&st, &d, BP_OM_OPENMETRICS);
 	text = render(&st, &d, BP_OM_PROMETHEUS);
@@ -45,7 +64,7 @@ int main(void)
 		"reason=\"max-clients\"} 1");
 	HAS(om, "boardperf_server_tests_total{test=\"other\",outcome=\"refused\","
 		"reason=\"not-served\"} 1");
-	HAS(om, "boardperf_server_tests_total{test=\"other\",outcome=\"ok\"} 1");
+	HAS(om, "boardperf_server_tests_total{test=\"other\",outcome=\"ok\"} 2");
 	CHECK(!strstr(om, "test=\"other\",outcome=\"failed\""));
 	HAS(om, "# UNIT boardperf_server_received_bytes bytes");
 	CHECK(!strstr(text, "# UNIT"));

@@ -7,7 +7,7 @@
 
 #include "core/clock.h"
 #include "io/udp_header.h"
-#include "stream/udp_seq.h"
+#include "side/udp_seq.h"
 #include "tap.h"
 
 /* The sender's and the receiver's clocks count from unrelated epochs. */

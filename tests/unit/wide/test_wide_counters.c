@@ -16,7 +16,7 @@
 #include "io/pacer.h"
 #include "proto/results.h"
 #include "stats/series.h"
-#include "stream/udp_seq.h"
+#include "side/udp_seq.h"
 #include "tap.h"
 
 #define TWO32 ((uint64_t)1 << 32)

@@ -8,7 +8,7 @@
 #ifndef BP_STREAM_SIDE_STREAMS_H
 #define BP_STREAM_SIDE_STREAMS_H
 
-#include "stream/stream_side.h"
+#include "side/stream_side.h"
 
 /* When the side starts: the counters every first interval is measured from. */
 void bp_side_streams_start(struct bp_stream_side *s);

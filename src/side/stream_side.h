@@ -13,7 +13,7 @@
 #include "core/cpuacct.h"
 #include "proto/results.h"
 #include "io/stream_pool.h"
-#include "stream/udp_stream.h"
+#include "side/udp_stream.h"
 
 struct bp_stream_side {
 	struct bp_stream_pool *pool;
@@ -112,6 +112,12 @@ uint64_t bp_stream_side_total_bytes(const struct bp_stream_side *s, bool receive
  */
 void bp_stream_side_counts(const struct bp_stream_side *s, bool sending, uint64_t *tcp_bytes,
 			   uint64_t *udp_datagrams);
+/*
+ * What this side's TCP senders wrote (the pool's count), and whether the peer has yet to
+ * acknowledge some of it (TCP_INFO; false where the kernel does not count).
+ */
+uint64_t bp_stream_side_written(const struct bp_stream_side *s);
+bool bp_stream_side_acks_pending(const struct bp_stream_side *s);
 /* The first stream error, or 0. */
 int bp_stream_side_error(const struct bp_stream_side *s);
 /* Hand every stream back to the pool (closes the sockets). */

@@ -1,6 +1,7 @@
 /*
- * The stream tests on the server (tcp, udp): data streams on the stream pool, each with
- * the socket options the client asked for, and --max-rate on what the client sends.
+ * The stream tests' half on the server (tcp and udp, and what runs them: rfc2544 and
+ * latency's load): data streams on the stream pool, each with the socket options the
+ * client asked for, and --max-rate on what the client sends.
  */
 #include <stdio.h>
 #include <sys/socket.h>
@@ -14,6 +15,12 @@
 #include "io/udp_path.h"
 #include "proto/iperf3_error.h"
 #include "server/server_internal.h"
+#include "stream/stream_half.h"
+
+/* --max-rate's last second: its start and what the client's streams had moved by then. */
+struct stream_state {
+	uint64_t rate_mark_ns, rate_mark_bytes;
+};
 
 /*
  * The pace of a stream this server sends on, bit/s (0: as fast as it goes): TCP -b and
@@ -136,7 +143,9 @@ static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *er
 
 static void start(struct srv_session *ss, uint64_t now)
 {
-	ss->rate_mark_ns = now;
+	struct stream_state *st = ss->half_state;
+
+	st->rate_mark_ns = now;
 }
 
 /*
@@ -146,15 +155,16 @@ static void start(struct srv_session *ss, uint64_t now)
  */
 static void check_rate(struct srv_session *ss, uint64_t now)
 {
+	struct stream_state *st = ss->half_state;
 	uint64_t bytes = bp_stream_side_total_bytes(&ss->side, true);
 	double limit = ss->srv->o->max_rate, rate;
 	char a[32], b[32];
 
-	if (limit <= 0 || now - ss->rate_mark_ns < BP_NS_PER_SEC)
+	if (limit <= 0 || now - st->rate_mark_ns < BP_NS_PER_SEC)
 		return;
-	rate = (double)(bytes - ss->rate_mark_bytes) * 8 * 1e9 / (double)(now - ss->rate_mark_ns);
-	ss->rate_mark_ns = now;
-	ss->rate_mark_bytes = bytes;
+	rate = (double)(bytes - st->rate_mark_bytes) * 8 * 1e9 / (double)(now - st->rate_mark_ns);
+	st->rate_mark_ns = now;
+	st->rate_mark_bytes = bytes;
 	if (rate > limit * 1.1)
 		srv_session_refuse(ss, SRV_REFUSAL_MAX_RATE, BP_IE_TOTALRATE,
 				   "test ran at %s, above the server's --max-rate %s: stopped",
@@ -219,18 +229,11 @@ static void log_test(const struct srv_session *ss)
 		     up && down ? ", " : "", sent);
 }
 
-const struct srv_kind srv_kind_tcp = {
-	.kind = BP_NET_KIND_TCP,
+/* TCP (or SCTP) streams for tcp, UDP sockets for udp: the session hands each test only
+ * its own (bp_net_params_datagram). */
+const struct srv_half srv_half_stream = {
+	.state_size = sizeof(struct stream_state),
 	.add_tcp = add_tcp,
-	.start = start,
-	.tick = check_rate,
-	.progress = progress,
-	.moved = moved,
-	.log = log_test,
-};
-
-const struct srv_kind srv_kind_udp = {
-	.kind = BP_NET_KIND_UDP,
 	.add_udp = add_udp,
 	.start = start,
 	.tick = check_rate,

@@ -1,4 +1,4 @@
-#include "stream/stream_side.h"
+#include "side/stream_side.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include "core/clock.h"
 #include "core/side_cpu.h"
 #include "io/sock.h"
-#include "stream/side_streams.h"
+#include "side/side_streams.h"
 
 int bp_stream_side_init(struct bp_stream_side *s, struct bp_stream_pool *pool, uint64_t omit_ns)
 {
@@ -517,6 +517,27 @@ void bp_stream_side_counts(const struct bp_stream_side *s, bool sending, uint64_
 		bp_udp_stream_stats(s->udp[i], &us);
 		*udp_datagrams += us.datagrams + (!sending && us.lost > 0 ? (uint64_t)us.lost : 0);
 	}
+}
+
+uint64_t bp_stream_side_written(const struct bp_stream_side *s)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->sender[i] && s->tcp[i])
+			sum += bp_stream_bytes(s->streams[i]);
+	return sum;
+}
+
+bool bp_stream_side_acks_pending(const struct bp_stream_side *s)
+{
+	uint64_t acked;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->sender[i] && s->tcp[i] && s->kernel_count[i] && !s->frozen &&
+		    kernel_bytes(s, i, &acked) && acked < bp_stream_bytes(s->streams[i]))
+			return true;
+	return false;
 }
 
 int bp_stream_side_error(const struct bp_stream_side *s)

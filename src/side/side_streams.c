@@ -1,4 +1,4 @@
-#include "stream/side_streams.h"
+#include "side/side_streams.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "stream/udp_seq.h"
+#include "side/udp_seq.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,23 +1,25 @@
 /*
- * What one test kind does on the server. The session (server_session.c) runs the control
- * protocol the same way for every kind and calls a kind's hooks at its steps; the kind is
- * chosen once, from the parameters, and nothing after that asks which test runs. A kind is
- * one file with its row plus its line in the table (server_kind.c).
+ * A test kind's half on boardperf serve. The session (server_session.c) runs the control
+ * protocol the same way for every kind and calls its half's hooks at its steps; the half is
+ * chosen once, from the test the parameters name, and nothing after that asks which test
+ * runs. A kind's descriptor points to its half (bp_kind.server_half, result/kind.h), which
+ * lives in the kind's own folder (stream/stream_half.c: tcp and udp share it; rr/rr_half.c,
+ * rr/crr_half.c): a kind with a server half is its folder and its registry line. The half
+ * reads the session (server_internal.h) and keeps its own state in ss->half_state.
  */
-#ifndef BP_SERVER_SERVER_KIND_H
-#define BP_SERVER_SERVER_KIND_H
+#ifndef BP_SERVER_HALF_H
+#define BP_SERVER_HALF_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proto/params.h"
-
 struct srv_session;
 
-/* A NULL hook: the kind has nothing to do at that step (or takes no such stream). */
-struct srv_kind {
-	enum bp_net_kind kind;
+/* A NULL hook: the half has nothing to do at that step (or takes no such stream). */
+struct srv_half {
+	/* Bytes of its own state: ss->half_state, zeroed, freed after close (0: none). */
+	size_t state_size;
 	/*
 	 * A data stream while the session opens them: a TCP connection (add_tcp) or a UDP
 	 * socket connected to its peer (add_udp), with the stream's iperf3 id and whether the
@@ -32,7 +34,7 @@ struct srv_kind {
 	void (*take_running)(struct srv_session *ss, int fd);
 	/* The test starts running (the stream side has started at now). */
 	void (*start)(struct srv_session *ss, uint64_t now);
-	/* Every tick of the running test: the kind's own watchdogs. */
+	/* Every tick of the running test: the half's own watchdogs. */
 	void (*tick)(struct srv_session *ss, uint64_t now);
 	/* Required. What shows the test is alive: a count that grows while it is. */
 	uint64_t (*progress)(const struct srv_session *ss);
@@ -46,19 +48,23 @@ struct srv_kind {
 	void (*moved)(const struct srv_session *ss, uint64_t *received, uint64_t *sent);
 	/* Required. The test's line in the log, once it completed. */
 	void (*log)(const struct srv_session *ss);
-	/* The session closes, in any state after admission: free what the kind holds. */
+	/* The session closes, in any state after admission: free what the half holds. */
 	void (*close)(struct srv_session *ss);
 };
 
-/* The rows: server_stream.c, server_rr.c, server_crr.c. */
-extern const struct srv_kind srv_kind_tcp;
-extern const struct srv_kind srv_kind_udp;
-extern const struct srv_kind srv_kind_rr;
-extern const struct srv_kind srv_kind_crr;
-
-/* The row serving kind; NULL when this server does not serve it. */
-const struct srv_kind *srv_kind_find(enum bp_net_kind kind);
+/*
+ * The kinds this server serves are the installed kinds with a half (result/kind.h), in the
+ * registry's order, numbered from 1 for --metrics; SRV_MAX_SERVED at most (a kind past it
+ * is served and counted as "other").
+ */
+#define SRV_MAX_SERVED 15
+/* The half serving test (a kind's name); NULL when no installed kind has one. */
+const struct srv_half *srv_half_find(const char *test);
+/* Its number among the kinds served (1...), 0 for a test not served. */
+int srv_half_number(const char *test);
+/* The name of kind number k (1...), NULL past the last. */
+const char *srv_half_name(int k);
 /* The kinds served, for a refusal: "tcp, udp, rr and crr". */
-void srv_kind_list(char *buf, size_t len);
+void srv_half_list(char *buf, size_t len);
 
 #endif

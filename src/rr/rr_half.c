@@ -1,6 +1,6 @@
 /*
- * rr on the server: each flow the client opens (a TCP connection, or a UDP socket with
- * --udp) gets a responder on the stream pool that answers every request.
+ * rr's half on the server: each flow the client opens (a TCP connection, or a UDP socket
+ * with --udp) gets a responder on the stream pool that answers every request.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,8 +10,21 @@
 #include "core/log_limit.h"
 #include "io/sock.h"
 #include "proto/iperf3_error.h"
+#include "rr/rr_half.h"
 #include "rr/rr_responder.h"
 #include "server/server_internal.h"
+
+/* The responders of the flows, by stream index (freed by the pool at release). */
+struct rr_state {
+	struct bp_rr_responder *responders[BP_NET_MAX_STREAMS];
+};
+
+static struct bp_rr_responder *responder(const struct srv_session *ss, int i)
+{
+	const struct rr_state *st = ss->half_state;
+
+	return st->responders[i];
+}
 
 /* 0, or iperf3's error number with the reason in err (fd closed). */
 static int add_responder(struct srv_session *ss, int fd, int id, bool sender, char *err,
@@ -37,7 +50,7 @@ static int add_responder(struct srv_session *ss, int fd, int id, bool sender, ch
 	if (bp_stream_side_add_custom(&ss->side, fd, &bp_rr_responder_ops, r, false, id, NULL, err,
 				   errlen))
 		return BP_IE_STREAMACCEPT;
-	ss->responders[ss->got_streams] = r;
+	((struct rr_state *)ss->half_state)->responders[ss->got_streams] = r;
 	return BP_IE_NONE;
 }
 
@@ -47,7 +60,7 @@ static uint64_t progress(const struct srv_session *ss)
 	uint64_t n = 0;
 
 	for (int i = 0; i < ss->got_streams; i++)
-		n += bp_rr_responder_served(ss->responders[i]);
+		n += bp_rr_responder_served(responder(ss, i));
 	return n;
 }
 
@@ -60,8 +73,8 @@ static void finish(struct srv_session *ss)
 	struct bp_net_results *r = ss->side.res;
 
 	for (int i = 0; i < r->nstreams && i < ss->got_streams; i++) {
-		r->streams[i].packets = bp_rr_responder_served(ss->responders[i]);
-		r->streams[i].bytes = bp_rr_responder_bytes(ss->responders[i]);
+		r->streams[i].packets = bp_rr_responder_served(responder(ss, i));
+		r->streams[i].bytes = bp_rr_responder_bytes(responder(ss, i));
 	}
 }
 
@@ -79,8 +92,8 @@ static void moved(const struct srv_session *ss, uint64_t *received, uint64_t *se
 		}
 	} else {
 		for (int i = 0; i < ss->got_streams; i++) {
-			*received += bp_rr_responder_bytes(ss->responders[i]);
-			answered += bp_rr_responder_served(ss->responders[i]);
+			*received += bp_rr_responder_bytes(responder(ss, i));
+			answered += bp_rr_responder_served(responder(ss, i));
 		}
 	}
 	*sent = answered * (uint64_t)ss->np.rr_response;
@@ -111,8 +124,8 @@ void srv_rr_log(const struct srv_session *ss)
 }
 
 /* Flows greet over TCP or, with --udp, over UDP: the same responder either way. */
-const struct srv_kind srv_kind_rr = {
-	.kind = BP_NET_KIND_RR,
+const struct srv_half srv_half_rr = {
+	.state_size = sizeof(struct rr_state),
 	.add_tcp = add_responder,
 	.add_udp = add_responder,
 	.progress = progress,

@@ -1,4 +1,4 @@
-#include "stream/udp_stream.h"
+#include "side/udp_stream.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include "io/pacer.h"
 #include "io/pkt_rx.h"
 #include "io/pkt_tx.h"
-#include "stream/udp_seq.h"
+#include "side/udp_seq.h"
 
 /* Datagrams per system call: the pacer's cap, so no burst is larger than one batch. */
 #define BATCH BP_PACER_MAX_BATCH
