@@ -11,6 +11,7 @@
 #include "proto/iperf3_error.h"
 #include "proto/control.h"
 #include "proto/peer_json.h"
+#include "result/kind.h"
 
 /* Limits a server enforces whatever the client asks: sane, and far beyond any board. */
 #define MAX_STREAMS 128
@@ -30,58 +31,45 @@
 #define MAX_INTERVAL_S 3600LL
 #define MIN_INTERVAL_NS ((long long)BP_NET_MIN_INTERVAL_NS)
 
-static const struct {
-	const char *name;
-	enum bp_net_kind kind;
-} kind_names[] = {
-	{ "tcp", BP_NET_KIND_TCP },
-	{ "udp", BP_NET_KIND_UDP },
-	{ "rr", BP_NET_KIND_RR },
-	{ "crr", BP_NET_KIND_CRR },
-};
-
-enum bp_net_kind bp_net_kind_from_name(const char *name)
+unsigned bp_net_shape_of(const char *name)
 {
-	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
-		if (!strcmp(name, kind_names[i].name))
-			return kind_names[i].kind;
-	return BP_NET_KIND_UNKNOWN;
-}
+	const struct bp_kind *k = bp_kind_find(name);
 
-const char *bp_net_kind_name(enum bp_net_kind kind)
-{
-	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
-		if (kind_names[i].kind == kind)
-			return kind_names[i].name;
-	return NULL;
+	return k ? k->net : 0;
 }
 
 void bp_net_params_set_test(struct bp_net_params *p, const char *name)
 {
 	snprintf(p->test, sizeof(p->test), "%s", name);
 	/* From what was kept: a name cut to fit is longer than any kind's and stays unknown. */
-	p->kind = bp_net_kind_from_name(p->test);
+	p->shape = bp_net_shape_of(p->test);
 }
 
 bool bp_net_params_udp(const struct bp_net_params *p)
 {
-	return p->kind == BP_NET_KIND_UDP;
+	return (p->shape & BP_NET_STREAMS) && (p->shape & BP_NET_DATAGRAMS);
 }
 
 bool bp_net_params_rr(const struct bp_net_params *p)
 {
-	return p->kind == BP_NET_KIND_RR || p->kind == BP_NET_KIND_CRR;
+	return p->shape & BP_NET_FLOWS;
+}
+
+bool bp_net_params_conns_while_running(const struct bp_net_params *p)
+{
+	return p->shape & BP_NET_CONNS_WHILE_RUNNING;
 }
 
 bool bp_net_params_datagram(const struct bp_net_params *p)
 {
-	return bp_net_params_udp(p) || (p->kind == BP_NET_KIND_RR && p->rr_udp);
+	return bp_net_params_udp(p) ||
+	       (bp_net_params_rr(p) && !bp_net_params_conns_while_running(p) && p->rr_udp);
 }
 
 /* rr flows count as the client's streams; crr opens its connections during the test. */
 int bp_net_params_up_streams(const struct bp_net_params *p)
 {
-	if (p->kind == BP_NET_KIND_CRR)
+	if (bp_net_params_conns_while_running(p))
 		return 0;
 	return p->reverse && !p->bidir ? 0 : p->parallel;
 }
@@ -209,8 +197,8 @@ static int read_kind(struct bp_peer_reader *rd, struct bp_net_params *p)
 		bp_peer_refuse(rd, BP_IE_RECVPARAMS,
 			       "parameters name no test (neither tcp, udp nor sctp)");
 	/* An unknown name is kept, not refused here: the server refuses it by name. */
-	p->kind = bp_net_kind_from_name(p->test);
-	if (p->sctp && p->kind == BP_NET_KIND_UDP)
+	p->shape = bp_net_shape_of(p->test);
+	if (p->sctp && bp_net_params_udp(p))
 		bp_peer_refuse(rd, BP_IE_PROTOCOL, "sctp with a udp test: expected one transport");
 	return rd->rc;
 }
@@ -286,8 +274,7 @@ int bp_net_params_from_json(const json_t *j, struct bp_net_params *p, int *ie, c
 	p->num_bytes = (uint64_t)bp_peer_int(&rd, "num", 0, 0, 1LL << 62, BP_IE_RECVPARAMS);
 	p->num_blocks = (uint64_t)bp_peer_int(&rd, "blockcount", 0, 0, 1LL << 62,
 					       BP_IE_RECVPARAMS);
-	if ((p->num_bytes || p->num_blocks) && p->kind != BP_NET_KIND_TCP &&
-	    p->kind != BP_NET_KIND_UDP)
+	if ((p->num_bytes || p->num_blocks) && !(p->shape & BP_NET_STREAMS))
 		bp_peer_refuse(&rd, BP_IE_UNIMP, "-n/-k with a %s test: expected tcp or udp",
 			       p->test);
 	read_durations(&rd, p);

@@ -15,19 +15,6 @@
 
 #include <jansson.h>
 
-/*
- * The test kinds the protocol names ("bp_test", or iperf3's "tcp"/"udp" keys). Read once
- * from the name so nothing downstream compares strings; UNKNOWN keeps a name this side does
- * not know, for a server to refuse by name.
- */
-enum bp_net_kind {
-	BP_NET_KIND_UNKNOWN = 0,
-	BP_NET_KIND_TCP,
-	BP_NET_KIND_UDP,
-	BP_NET_KIND_RR,
-	BP_NET_KIND_CRR,
-};
-
 struct bp_iperf3_client;
 
 /* The longest "authtoken" kept: base64 of one RSA-8192 block (= BP_IPERF3_AUTH_TOKEN_MAX). */
@@ -42,7 +29,9 @@ struct bp_iperf3_client;
 
 struct bp_net_params {
 	char test[16];          /* the kind's name as on the wire: "tcp", "udp", "rr", "crr" */
-	enum bp_net_kind kind;  /* what test names; set with test (bp_net_params_set_test) */
+	/* what the protocol knows of that kind: its descriptor's bp_net_shape (result/kind.h),
+	 * 0 for a name no installed kind has; set with test (bp_net_params_set_test) */
+	unsigned shape;
 	int bp_version;         /* 0: the peer is a stock iperf3 */
 	uint64_t time_ns;       /* with num_bytes or num_blocks: 0 from a stock client (no
 				 * time limit): the server sets its --max-duration */
@@ -86,17 +75,17 @@ struct bp_net_params {
 	const struct bp_iperf3_client *auth;
 };
 
-/* The kind a test name stands for; BP_NET_KIND_UNKNOWN for any other name. */
-enum bp_net_kind bp_net_kind_from_name(const char *name);
-/* The name of a kind as the wire carries it; NULL for BP_NET_KIND_UNKNOWN. */
-const char *bp_net_kind_name(enum bp_net_kind kind);
-/* Write test and kind together, so the two never disagree. */
+/* The shape of the kind a test name stands for (its descriptor's); 0 for any other name. */
+unsigned bp_net_shape_of(const char *name);
+/* Write test and shape together, so the two never disagree. */
 void bp_net_params_set_test(struct bp_net_params *p, const char *name);
 
 /* True for a UDP test. */
 bool bp_net_params_udp(const struct bp_net_params *p);
 /* True for the request/response tests ("rr", "crr"). */
 bool bp_net_params_rr(const struct bp_net_params *p);
+/* True for a test whose connections come while it runs ("crr"). */
+bool bp_net_params_conns_while_running(const struct bp_net_params *p);
 /* True when the data streams greet the server over UDP (udp, rr --udp). */
 bool bp_net_params_datagram(const struct bp_net_params *p);
 

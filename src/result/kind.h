@@ -79,6 +79,20 @@ struct bp_kind_text {
 
 struct srv_half;
 
+/*
+ * What the control protocol needs to know of a network kind (proto/params.c), as flags:
+ * 0 for a kind that runs no test over it. STREAMS: data streams, TCP (or SCTP) unless
+ * DATAGRAMS; -n/-k count them. FLOWS: request/response, each of the client's streams a flow
+ * that both sends and receives (no server-to-client streams, no -n/-k); over UDP with --udp
+ * unless CONNS_WHILE_RUNNING: its connections come while it runs, none is opened before.
+ */
+enum bp_net_shape {
+	BP_NET_STREAMS = 1 << 0,
+	BP_NET_DATAGRAMS = 1 << 1,
+	BP_NET_FLOWS = 1 << 2,
+	BP_NET_CONNS_WHILE_RUNNING = 1 << 3,
+};
+
 struct bp_kind {
 	const char *name;  /* the command word */
 	const struct bp_metric_decl *metrics;
@@ -109,6 +123,7 @@ struct bp_kind {
 	 * share one (tcp and udp). NULL: serve does not run it.
 	 */
 	const struct srv_half *server_half;
+	unsigned net;  /* enum bp_net_shape's flags; 0: not a network kind */
 };
 
 /*

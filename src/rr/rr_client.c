@@ -63,7 +63,7 @@ static int flow_socket(struct client *c, int index, int *fd)
 	int rc;
 
 	*fd = -1;
-	if (np->kind == BP_NET_KIND_CRR)
+	if (bp_net_params_conns_while_running(np))
 		return 0;
 	if (np->rr_udp)
 		return bp_udp_connect(&c->ctl.addr, c->ctl.cookie, 1 << 20, bp_ctl_deadline(), fd,
@@ -106,7 +106,7 @@ static int open_flows(void *arg)
 	for (int i = 0; i < n; i++, id += id == 1 ? 2 : 1) {
 		struct bp_rr_flow_cfg cfg = {
 			.req_len = (size_t)np->rr_request, .resp_len = (size_t)np->rr_response,
-			.udp = np->rr_udp, .crr = np->kind == BP_NET_KIND_CRR,
+			.udp = np->rr_udp, .crr = bp_net_params_conns_while_running(np),
 			.connect_only = o->connect_only,
 			/* least_loaded gives each worker one flow while there are enough */
 			.alone = !period && !o->concurrent && n <= c->nworkers,
@@ -218,7 +218,8 @@ static bool answers_stopped(struct client *c, uint64_t now)
 	const struct bp_rr_client_opts *o = c->o;
 	uint64_t idle = o->idle_timeout_ns ? o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
 
-	if (o->np.kind != BP_NET_KIND_RR || now - last_answer(c, now) < idle)
+	/* rr's flows only: crr's connections come and go */
+	if (bp_net_params_conns_while_running(&o->np) || now - last_answer(c, now) < idle)
 		return false;
 	c->out->data_stopped = true;
 	c->out->stopped_s = (double)(c->answered_ns - c->side.start_ns) / 1e9;
@@ -295,7 +296,7 @@ static int run_timed(struct client *c)
 			last = now;
 		}
 		c->out->flow_error = first_flow_error(c);
-		if (c->out->flow_error && !np->rr_udp && np->kind != BP_NET_KIND_CRR) {
+		if (c->out->flow_error && !np->rr_udp && !bp_net_params_conns_while_running(np)) {
 			rc = c->out->flow_error;
 			snprintf(c->err, c->errlen, "a request/response connection broke: %s",
 				 strerror(-rc));
@@ -409,7 +410,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		cleanup(&c);
 		return -ENOMEM;
 	}
-	if (o->np.kind == BP_NET_KIND_CRR && o->rate > 0 && !o->concurrent) {
+	if (bp_net_params_conns_while_running(&o->np) && o->rate > 0 && !o->concurrent) {
 		rc = bp_rr_inflight_cap(o->rate, o->timeout_ns, o->np.parallel, o->max_inflight,
 					&out->inflight_cap, err, errlen);
 		out->inflight_need = bp_rr_inflight_need(o->rate, o->timeout_ns, o->np.parallel);

@@ -95,6 +95,7 @@ const struct bp_kind bp_kind_rr = {
 	.headline_latency = "transaction",
 	.repeatable = true,
 	.server_half = &srv_half_rr,
+	.net = BP_NET_FLOWS,
 };
 
 const struct bp_kind bp_kind_crr = {
@@ -102,4 +103,5 @@ const struct bp_kind bp_kind_crr = {
 	BP_KIND_CATALOGUE(crr_metrics),
 	.repeatable = true,
 	.server_half = &srv_half_crr,
+	.net = BP_NET_FLOWS | BP_NET_CONNS_WHILE_RUNNING,
 };

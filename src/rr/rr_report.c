@@ -12,7 +12,7 @@
 
 static bool is_crr(const struct bp_rr_client_opts *o)
 {
-	return o->np.kind == BP_NET_KIND_CRR;
+	return bp_net_params_conns_while_running(&o->np);
 }
 
 static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)

@@ -73,6 +73,7 @@ const struct bp_kind bp_kind_tcp = {
 	BP_KIND_CATALOGUE(tcp_metrics),
 	.repeatable = true,
 	.server_half = &srv_half_stream,
+	.net = BP_NET_STREAMS,
 };
 
 const struct bp_kind bp_kind_udp = {
@@ -82,4 +83,5 @@ const struct bp_kind bp_kind_udp = {
 	/* the live lines were the sender's: the receiver's intervals come with the end */
 	.after_live = { bp_text_receiver_has, bp_text_receiver_print },
 	.server_half = &srv_half_stream,
+	.net = BP_NET_STREAMS | BP_NET_DATAGRAMS,
 };

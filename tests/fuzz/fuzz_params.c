@@ -17,6 +17,9 @@
 #include "proto/control.h"
 #include "proto/iperf3_error.h"
 #include "proto/params.h"
+#include "result/kind.h"
+#include "rr/rr_metrics.h"
+#include "stream/stream_metrics.h"
 
 static void check_refusal(int ie, const char *err)
 {
@@ -43,12 +46,26 @@ static void check_bounds(const struct bp_net_params *p)
 		abort();
 }
 
+/* The network kinds, as boardperf installs them: the parameters' shapes come from them. */
+static void install_kinds(void)
+{
+	static const struct bp_kind *const kinds[] = {
+		&bp_kind_tcp, &bp_kind_udp, &bp_kind_rr, &bp_kind_crr,
+	};
+	static int done;
+
+	if (!done++)
+		bp_kinds_install(kinds, sizeof(kinds) / sizeof(kinds[0]));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bp_net_params p, q;
 	json_t *j = NULL, *back;
 	char err[256];
 	int ie;
+
+	install_kinds();
 
 	/* only what the control protocol would hand over: a JSON object */
 	if (bp_proto_parse_json((const char *)data, size, &j))
@@ -64,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!back || bp_net_params_from_json(back, &q, &ie, err, sizeof(err)) ||
 	    (q.time_ns != p.time_ns && !((p.num_bytes || p.num_blocks) && q.time_ns == 0)) ||
 	    q.omit_ns != p.omit_ns || q.parallel != p.parallel || q.len != p.len ||
-	    q.kind != p.kind || q.sctp != p.sctp || strcmp(q.test, p.test) ||
+	    q.shape != p.shape || q.sctp != p.sctp || strcmp(q.test, p.test) ||
 	    q.num_bytes != p.num_bytes || q.num_blocks != p.num_blocks)
 		abort();
 	json_decref(back);

@@ -13,6 +13,7 @@
 #include "proto/params.h"
 #include "proto/results.h"
 #include "proto/control.h"
+#include "kinds.h"
 #include "tap.h"
 
 /* The line a refused result leaves (bp_net_results_from_json). */
@@ -96,7 +97,7 @@ static void test_params(void)
 			sizeof(err)), -EINVAL);
 	/* iperf3 --sctp: a tcp test over SCTP streams; SCTP with UDP is no test at all. */
 	CHECK_INT(parse("{\"sctp\":true,\"time\":1}", &p, &ie, err, sizeof(err)), 0);
-	CHECK(p.sctp && p.kind == BP_NET_KIND_TCP);
+	CHECK(p.sctp && p.shape == BP_NET_STREAMS);
 	CHECK_INT(parse("{\"udp\":true,\"sctp\":true,\"time\":1}", &p, &ie, err, sizeof(err)),
 		  -EINVAL);
 	CHECK_INT(ie, BP_IE_PROTOCOL);
@@ -110,7 +111,7 @@ static void test_params(void)
 		  -EINVAL);
 	CHECK_INT(ie, BP_IE_NUMSTREAMS);
 	/* Toward a stock server: iperf3's keys only. */
-	p = (struct bp_net_params){ .test = "udp", .kind = BP_NET_KIND_UDP,
+	p = (struct bp_net_params){ .test = "udp", .shape = BP_NET_STREAMS | BP_NET_DATAGRAMS,
 				    .time_ns = 2 * BP_NS_PER_SEC, .parallel = 1,
 				    .len = 1460, .iperf3 = true, .zerocopy = true };
 	j = bp_net_params_to_json(&p);
@@ -144,7 +145,7 @@ static void test_mirror_roles(void)
 
 static void test_text(void)
 {
-	struct bp_net_params p = { .test = "udp", .kind = BP_NET_KIND_UDP, .parallel = 1,
+	struct bp_net_params p = { .test = "udp", .shape = BP_NET_STREAMS | BP_NET_DATAGRAMS, .parallel = 1,
 				   .interval_ns = BP_NS_PER_SEC };
 	struct bp_net_results *r = calloc(1, sizeof(*r));
 	char buf[64], *text;
@@ -187,6 +188,7 @@ static void test_text(void)
 
 int main(void)
 {
+	install_all_kinds();  /* the shapes come from the kinds' descriptors */
 	test_refusals();
 	test_params();
 	test_mirror_roles();

@@ -8,7 +8,14 @@
 #include "proto/params.h"
 #include "proto/results.h"
 #include "proto/control.h"
+#include "kinds.h"
 #include "tap.h"
+
+/* The shapes the kinds' descriptors give (stream/stream_metrics.c, rr/rr_metrics.c). */
+#define TCP_SHAPE BP_NET_STREAMS
+#define UDP_SHAPE (BP_NET_STREAMS | BP_NET_DATAGRAMS)
+#define RR_SHAPE BP_NET_FLOWS
+#define CRR_SHAPE (BP_NET_FLOWS | BP_NET_CONNS_WHILE_RUNNING)
 
 /* The line a refused result leaves (bp_net_results_from_json). */
 static char rerr[256];
@@ -16,7 +23,7 @@ static char rerr[256];
 static void test_params_round_trip(void)
 {
 	struct bp_net_params p = {
-		.test = "tcp", .kind = BP_NET_KIND_TCP, .time_ns = 2500 * BP_NS_PER_MS,
+		.test = "tcp", .shape = TCP_SHAPE, .time_ns = 2500 * BP_NS_PER_MS,
 		.omit_ns = BP_NS_PER_SEC, .interval_ns = BP_NS_PER_SEC / 2, .parallel = 4,
 		.bidir = true, .window = 262144, .len = 65536, .mss = 1200, .nodelay = true,
 		.zerocopy = true, .congestion = "reno", .packet_engine = true,
@@ -35,7 +42,7 @@ static void test_params_round_trip(void)
 	CHECK_INT(json_integer_value(json_object_get(j, "MSS")), 1200);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
 	CHECK_STR(q.test, "tcp");
-	CHECK_INT(q.kind, BP_NET_KIND_TCP);
+	CHECK_INT(q.shape, TCP_SHAPE);
 	CHECK_INT(q.bp_version, BP_PROTO_VERSION_BASE);  /* 2 only with a key offered */
 	CHECK_INT(q.time_ns, 2500 * BP_NS_PER_MS);
 	CHECK_INT(q.omit_ns, BP_NS_PER_SEC);
@@ -92,19 +99,19 @@ static void test_params_kind(void)
 	static const struct {
 		const char *json;
 		const char *test;
-		enum bp_net_kind kind;
+		unsigned shape;
 	} cases[] = {
-		{ "{\"bp_test\":\"tcp\",\"tcp\":true}", "tcp", BP_NET_KIND_TCP },
-		{ "{\"bp_test\":\"udp\",\"udp\":true}", "udp", BP_NET_KIND_UDP },
-		{ "{\"bp_test\":\"rr\",\"tcp\":true}", "rr", BP_NET_KIND_RR },
-		{ "{\"bp_test\":\"crr\",\"tcp\":true}", "crr", BP_NET_KIND_CRR },
+		{ "{\"bp_test\":\"tcp\",\"tcp\":true}", "tcp", TCP_SHAPE },
+		{ "{\"bp_test\":\"udp\",\"udp\":true}", "udp", UDP_SHAPE },
+		{ "{\"bp_test\":\"rr\",\"tcp\":true}", "rr", RR_SHAPE },
+		{ "{\"bp_test\":\"crr\",\"tcp\":true}", "crr", CRR_SHAPE },
 		/* A stock iperf3 names its transport only. */
-		{ "{\"tcp\":true}", "tcp", BP_NET_KIND_TCP },
-		{ "{\"udp\":true}", "udp", BP_NET_KIND_UDP },
+		{ "{\"tcp\":true}", "tcp", TCP_SHAPE },
+		{ "{\"udp\":true}", "udp", UDP_SHAPE },
 		/* Unknown names are kept for the server's refusal, and are no kind. */
-		{ "{\"bp_test\":\"sctp\",\"tcp\":true}", "sctp", BP_NET_KIND_UNKNOWN },
-		{ "{\"bp_test\":\"CRR\",\"tcp\":true}", "CRR", BP_NET_KIND_UNKNOWN },
-		{ "{\"bp_test\":\"crr \",\"tcp\":true}", "crr ", BP_NET_KIND_UNKNOWN },
+		{ "{\"bp_test\":\"sctp\",\"tcp\":true}", "sctp", 0 },
+		{ "{\"bp_test\":\"CRR\",\"tcp\":true}", "CRR", 0 },
+		{ "{\"bp_test\":\"crr \",\"tcp\":true}", "crr ", 0 },
 	};
 	struct bp_net_params q;
 	json_t *long_name;
@@ -116,7 +123,7 @@ static void test_params_kind(void)
 
 		CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
 		CHECK_STR(q.test, cases[i].test);
-		CHECK_INT(q.kind, cases[i].kind);
+		CHECK_INT(q.shape, cases[i].shape);
 		json_decref(j);
 	}
 	/* A name longer than test[] holds is refused whole, never cut to another name. */
@@ -124,15 +131,13 @@ static void test_params_kind(void)
 	CHECK_INT(bp_net_params_from_json(long_name, &q, &ie, err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "bp_test \"tcp-but-much-longer\": expected a string of at most 15 bytes");
 	json_decref(long_name);
-	CHECK_INT(bp_net_kind_from_name("rr"), BP_NET_KIND_RR);
-	CHECK_INT(bp_net_kind_from_name(""), BP_NET_KIND_UNKNOWN);
-	CHECK_STR(bp_net_kind_name(BP_NET_KIND_CRR), "crr");
-	CHECK_STR(bp_net_kind_name(BP_NET_KIND_UDP), "udp");
-	CHECK(bp_net_kind_name(BP_NET_KIND_UNKNOWN) == NULL);
-	/* The setter keeps name and kind together; the predicates follow the kind. */
+	CHECK_INT(bp_net_shape_of("rr"), RR_SHAPE);
+	CHECK_INT(bp_net_shape_of(""), 0);
+	CHECK_INT(bp_net_shape_of("cpu"), 0);  /* a kind, but none the protocol runs */
+	/* The setter keeps name and shape together; the predicates follow the shape. */
 	bp_net_params_set_test(&q, "crr");
 	CHECK_STR(q.test, "crr");
-	CHECK_INT(q.kind, BP_NET_KIND_CRR);
+	CHECK_INT(q.shape, CRR_SHAPE);
 	CHECK(bp_net_params_rr(&q) && !bp_net_params_udp(&q) && !bp_net_params_datagram(&q));
 	q.rr_udp = true;
 	CHECK(!bp_net_params_datagram(&q));  /* crr has no UDP variant */
@@ -143,14 +148,14 @@ static void test_params_kind(void)
 	bp_net_params_set_test(&q, "tcp");
 	CHECK(!bp_net_params_udp(&q) && !bp_net_params_rr(&q));
 	bp_net_params_set_test(&q, "tcp-but-much-longer");
-	CHECK_INT(q.kind, BP_NET_KIND_UNKNOWN);
+	CHECK_INT(q.shape, 0);
 }
 
 /* SCTP: iperf3's one transport key, in both dialects; the client's --nstreams stays home. */
 static void test_params_sctp(void)
 {
 	struct bp_net_params p = {
-		.test = "tcp", .kind = BP_NET_KIND_TCP, .time_ns = BP_NS_PER_SEC, .parallel = 2,
+		.test = "tcp", .shape = TCP_SHAPE, .time_ns = BP_NS_PER_SEC, .parallel = 2,
 		.len = 65536, .sctp = true, .nstreams = 4, .client_version = "boardperf 0.1.0",
 	};
 	struct bp_net_params q;
@@ -161,7 +166,7 @@ static void test_params_sctp(void)
 	CHECK(json_is_true(json_object_get(j, "sctp")));
 	CHECK(json_object_get(j, "tcp") == NULL);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
-	CHECK(q.sctp && q.kind == BP_NET_KIND_TCP && q.parallel == 2 && q.nstreams == 0);
+	CHECK(q.sctp && q.shape == TCP_SHAPE && q.parallel == 2 && q.nstreams == 0);
 	json_decref(j);
 	/* toward a stock iperf3 server: the same key, nothing of boardperf's */
 	p.iperf3 = true;
@@ -169,15 +174,15 @@ static void test_params_sctp(void)
 	CHECK(json_is_true(json_object_get(j, "sctp")) && !json_object_get(j, "bp_test"));
 	json_decref(j);
 	/* rr over SCTP keeps its kind */
-	p = (struct bp_net_params){ .test = "rr", .kind = BP_NET_KIND_RR, .time_ns = BP_NS_PER_SEC,
+	p = (struct bp_net_params){ .test = "rr", .shape = RR_SHAPE, .time_ns = BP_NS_PER_SEC,
 				    .parallel = 1, .len = 1, .rr_request = 1, .rr_response = 1,
 				    .sctp = true };
 	j = bp_net_params_to_json(&p);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
-	CHECK(q.sctp && q.kind == BP_NET_KIND_RR);
+	CHECK(q.sctp && q.shape == RR_SHAPE);
 	json_decref(j);
 	/* a plain tcp test is not SCTP */
-	p = (struct bp_net_params){ .test = "tcp", .kind = BP_NET_KIND_TCP,
+	p = (struct bp_net_params){ .test = "tcp", .shape = TCP_SHAPE,
 				    .time_ns = BP_NS_PER_SEC, .parallel = 1, .len = 1 };
 	j = bp_net_params_to_json(&p);
 	CHECK_INT(bp_net_params_from_json(j, &q, &ie, err, sizeof(err)), 0);
@@ -239,6 +244,7 @@ static void test_results_round_trip(void)
 
 int main(void)
 {
+	install_all_kinds();  /* the shapes come from the kinds' descriptors */
 	test_params_round_trip();
 	test_params_iperf3_and_refusals();
 	test_params_kind();

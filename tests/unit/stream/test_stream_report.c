@@ -10,6 +10,7 @@
 
 #include "proto/params.h"
 #include "stream/stream_report.h"
+#include "kinds.h"
 #include "tap.h"
 #include "stream/results_fixture.h"
 
@@ -369,6 +370,7 @@ static void test_below_rate(void)
 
 int main(void)
 {
+	install_all_kinds();  /* the parameters' shapes come from the kinds' descriptors */
 	test_spans_differ();
 	test_agree();
 	test_iperf3_sender();

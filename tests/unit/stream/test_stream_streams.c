@@ -14,6 +14,7 @@
 #include "result/render.h"
 #include "result/result.h"
 #include "stream/stream_streams.h"
+#include "kinds.h"
 #include "tap.h"
 #include "stream/results_fixture.h"
 #include "golden_check.h"
@@ -345,6 +346,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		golden_dir = argv[1];
+	install_all_kinds();  /* the parameters' shapes come from the kinds' descriptors */
 	check_upload();
 	check_reverse_and_missing();
 	check_truncated();
