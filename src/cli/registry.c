@@ -1,6 +1,7 @@
 /*
  * Every command boardperf knows, in the order `boardperf --help` lists them.
- * Adding a test kind: one file with its const struct bp_test, one line here.
+ * Adding a test kind: its folder (the command, its kind, its server half) and one line here
+ * (docs/ARCHITECTURE.md, "Adding a test kind").
  */
 #include <string.h>
 
