@@ -157,7 +157,9 @@ static void test_cap(void)
 	 * slipped twice under load on two cores, where helpers were building), so only the first
 	 * batch, due at 100-145 ms, is certain. */
 	CHECK(tmo >= 10 && tmo <= 30);
-	CHECK(r.inflight_at_stop >= 1 && r.inflight_at_stop <= 10);
+	/* none when a whole batch had just timed out at the stop, the loop not yet refilling
+	 * (armhf under qemu-user on a loaded machine, session 20): the count below holds anyway */
+	CHECK(r.inflight_at_stop >= 0 && r.inflight_at_stop <= 10);
 	CHECK_INT(r.c.txn.started, tmo + (uint64_t)r.inflight_at_stop);
 	CHECK_INT(r.queued, (long long)r.c.txn.started);
 	CHECK(r.inflight.waits >= 3);
