@@ -128,10 +128,11 @@ static void inflight_report(struct bp_result *r, const struct bp_rr_outcome *out
 			     BP_BETTER_NONE);
 	if (out->inflight.waits)
 		bp_result_add_warning(r, "inflight-cap-reached",
-				      "%" PRIu64 " connections were due while all %zu sockets of the "
-				      "in-flight cap were busy (--max-inflight; the rate may need "
-				      "%zu): they started late, their latency counts from their due "
-				      "time. Raise --max-inflight (and ulimit -n) or lower --timeout",
+				      "%" PRIu64 " connections were due while their flow's share of the "
+				      "in-flight cap (%zu sockets in all, --max-inflight; the rate may "
+				      "need %zu) was busy: they started late, their latency counts "
+				      "from their due time. Raise --max-inflight (and ulimit -n) or "
+				      "lower --timeout",
 				      out->inflight.waits, out->inflight_cap, out->inflight_need);
 }
 

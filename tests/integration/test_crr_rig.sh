@@ -159,7 +159,7 @@ open_loop() { # open_loop reject|drop KIND
 		[ "$(metric pass "$out")" = 0 ] && [ "$rc" = 3 ] && [ "$(metric inflight.waits "$out")" = 0 ] &&
 		! jq -e '.warnings[] | select(.code == "rate-not-reached")' <<<"$out" >/dev/null &&
 		jq -e '.cpu.local.busiest_worker_percent <= 101' <<<"$out" >/dev/null
-	ok $? "$pol: failure_ratio $ratio % = the DUT's ${truth} % within 1 point, FAIL (exit $rc, the verdict's 3), every connection started on time (no rate-not-reached, no wait for the cap), busiest worker $(jq -r .cpu.local.busiest_worker_percent <<<"$out") % of a core over the run and its drain (<= 101)"
+	ok $? "$pol: failure_ratio $ratio % = the DUT's ${truth} % within 1 point, FAIL (exit $rc, the verdict's 3), every connection started on time (no rate-not-reached, no wait for the cap: $(metric inflight.waits "$out") waits), busiest worker $(jq -r .cpu.local.busiest_worker_percent <<<"$out") % of a core over the run and its drain (<= 101); warnings: $(jq -r '[.warnings[].code] | join(" ")' <<<"$out")"
 }
 # Closed loop -P 32: with drops every flow soon waits for its SYN's retransmission, so the
 # rate it measures is a small fraction of N, and the result must say why and what to use;

@@ -201,11 +201,12 @@ static void test_inflight_cap(void)
 	char err[256] = "";
 	size_t cap = 0;
 
-	/* 800/s, 2 s: 1,600 x 1.1 = 1,760, plus 8 flows */
-	CHECK_INT(bp_rr_inflight_need(800, 2 * BP_NS_PER_SEC, 8), 1768);
+	/* 800/s, 2 s: 1,600 x 1.5 = 2,400, plus 8 flows; 0.1/s for 10 s: 1 x 1.5, whole */
+	CHECK_INT(bp_rr_inflight_need(800, 2 * BP_NS_PER_SEC, 8), 2408);
+	CHECK_INT(bp_rr_inflight_need(0.2, 5 * BP_NS_PER_SEC, 1), 3);
 	CHECK_INT(bp_rr_inflight_need(1, BP_NS_PER_MS, 1), 2);
 	CHECK_INT(bp_rr_inflight_cap(800, 2 * BP_NS_PER_SEC, 8, 0, &cap, err, sizeof(err)), 0);
-	CHECK(cap >= 8 && cap <= 1768);
+	CHECK(cap >= 8 && cap <= 2408);
 	CHECK_INT(bp_rr_inflight_cap(800, 2 * BP_NS_PER_SEC, 8, 50, &cap, err, sizeof(err)), 0);
 	CHECK_INT(cap, 50);
 	/* More than any process may open: a one-line error naming the value. */
