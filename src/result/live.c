@@ -49,14 +49,22 @@ struct bp_live *bp_live_new(FILE *out, enum bp_live_format format)
 	return l;
 }
 
-void bp_live_free(struct bp_live *l)
+static void free_columns(struct bp_live *l)
 {
-	if (!l)
-		return;
 	for (size_t i = 0; i < l->ncols; i++)
 		free(l->cols[i]);
 	free(l->cols);
 	free(l->width);
+	l->cols = NULL;
+	l->width = NULL;
+	l->ncols = 0;
+}
+
+void bp_live_free(struct bp_live *l)
+{
+	if (!l)
+		return;
+	free_columns(l);
 	free(l);
 }
 
@@ -152,7 +160,9 @@ static bool is_span(const char *name)
 
 /*
  * The columns, fixed by the first interval: by default those that fit the width (the
- * spans left out), every one with -v. The other figures of a line show only with -v.
+ * spans left out), every one with -v. The other figures of a line show only with -v. An
+ * interval none of whose figures is a column (gpio --method all's next method) fixes them
+ * again, under a heading line of its own.
  */
 static int fix_columns(struct bp_live *l, const struct bp_interval *iv)
 {
@@ -196,11 +206,18 @@ static bool is_column(const struct bp_live *l, const char *name)
 	return false;
 }
 
-/* The header line and the column names, before the first interval's line. */
-static void text_head(struct bp_live *l, const struct bp_interval *iv)
+/* An interval none of whose figures is a column (and that has figures). */
+static bool new_columns(const struct bp_live *l, const struct bp_interval *iv)
 {
-	bp_render_text_header(l->out, l->owner);
-	fputc('\n', l->out);
+	for (size_t j = 0; j < iv->nmetrics; j++)
+		if (is_column(l, iv->metrics[j].name))
+			return false;
+	return iv->nmetrics > 0;
+}
+
+/* The column names. */
+static void text_columns(struct bp_live *l, const struct bp_interval *iv)
+{
 	put_cell(l->out, "start", TIME_WIDTH, true);
 	put_cell(l->out, "end", TIME_WIDTH, false);
 	for (size_t c = 0; c < l->ncols; c++)
@@ -212,14 +229,21 @@ static void text_line(struct bp_live *l, const struct bp_interval *iv)
 {
 	char buf[BP_TEXT_VALUE_LEN];
 
-	if (!l->lines) {
-		int err = fix_columns(l, iv);
+	if (!l->lines || new_columns(l, iv)) {
+		int err;
 
+		free_columns(l);
+		err = fix_columns(l, iv);
 		if (err) {
 			note_err(l, err);
 			return;
 		}
-		text_head(l, iv);
+		/* the header line before the first interval's line */
+		if (!l->lines) {
+			bp_render_text_header(l->out, l->owner);
+			fputc('\n', l->out);
+		}
+		text_columns(l, iv);
 	}
 	snprintf(buf, sizeof(buf), "%.2f", iv->start);
 	put_cell(l->out, buf, TIME_WIDTH, true);

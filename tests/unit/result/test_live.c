@@ -85,6 +85,49 @@ static void test_text_lines(void)
 	bp_result_free(child);
 }
 
+/*
+ * gpio --method all: each method's intervals carry only its own figure, so the next method's
+ * first interval shares no column with the last; it gets columns and a heading line of its
+ * own (it printed "-" under the first method's column, its figure nowhere).
+ */
+static void test_text_new_columns(void)
+{
+	struct bp_result *r = bp_result_new("gpio");
+	struct bp_interval a = { .start = 0, .end = 0.5 }, b = { .start = 0.5, .end = 1 },
+			   c = { .start = 1, .end = 1.5 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct bp_live *l = bp_live_new(f, BP_LIVE_TEXT);
+
+	bp_live_start(l, r);
+	bp_interval_add_metric(&a, "chardev.periods.rate", 412e3, "Hz", BP_BETTER_HIGHER);
+	bp_interval_add_metric(&b, "chardev.periods.rate", 415e3, "Hz", BP_BETTER_HIGHER);
+	bp_interval_add_metric(&c, "sysfs.periods.rate", 61e3, "Hz", BP_BETTER_HIGHER);
+	bp_live_interval(l, r, &a);
+	bp_live_interval(l, r, &b);
+	bp_live_interval(l, r, &c);
+	fflush(f);
+	CHECK(buf && strstr(buf, "chardev.periods.rate\n") && strstr(buf, "sysfs.periods.rate\n"));
+	CHECK(buf && strstr(buf, "  1.00    1.50") && !strstr(buf, " -\n"));
+	/* the run's header once, the column names twice */
+	{
+		int heads = 0;
+
+		for (const char *p = buf; p && (p = strstr(p, " start ")); p++)
+			heads++;
+		CHECK_INT(heads, 2);
+	}
+	CHECK_INT(bp_live_lines(l), 3);
+	bp_interval_clear(&a);
+	bp_interval_clear(&b);
+	bp_interval_clear(&c);
+	bp_live_free(l);
+	fclose(f);
+	free(buf);
+	bp_result_free(r);
+}
+
 /* Line n (0-based) of text as a JSON object, or NULL. */
 static json_t *line_json(const char *text, int n)
 {
@@ -213,6 +256,7 @@ static void test_text_after_live(void)
 
 int main(void)
 {
+	test_text_new_columns();
 	test_text_lines();
 	test_json_stream();
 	test_json_stream_ok();
