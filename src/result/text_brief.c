@@ -249,18 +249,31 @@ static const struct {
 	{ "hot", "the board ran hot: cool it, then rerun" },
 };
 
-/* The first clause of message: up to ": ", "; " or " (". */
-static size_t first_clause(const char *message)
+/* Where the clause from s ends: at ": ", "; " or " (", or s's end. */
+static size_t clause_end(const char *s)
 {
-	size_t n = strlen(message);
+	size_t n = strlen(s);
 	static const char *const ends[] = { ": ", "; ", " (" };
 
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		const char *e = strstr(message, ends[i]);
+		const char *e = strstr(s, ends[i]);
 
-		if (e && (size_t)(e - message) < n && e != message)
-			n = (size_t)(e - message);
+		if (e && (size_t)(e - s) < n && e != s)
+			n = (size_t)(e - s);
 	}
+	return n;
+}
+
+/*
+ * The first clause of message. A one-word subject before ": " (gpio's "sysfs: /sys/class/gpio
+ * is deprecated ...", a method's name) is no clause: the one after it comes with it.
+ */
+static size_t first_clause(const char *message)
+{
+	size_t n = clause_end(message);
+
+	if (!strncmp(message + n, ": ", 2) && !memchr(message, ' ', n))
+		n += 2 + clause_end(message + n + 2);
 	return n;
 }
 

@@ -197,6 +197,31 @@ static void check_golden(const struct bp_result *r, const char *name, enum bp_fo
 	golden_check(golden_dir, r, name, format);
 }
 
+/*
+ * A warning too long for its line shows its first clause; a one-word subject before ": "
+ * (a gpio method's name) is no clause of its own (it showed "sysfs" alone).
+ */
+static void test_warning_brief(void)
+{
+	struct bp_result *r = bp_result_new("gpio");
+	char *text;
+
+	bp_result_add_warning(r, "sysfs-deprecated", "sysfs: /sys/class/gpio is deprecated and "
+			      "slow by design (a write(2) per level); new code uses the character "
+			      "device");
+	bp_result_add_warning(r, "loopback", "server 127.0.0.1:5201 is on this machine: the "
+			      "figures are its loopback's, not a network's; run the server on "
+			      "another host");
+	text = render(r, BP_FORMAT_TEXT);
+	/* the clause after the subject, cut at a word to fit 80 columns */
+	CHECK(text && strstr(text, "warning [sysfs-deprecated]: sysfs: /sys/class/gpio is "
+			     "deprecated and slow ...\n"));
+	CHECK(text && strstr(text, "warning [loopback]: server 127.0.0.1:5201 is on this "
+			     "machine\n"));
+	free(text);
+	bp_result_free(r);
+}
+
 /* The contract's keys, in the contract's order, and what they hold. */
 static void check_json_shape(void)
 {
@@ -486,5 +511,6 @@ int main(int argc, char **argv)
 	check_text_speed_units();
 	check_text_summary();
 	check_text_verdict();
+	test_warning_brief();
 	return tap_done();
 }
