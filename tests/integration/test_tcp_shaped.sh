@@ -27,8 +27,9 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // em
 # of the rate (src/io/stream_data.c): before, loopback's first ~1.8 MB left at once (-b 1M
 # read 2.40 Mbit/s over 10 s, 10M 11.36). Below it by 5 % at most, and within 2 % of what
 # the sender says it sent: a pacer makes up no time its sender lost, so a host that takes
-# the CPU away costs a few % (CI, session 20: 1M at 97.79 %; 96.55 % for 10M here beside a
-# CI run; 98.3-99.96 % on a quiet machine), where a sender that wrote ahead shows at once.
+# the CPU away costs a few % (session 20, a busy loop on one of the two cores: 1M at 97.79 %
+# in CI, 10M at 96.55 % here; quiet, 98.4-100 %), where a sender that wrote ahead shows at
+# once.
 # 1M, 10M, 100M and -R 100M side by side (a few % of a core together), then 1G alone.
 # paced WHERE HOST PORT [PREFIX...]
 paced() {
