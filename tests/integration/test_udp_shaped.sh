@@ -54,14 +54,23 @@ for e in socket packet; do
 	awk -v l="$lost" -v d="$drops" -v s="$sent" 'BEGIN { x = l - d; if (x < 0) x = -x; exit !(d > 0 && x <= s * 0.005) }'
 	ok $? "$e 1.2 R: lost $lost = tbf drops $drops within 0.5 % of $sent sent"
 
-	out=$(rig_exec client "$bp" rfc2544 -c "$RIG_SERVER_IP" --max 150M --sizes 256,1024,1518 \
-		--trial 1 --resolution 1 --engine "$e" --json 2>"$tap_tmp/rfc.err")
+	# Three rounds, each size's figure their median: the DUT is a tbf on this host, and a host
+	# that stalls it drops frames in a trial well under R (CI, session 20, a quiet machine,
+	# one round: 256 B at 87 % of R with the socket engine, the other five figures right),
+	# as rfc2544_egress's rounds are for.
+	for k in 1 2 3; do
+		rig_exec client "$bp" rfc2544 -c "$RIG_SERVER_IP" --max 150M --sizes 256,1024,1518 \
+			--trial 1 --resolution 1 --engine "$e" --json >"$tap_tmp/rfc.$e.$k" \
+			2>"$tap_tmp/rfc.err"
+	done
 	for f in 256 1024 1518; do
-		got=$(metric "frame$f.zero_loss.fps" "$out")
+		all=$(for k in 1 2 3; do metric "frame$f.zero_loss.fps" "$(cat "$tap_tmp/rfc.$e.$k")"; done |
+			sort -g)
+		got=$(sed -n 2p <<<"$all")
 		zl[$e.$f]=${got:-0}
 		want=$(awk -v r="$R" -v f="$f" 'BEGIN { printf "%.1f", r / ((f - 4) * 8) }')
 		awk -v g="${got:-0}" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * 0.05) }'
-		ok $? "$e rfc2544 $f: zero-loss $got frames/s, the link admits $want (within 5 %)"
+		ok $? "$e rfc2544 $f: zero-loss $got frames/s (median of $(paste -sd' ' <<<"$all")), the link admits $want (within 5 %)"
 	done
 done
 for f in 256 1024 1518; do
