@@ -68,8 +68,11 @@ if plain; then
 	[ "$(metric failures "$out")" = 0 ]; ok $? "four flows, no failures"
 
 	# --- rr over UDP ---
+	# counted as the server counted them (a rate floor failed under ASan in CI's busiest step)
 	expect_exit 0 "rr UDP" "$bp" rr -c 127.0.0.1 -p "$port" -t 1 --udp -l 64,512 --json
-	ge "$(metric transactions "$out")" 1000; ok $? "rr UDP: transactions counted"
+	tx=$(metric transactions "$out"); srv=$(metric server.transactions "$out")
+	[ "$tx" -gt 0 ] && [ "$srv" -ge "$tx" ] && [ "$srv" -le $((tx + 1)) ]
+	ok $? "rr UDP: transactions counted (client $tx, server $srv)"
 	[ "$(metric failures "$out")" = 0 ]; ok $? "rr UDP on loopback: none lost"
 	expect_exit 0 "rr UDP without -l (8 bytes, the sequence number)" "$bp" rr -c 127.0.0.1 \
 		-p "$port" -t 0.2 --udp --json
