@@ -593,14 +593,14 @@ static void end_now(struct srv_session *ss);
 static void acks_wait(struct bp_timer *t, uint64_t now)
 {
 	struct srv_session *ss = t->data;
+	bool due = acks_due(ss);  /* TCP_INFO of every sender: read once a poll */
 
-	if (acks_due(ss) && now - ss->end_asked_ns < ACK_WAIT_NS) {
+	if (due && now - ss->end_asked_ns < ACK_WAIT_NS) {
 		bp_timer_arm(ss->srv->loop, &ss->tick, now + ACK_POLL_NS);
 		return;
 	}
 	bp_debug_peer(ss->peer, "%s: the end waited %.1f ms for the client's ACKs%s", ss->peer,
-		      (double)(now - ss->end_asked_ns) / 1e6,
-		      acks_due(ss) ? ", some still missing" : "");
+		      (double)(now - ss->end_asked_ns) / 1e6, due ? ", some still missing" : "");
 	end_now(ss);
 	reap(ss);
 }
