@@ -263,14 +263,28 @@ int bp_ctl_end_test(struct bp_ctl *c)
 	return rc;
 }
 
-int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
+int bp_ctl_await_exchange(struct bp_ctl *c)
 {
 	int rc;
 
 	tolerate_the_stop(c);
 	rc = send_test_end(c);
-	*theirs = NULL;
 	if (!rc)
+		rc = bp_ctl_expect(c, BP_EXCHANGE_RESULTS);
+	bp_proto_tolerate_stops(0);
+	c->exchange_awaited = true;
+	c->exchange_rc = rc;
+	return rc;
+}
+
+int bp_ctl_finish(struct bp_ctl *c, const json_t *mine, json_t **theirs)
+{
+	int rc;
+
+	tolerate_the_stop(c);
+	rc = c->exchange_awaited ? c->exchange_rc : send_test_end(c);
+	*theirs = NULL;
+	if (!rc && !c->exchange_awaited)
 		rc = bp_ctl_expect(c, BP_EXCHANGE_RESULTS);
 	if (!rc)
 		rc = mine ? bp_proto_send_json(c->fd, mine, step_deadline(c)) : -ENOMEM;

@@ -41,6 +41,8 @@ struct bp_ctl {
 	char cookie[BP_COOKIE_LEN];    /* names the test on every data connection */
 	uint64_t step_ns;              /* the longest wait for one control step */
 	bool test_ended;               /* TEST_END went out (bp_ctl_end_test) */
+	bool exchange_awaited;         /* bp_ctl_await_exchange ran: exchange_rc is its outcome */
+	int exchange_rc;
 	bool ending;                   /* the test is over: stops_at_end is set */
 	unsigned stops_at_end;         /* bp_stop_requests() then: those stopped the test */
 	bool stream_proof;             /* the key was proved: each data stream proves it too */
@@ -89,6 +91,14 @@ int bp_ctl_event(struct bp_ctl *c);
  * more does (-EINTR).
  */
 int bp_ctl_end_test(struct bp_ctl *c);
+
+/*
+ * TEST_END (unless sent) and the server's EXCHANGE_RESULTS, ahead of bp_ctl_finish: a
+ * server sends that state once its senders stopped, so a side that receives UDP reads on
+ * until it arrives and counts every datagram the server sent (a server whose TEST_END came
+ * late sends on until then). bp_ctl_finish then goes on from there, or reports its failure.
+ */
+int bp_ctl_await_exchange(struct bp_ctl *c);
 
 /*
  * The end: TEST_END (unless bp_ctl_end_test sent it), then the results both ways (mine sent, *theirs received, a new

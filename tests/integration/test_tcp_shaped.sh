@@ -31,7 +31,7 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // em
 # -R 100M side by side (a few % of a core together), then 1G alone.
 # paced WHERE HOST PORT [PREFIX...]
 paced() {
-	local where=$1 host=$2 p=$3 c b bits j v pct pids=()
+	local where=$1 host=$2 p=$3 c b bits j v pct why pids=()
 	shift 3
 	for c in "1M" "10M" "100M" "100M -R" "1G"; do
 		[ "$c" = 1G ] && wait "${pids[@]}"
@@ -47,10 +47,15 @@ paced() {
 		j=$(cat "$tap_tmp/paced.${c// /}")
 		v=$(metric receiver.bitrate "$j")
 		pct=$(awk -v v="${v:-0}" -v b="$bits" 'BEGIN { printf "%.2f", v / b * 100 }')
-		echo "# $where -b $c: receiver $v bit/s ($pct %), sender $(metric sender.bitrate "$j")"
-		awk -v p="$pct" -v v="${v:-0}" -v s="$(metric sender.bitrate "$j")" 'BEGIN {
-			d = v - s; if (d < 0) d = -d; exit !(p >= 98 && p <= 102 && s > 0 && d <= 0.02 * s) }'
-		ok $? "$where -b $c: receiver payload rate $pct % of the asked (98-102 %, within 2 % of the sender's) $(cat "$tap_tmp/paced.${c// /}.err")"
+		why=$(jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or
+			.code == "busy-machine" or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$j")
+		echo "# $where -b $c: receiver $v bit/s ($pct %), sender $(metric sender.bitrate "$j")${why:+, warned: $why}"
+		# short of the rate only where the result says the tester lost its CPU (CI, a slow
+		# host: veth -b 1G at 91.9 %): the pacer makes up no time its process was not run
+		awk -v p="$pct" -v v="${v:-0}" -v s="$(metric sender.bitrate "$j")" -v w="$why" 'BEGIN {
+			d = v - s; if (d < 0) d = -d
+			exit !((p >= 98 || w != "") && p <= 102 && s > 0 && d <= 0.02 * s) }'
+		ok $? "$where -b $c: receiver payload rate $pct % of the asked (98-102 %, or short with the tester's CPU named: ${why:-none}; within 2 % of the sender's) $(cat "$tap_tmp/paced.${c// /}.err")"
 	done
 }
 paced loopback 127.0.0.1 "$lo_port"

@@ -139,8 +139,10 @@ lost=$(metric lost.packets "$out")
 ok $? "lossy -R -k 200: boardperf exit $rc, received $rp + lost $lost of the $sp serve sent (at least 200)"
 out=$(rig_exec client timeout 20 iperf3 -c "$RIG_SERVER_IP" -p "$port" -u -R -k 200 -l 1000 \
 	-b 20M -J); rc=$?
-# iperf3's client counts only what arrived: 200 of them take at least 250 sent, a fifth dropped
-jq -e '.end.sum_sent.packets >= 250' <<<"$out" >/dev/null
-ok $((rc + $?)) "lossy -R -k 200: stock iperf3 -c exit $rc, serve sent $(jq .end.sum_sent.packets <<<"$out" 2>/dev/null) (200 arrived take 250)"
+# iperf3's client counts only what arrived: 200 of them take at least 249 sent, one in five
+# dropped (the rule counts on from the test before, so the first drop may come 1st to 5th:
+# 249 sent lose 49 when it comes 5th)
+jq -e '.end.sum_sent.packets >= 249' <<<"$out" >/dev/null
+ok $((rc + $?)) "lossy -R -k 200: stock iperf3 -c exit $rc, serve sent $(jq .end.sum_sent.packets <<<"$out" 2>/dev/null) (200 arrived take 249)"
 rig_down
 tap_done
