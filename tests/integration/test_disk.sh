@@ -271,12 +271,18 @@ if plain; then
 	as_found; ok $? "SIGINT: the directory is left as found"
 	"$bp" disk --dir "$work/ext4" --size 500M -t 20 --json >"$tap_tmp/term.json" 2>"$tap_tmp/term.err" &
 	pid=$!
-	sleep 0.3
+	# preparing once its set's first file is there (a fixed 0.3 s could come before the
+	# signal handlers under ASan on a slow host: CI run 36)
+	for ((i = 0; i < 500; i++)); do
+		[ "$(listing "$work/ext4")" != "$ext4_before" ] && break
+		sleep 0.02
+	done
 	kill -TERM "$pid"
 	wait "$pid"
-	[ $? -eq 1 ] && grep -q "signal 15" "$tap_tmp/term.err" &&
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "signal 15" "$tap_tmp/term.err" &&
 		jq -e '.error.code == "interrupted" and (.metrics | length) == 0' "$tap_tmp/term.json" >/dev/null
-	ok $? "SIGTERM while preparing: nothing measured, exit 1, error interrupted, said so"
+	ok $? "SIGTERM while preparing: nothing measured, exit 1, error interrupted, said so (exit $rc: $(head -c 200 "$tap_tmp/term.err"))"
 	as_found; ok $? "SIGTERM while preparing: the directory is left as found"
 
 	# --- free space -----------------------------------------------------------------------------

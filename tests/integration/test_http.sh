@@ -27,6 +27,18 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // 0'
 near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 	exit !(b > 0 && d <= b * p / 100) }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+# starved JSON: the warnings that say the tester lost its CPU (empty: none)
+starved() { jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or
+	.code == "busy-machine" or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$1"; }
+# rate_held JSON RATE: requests.rate within 1 % of RATE, or below it where the result says
+# rate-not-reached and names the tester's lost CPU (CI under ASan on a slow host: 1,949/s)
+rate_held() {
+	local r why
+	r=$(metric requests.rate "$1") why=$(starved "$1")
+	near "$r" "$2" 1 && return 0
+	[ -n "$why" ] && ! ge "$r" "$2" && jq -e '[.warnings[].code] | index("rate-not-reached")' \
+		<<<"$1" >/dev/null
+}
 listening() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
 wait_port() { for _ in $(seq 50); do listening "$1" && return 0; sleep 0.1; done; return 1; }
 # A clean run: exit 0, some answers, none failed, all 200.
@@ -118,7 +130,7 @@ if timed; then
 	if [ "$have_nginx" = 1 ]; then
 		expect_exit 0 "nginx --rate 2000" "$bp" http "$u/tiny" -t 3 -c 16 --rate 2000 --json
 		r=$(metric requests.rate "$out")
-		near "$r" 2000 1; ok $? "nginx --rate 2000 delivers 2000 ± 1 % requests/s ($r)"
+		rate_held "$out" 2000; ok $? "nginx --rate 2000 delivers 2000 ± 1 % requests/s, or says why not ($r; tester's CPU: $(starved "$out"))"
 	else
 		for c in rate rate-ok; do skip_nginx "$c"; done
 	fi
@@ -157,7 +169,7 @@ fi
 if timed; then
 	expect_exit 0 "serve --http --rate 2000" "$bp" http "$u/1k" -t 3 -c 8 --rate 2000 --json
 	r=$(metric requests.rate "$out")
-	near "$r" 2000 1; ok $? "--rate 2000 delivers 2000 ± 1 % requests/s ($r)"
+	rate_held "$out" 2000; ok $? "--rate 2000 delivers 2000 ± 1 % requests/s, or says why not ($r; tester's CPU: $(starved "$out"))"
 	[ "$(metric offered.rate "$out")" = 2000 ] && ge "$(metric requests.offered "$out")" 5999
 	ok $? "offered rate and count recorded ($(metric requests.offered "$out"))"
 fi
@@ -205,8 +217,7 @@ if timed; then
 		# TCP goodput through tbf is at most 95.6 % of the rate; headers are ~0.2 % of 64 KiB.
 		# Lower only where the result says the tester lost its CPU (CI under ASan beside
 		# other tests on a slow host: 87.4)
-		why=$(jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or
-			.code == "busy-machine" or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$j")
+		why=$(starved "$j")
 		awk -v b="$bits" -v w="$why" 'BEGIN { exit !((b >= 88e6 || w != "") && b <= 97e6) }'
 		ok $? "across the rig at 100 Mbit/s: 64 KiB answers at $(awk -v b="$bits" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s (88-97, or lower with the tester's CPU named: ${why:-none})"
 		rig_down
