@@ -98,12 +98,18 @@ if plain; then
 	}
 	every_datagram "UDP upload"
 	i3 "UDP -R" -u -t 2 -b 100M -l 1400 -R -w 4M
-	agree .end.sum_sent.bytes .end.sum_received.bytes "UDP -R"
-	jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "UDP -R: nothing lost"
 	# -R is not held exact: iperf3 3.12's client, receiving, counts lost from gaps only and
-	# ends short of its sender by a few datagrams against a stock iperf3 -s as well (6-7 of
-	# 8931 at -b 100M -l 1400, 2026-12-04); boardperf serve waits 20 ms before
-	# EXCHANGE_RESULTS to let it read its socket (server_session.c), 1-3 short then.
+	# stops reading when EXCHANGE_RESULTS comes: it ends short of its sender by a few
+	# datagrams against a stock iperf3 -s as well (6-7 of 8931 at -b 100M -l 1400,
+	# 2026-12-04); boardperf serve waits 20 ms before EXCHANGE_RESULTS to let it read its
+	# socket (server_session.c), 1-3 short then. A client the host starves falls further
+	# behind (CI run 37, serve under ASan: 7.2 % short, 145 ms of the rate, none lost): within
+	# 1 %, or short at the tail only (nothing lost, the next check) by at most 10 %, never over.
+	s=$(jq .end.sum_sent.bytes <<<"$out"); r=$(jq .end.sum_received.bytes <<<"$out")
+	within "$s" "$r" 1 || awk -v s="${s:-0}" -v r="${r:-0}" \
+		'BEGIN { exit !(r > 0 && r <= s && s - r <= s * 0.10) }'
+	ok $? "UDP -R: sent $s, received $r (within 1 %, or at most 10 % short at the tail, never over)"
+	jq -e '.end.sum.lost_packets == 0' <<<"$out" >/dev/null; ok $? "UDP -R: nothing lost"
 	i3 "UDP --bidir" -u -t 2 -b 50M --bidir -w 4M
 	agree .end.sum_sent.bytes .end.sum_received.bytes "UDP --bidir, client to server"
 	# Server to client: iperf3 (3.12, one thread) sends and reads in one loop, and what its
