@@ -140,7 +140,8 @@ static void test_own_process(void)
 	 * Clock ticks: each thread's reading may be up to 10 ms short, four readings in all.
 	 */
 	CHECK(theirs >= 0.44 && theirs < 0.7);
-	CHECK(ours < 0.1);
+	/* ASan on a busy host: 0.110 s of its own (CI run 38); a wrong attribution gives >= 0.44 */
+	CHECK(ours < 0.25);
 }
 
 int main(void)
