@@ -78,6 +78,14 @@ wait_flowing() {
 	done
 	return 1
 }
+# tester_cpu_named JSON: the warnings by which a result says the tester lost its CPU
+# (starved in the run queue, other processes busy, its own core the limit), joined with
+# commas; empty when it says none. A timing check that accepts a shortfall accepts it only
+# where this is not empty: the tool itself qualified the figure.
+tester_cpu_named() {
+	jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or .code == "busy-machine"
+		or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$1" 2>/dev/null
+}
 # raw_send FD FORMAT ARGS...: printf to a socket the test opened on FD (exec N<>/dev/tcp/...),
 # in a subshell that ignores SIGPIPE: a server that closes on bad bytes before the write
 # (what some of these tests provoke) must fail that write, not kill the test script.

@@ -189,8 +189,7 @@ search() { # search reject|drop
 	# Within 10 %; or below N where the result names the tester's lost CPU: a starved
 	# tester starts late, then at once, and a burst past the rule's bucket is reset (CI run
 	# 38 under ASan: 400/s failed on 1 reset of 400, N = 434, found 387.5)
-	why=$(jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or
-		.code == "busy-machine" or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$out")
+	why=$(tester_cpu_named "$out")
 	{ within "$found" "$N" 10 || { [ -n "$why" ] && awk -v f="${found:-0}" -v n="$N" \
 		'BEGIN { exit !(f > 0 && f < n) }'; }; } &&
 		jq -e '(.intervals | length) == ([.metrics[] | select(.name == "trials")][0].value) and

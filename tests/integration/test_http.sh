@@ -27,14 +27,11 @@ metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // 0'
 near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 	exit !(b > 0 && d <= b * p / 100) }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
-# starved JSON: the warnings that say the tester lost its CPU (empty: none)
-starved() { jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or
-	.code == "busy-machine" or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$1"; }
 # rate_held JSON RATE: requests.rate within 1 % of RATE, or below it where the result says
 # rate-not-reached and names the tester's lost CPU (CI under ASan on a slow host: 1,949/s)
 rate_held() {
 	local r why
-	r=$(metric requests.rate "$1") why=$(starved "$1")
+	r=$(metric requests.rate "$1") why=$(tester_cpu_named "$1")
 	near "$r" "$2" 1 && return 0
 	[ -n "$why" ] && ! ge "$r" "$2" && jq -e '[.warnings[].code] | index("rate-not-reached")' \
 		<<<"$1" >/dev/null
@@ -130,7 +127,7 @@ if timed; then
 	if [ "$have_nginx" = 1 ]; then
 		expect_exit 0 "nginx --rate 2000" "$bp" http "$u/tiny" -t 3 -c 16 --rate 2000 --json
 		r=$(metric requests.rate "$out")
-		rate_held "$out" 2000; ok $? "nginx --rate 2000 delivers 2000 ± 1 % requests/s, or says why not ($r; tester's CPU: $(starved "$out"))"
+		rate_held "$out" 2000; ok $? "nginx --rate 2000 delivers 2000 ± 1 % requests/s, or says why not ($r; tester's CPU: $(tester_cpu_named "$out"))"
 	else
 		for c in rate rate-ok; do skip_nginx "$c"; done
 	fi
@@ -169,7 +166,7 @@ fi
 if timed; then
 	expect_exit 0 "serve --http --rate 2000" "$bp" http "$u/1k" -t 3 -c 8 --rate 2000 --json
 	r=$(metric requests.rate "$out")
-	rate_held "$out" 2000; ok $? "--rate 2000 delivers 2000 ± 1 % requests/s, or says why not ($r; tester's CPU: $(starved "$out"))"
+	rate_held "$out" 2000; ok $? "--rate 2000 delivers 2000 ± 1 % requests/s, or says why not ($r; tester's CPU: $(tester_cpu_named "$out"))"
 	[ "$(metric offered.rate "$out")" = 2000 ] && ge "$(metric requests.offered "$out")" 5999
 	ok $? "offered rate and count recorded ($(metric requests.offered "$out"))"
 fi
@@ -217,7 +214,7 @@ if timed; then
 		# TCP goodput through tbf is at most 95.6 % of the rate; headers are ~0.2 % of 64 KiB.
 		# Lower only where the result says the tester lost its CPU (CI under ASan beside
 		# other tests on a slow host: 87.4)
-		why=$(starved "$j")
+		why=$(tester_cpu_named "$j")
 		awk -v b="$bits" -v w="$why" 'BEGIN { exit !((b >= 88e6 || w != "") && b <= 97e6) }'
 		ok $? "across the rig at 100 Mbit/s: 64 KiB answers at $(awk -v b="$bits" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s (88-97, or lower with the tester's CPU named: ${why:-none})"
 		rig_down

@@ -47,8 +47,7 @@ paced() {
 		j=$(cat "$tap_tmp/paced.${c// /}")
 		v=$(metric receiver.bitrate "$j")
 		pct=$(awk -v v="${v:-0}" -v b="$bits" 'BEGIN { printf "%.2f", v / b * 100 }')
-		why=$(jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or
-			.code == "busy-machine" or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$j")
+		why=$(tester_cpu_named "$j")
 		echo "# $where -b $c: receiver $v bit/s ($pct %), sender $(metric sender.bitrate "$j")${why:+, warned: $why}"
 		# short of the rate only where the result says the tester lost its CPU (CI, a slow
 		# host: veth -b 1G at 91.9 %): the pacer makes up no time its process was not run
