@@ -1,26 +1,35 @@
 #!/usr/bin/env bash
 # bench/http.sh: boardperf http beside wrk (and h2load, from nghttp2-client, where installed)
 # against the same nginx on loopback (127.0.0.1 only), in one run: equal connections (-c) and
-# threads (-T; wrk -t, h2load -t), a tiny file and a 64 KiB file, closed loop.
+# threads (-T; wrk -t, h2load -t), a 100-byte, a 1 KiB and a 64 KiB file, 10, 50 and 256
+# connections, closed loop.
 #
 # nginx is this script's own process (a config in a temporary folder, one worker process,
 # keep-alive without a request limit, no access log), stopped by its PID on exit. Each round
 # runs every case with the tools one after the other, their order rotating from round to
-# round (the machines have two shared, noisy cores, so interleave and repeat). Per run:
+# round (the machines have two shared, noisy cores, so interleave and repeat).
+#
+# Layout: on two CPUs or more nginx runs on the last CPU and the clients on the others
+# (taskset; PIN=0 leaves both to the scheduler). Unpinned, the same tool's rounds differed
+# twofold (31,000-67,000 requests/s on /tiny) as the scheduler put nginx beside its client
+# or not. Per run:
 #   - requests/s as each tool reports it (boardperf --json requests.rate; wrk's
 #     "Requests/sec"; h2load's "req/s" on its "finished in" line);
 #   - the load generator's CPU time (user + system) from /usr/bin/time, divided by the
 #     requests it completed (boardperf: requests; wrk: "N requests in"; h2load: "N succeeded"):
 #     CPU microseconds per request;
 #   - nginx's own CPU (utime + stime of its worker, /proc/PID/stat fields 14 and 15) per
-#     request, for information: a client that batches its requests saves the server work.
+#     request, for information: a client that batches its requests saves the server work;
+#   - the client's sleeps per request (voluntary context switches, /usr/bin/time %w): on one
+#     machine each sleep is a wake-up nginx pays for when it answers (about 10 us on a
+#     2-core VM against nginx's own 20 us per small answer), so they explain its CPU.
 # Per case it prints each tool's medians and the ratios boardperf/wrk (and /h2load); the last
 # line is the median over the cases and the case furthest behind beside it:
 #   "median ratio boardperf/wrk requests/s: X.XX, worst W.WW (CASE); CPU per request: Y.YY,
 #   worst V.VV (CASE)".
 #
 # Usage: bench/http.sh [BOARDPERF] [ROUNDS] [SECONDS]
-#        (or ROUNDS=5 SECONDS=3 in the environment; NGINX_PORT=25221)
+#        (or ROUNDS=5 SECONDS=3 in the environment; NGINX_PORT=25221; PIN=0; CASES="PATH:C:T ...")
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -56,9 +65,17 @@ listening "$port" && die "port $port is already in use; set another with NGINX_P
 
 mkdir -p "$tmp/html"
 head -c 100 /dev/zero >"$tmp/html/tiny"
+head -c 1024 /dev/zero >"$tmp/html/1k"
 head -c 65536 /dev/urandom >"$tmp/html/64k"
 nginx_conf "$tmp" "    listen 127.0.0.1:$port; root $tmp/html;"
-nginx_start "$tmp"
+ncpu=$(nproc)
+srv_pin=() cli_pin=() layout="unpinned"
+if [[ ${PIN:-1} != 0 ]] && ((ncpu >= 2)); then
+	srv_pin=(taskset -c $((ncpu - 1))) cli_pin=(taskset -c "0-$((ncpu - 2))")
+	layout="nginx on CPU $((ncpu - 1)), clients on CPU 0-$((ncpu - 2))"
+fi
+# nginx_start's command, through the layout's taskset (which execs nginx: $! is nginx's)
+"${srv_pin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/error.log" -g 'daemon off;' &
 ngx_pid=$!
 for ((i = 0; i < 50; i++)); do listening "$port" && break; sleep 0.1; done
 listening "$port" || die "nginx does not listen on 127.0.0.1:$port: $(tail -n 3 "$tmp/error.log")"
@@ -97,8 +114,8 @@ one_run() {
 	# shellcheck disable=SC2046
 	set -- $(client_cmd "$tool" "$path" "$conns" "$threads")
 	n0=$(cpu_ticks "$worker")
-	/usr/bin/time -f '%U %S' -o "$out.time" timeout $((secs + 30)) "$@" >"$out" 2>"$out.err" ||
-		rc=$?
+	/usr/bin/time -f '%U %S %w' -o "$out.time" timeout $((secs + 30)) "${cli_pin[@]}" "$@" \
+		>"$out" 2>"$out.err" || rc=$?
 	n1=$(cpu_ticks "$worker")
 	read -r rate n < <(parse "$tool" "$out" 2>/dev/null || true) || true
 	if ((rc != 0)) || ! [[ ${rate:-} =~ ^[0-9.e+]+$ && ${n:-} =~ ^[0-9]+$ ]] || ((n == 0)); then
@@ -106,18 +123,21 @@ one_run() {
 			"$(tail -n 2 "$out.err" "$out" 2>/dev/null | tr '\n' ' ' | cut -c1-200)"
 		return 0
 	fi
-	cc=$(awk -v n="$n" '/^[0-9.]+ [0-9.]+$/ { printf "%.3f\n", ($1 + $2) * 1e6 / n }' "$out.time")
+	read -r cc sl < <(awk -v n="$n" '/^[0-9.]+ [0-9.]+ [0-9]+$/ {
+		printf "%.3f %.3f\n", ($1 + $2) * 1e6 / n, $3 / n }' "$out.time")
 	echo "$rate" >>"$tmp/$c.$tool.rate"
 	echo "$cc" >>"$tmp/$c.$tool.cpu"
+	echo "$sl" >>"$tmp/$c.$tool.sleeps"
 	awk -v t="$((n1 - n0))" -v k="$clk" -v n="$n" 'BEGIN { printf "%.3f\n", t / k * 1e6 / n }' \
 		>>"$tmp/$c.$tool.srv"
-	printf 'round %d %-16s %-9s %9.0f requests/s  %7.2f us CPU/request  (nginx %5.2f us/request)\n' \
-		"$r" "$c" "$tool" "$rate" "$cc" "$(tail -n 1 "$tmp/$c.$tool.srv")"
+	printf 'r%d %-11s %-9s %6.0f/s CPU %5.2f us, %4.2f sleeps, nginx %5.2f us/req\n' \
+		"$r" "$c" "$tool" "$rate" "$cc" "$sl" "$(tail -n 1 "$tmp/$c.$tool.srv")"
 }
 
-cases="/tiny:10:1 /tiny:50:2 /64k:10:1 /64k:50:2"
+cases=${CASES:-"/tiny:10:1 /tiny:50:2 /tiny:256:2 /1k:10:1 /1k:50:2 /64k:10:1 /64k:50:2"}
 echo "HTTP/1.1 on loopback against nginx $(nginx -v 2>&1 | sed 's/.*\///'), one worker;" \
-	"${secs} s per run, $rounds rounds, $(nproc) CPUs; $("$bp" --version | head -1) vs" \
+	"${secs} s per run, $rounds rounds, $ncpu CPUs ($layout);"
+echo "$("$bp" --version | head -1) vs" \
 	"wrk $(dpkg-query -W -f '${Version}' wrk 2>/dev/null || echo '?')" \
 	"${tools[2]:+and h2load $(dpkg-query -W -f '${Version}' nghttp2-client 2>/dev/null || echo '?')}"
 echo "cases: PATH:CONNECTIONS:THREADS"
@@ -134,16 +154,17 @@ ratio_or_nan() { if [[ $1 == nan || $2 == nan ]]; then echo nan; else ratio "$1"
 two() { if [[ -s $1 ]]; then median <"$1" | awk '{ printf "%.2f\n", $1 }'; else echo nan; fi; }
 
 echo
-printf '%-16s %-9s %14s %16s %16s\n' case tool "requests/s" "CPU us/request" "nginx us/request"
+printf '%-13s %-9s %10s %12s %10s %10s\n' case tool "req/s" "CPU us/req" "sleeps/req" "nginx us"
 for c in $cases; do
 	for tool in "${tools[@]}"; do
-		printf '%-16s %-9s %14s %16s %16s\n' "$c" "$tool" "$(med "$tmp/$c.$tool.rate")" \
-			"$(med "$tmp/$c.$tool.cpu")" "$(med "$tmp/$c.$tool.srv")"
+		printf '%-13s %-9s %10.0f %12s %10s %10s\n' "$c" "$tool" "$(med "$tmp/$c.$tool.rate")" \
+			"$(two "$tmp/$c.$tool.cpu")" "$(two "$tmp/$c.$tool.sleeps")" \
+			"$(two "$tmp/$c.$tool.srv")"
 	done
 	for tool in "${tools[@]:1}"; do
 		rr=$(ratio_or_nan "$(med "$tmp/$c.boardperf.rate")" "$(med "$tmp/$c.$tool.rate")")
 		rc=$(ratio_or_nan "$(med "$tmp/$c.boardperf.cpu")" "$(med "$tmp/$c.$tool.cpu")")
-		printf '%-16s ratios boardperf/%s: requests/s %s, CPU per request %s\n' "$c" "$tool" \
+		printf '%-13s boardperf/%s: requests/s %s, CPU per request %s\n' "$c" "$tool" \
 			"$rr" "$rc"
 		[[ $rr != nan ]] && echo "$rr $c" >>"$tmp/r.$tool.rate"
 		[[ $rc != nan ]] && echo "$rc $c" >>"$tmp/r.$tool.cpu"
