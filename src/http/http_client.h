@@ -49,7 +49,11 @@ struct bp_http_outcome {
 	double duration_s;
 	uint64_t offered;                 /* open loop: requests that fell due */
 	double cpu_user_s, cpu_sys_s;     /* the whole process during the run */
-	double busy_max;                  /* the busiest worker's share of its core, 0..1 */
+	double busy_max;                  /* the busiest worker's share of its core, 0..1,
+					   * its busy polling left out (io/busy_poll.h) */
+	double poll_max_us;               /* how long a worker polled at most (0: never) */
+	double polled_s;                  /* the workers' busy polling, in the CPU above */
+	uint64_t polls, poll_hits;        /* waits that polled, and those the poll served */
 	char first_error[BP_HTTP_NERR][160];
 	char server_addr[64];
 	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */

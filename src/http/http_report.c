@@ -71,8 +71,14 @@ static void add_cpu(struct bp_result *r, const struct bp_http_outcome *out)
 
 	u.busy_share = u.wall_s > 0 ? (u.user_s + u.sys_s) / u.wall_s : NAN;
 	local = bp_cpu_usage_json(&u);
-	if (local)
+	if (local) {
 		json_object_set_new(local, "busiest_worker_share", json_real(out->busy_max));
+		/* Polling toward a server on this machine (io/busy_poll.h): null when off. */
+		json_object_set_new(local, "busy_poll", !out->poll_max_us ? json_null() :
+				    json_pack("{s:f,s:f,s:I,s:I}", "max_us", out->poll_max_us,
+					      "seconds", out->polled_s, "waits", (json_int_t)out->polls,
+					      "served", (json_int_t)out->poll_hits));
+	}
 	bp_result_set_cpu(r, json_pack("{s:o*}", "local", local));
 	/* What a load generator costs per request: the figure to compare with wrk's. */
 	if (out->total.txn.done)

@@ -176,6 +176,7 @@ static int ops_start(void *state, struct bp_loop *loop, int fd)
 
 	(void)fd;
 	w->loop = loop;
+	bp_loop_set_busy_poll(loop, w->cfg->busy_poll_ns);
 	if (w->cfg->tls) {
 		w->ctx = bp_http_tls_ctx_new(w->cfg->verify, err, sizeof(err));
 		if (!w->ctx)
@@ -204,6 +205,7 @@ static void ops_stop(void *state, struct bp_loop *loop)
 	struct bp_http_worker *w = state;
 
 	w->running = false;
+	bp_loop_busy_poll_stats(loop, &w->polls, &w->polled_ns, &w->poll_hits);
 	bp_timer_cancel(loop, &w->pacer);
 	bp_timer_cancel(loop, &w->flush);
 	w->ready = NULL;

@@ -5,11 +5,13 @@
 #include <time.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "core/signals.h"
+#include "io/busy_poll.h"
 
 /* Events taken per epoll_wait; more are simply reported by the next call (level-triggered). */
 #define LOOP_BATCH 64
@@ -31,6 +33,7 @@ struct bp_loop {
 	 * because a handler may free another flow whose event is still waiting in this batch.
 	 */
 	int batch_next, batch_n;
+	struct bp_busy_poll busy;  /* polling before a wait (off unless bp_loop_set_busy_poll) */
 	struct epoll_event ev[LOOP_BATCH];
 };
 
@@ -231,6 +234,55 @@ static void dispatch(struct bp_loop *l, int n)
 	l->batch_next = 0;
 }
 
+void bp_loop_set_busy_poll(struct bp_loop *l, uint64_t max_ns)
+{
+	bp_busy_poll_init(&l->busy, max_ns);
+}
+
+void bp_loop_busy_poll_stats(const struct bp_loop *l, uint64_t *polls, uint64_t *polled_ns,
+			     uint64_t *hits)
+{
+	*polls = l->busy.polls;
+	*polled_ns = l->busy.polled_ns;
+	*hits = l->busy.hits;
+}
+
+/* Involuntary context switches of the calling thread so far. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nivcsw;
+}
+
+/*
+ * A wait that polls first (io/busy_poll.h says why): epoll_wait without sleeping until an
+ * event, the window's end or the timeout, then the sleeping wait for the rest of the
+ * timeout; the window learns from how long the loop was idle.
+ */
+static int wait_polling(struct bp_loop *l, uint64_t timeout)
+{
+	uint64_t t0 = bp_now_ns(), t = t0;
+	uint64_t win = bp_busy_poll_window(&l->busy, t0, timeout);
+	long pre = win ? preemptions() : 0;
+	int n = 0;
+
+	while (win && t - t0 < win) {
+		n = epoll_wait(l->epfd, l->ev, LOOP_BATCH, 0);
+		if (n)
+			break;
+		t = bp_now_ns();
+	}
+	if (!n)
+		n = wait_events(l, timeout == UINT64_MAX ? UINT64_MAX :
+				   timeout > t - t0 ? timeout - (t - t0) : 0);
+	if (n >= 0) {
+		t = bp_now_ns();
+		bp_busy_poll_learn(&l->busy, t, t - t0, win, n > 0, win && preemptions() != pre);
+	}
+	return n;
+}
+
 /*
  * A stop is consumed by the run it ends; one that arrives while no run is active ends the
  * next run at once, so a stop posted from another thread cannot be lost.
@@ -258,7 +310,8 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 			timeout = wait_ns(l, now, until_ns);
 		}
 		/* A fake clock (tests, core/clock.h) waits for nothing and moves on to the deadline. */
-		n = wait_events(l, bp_clock_wait_ns(timeout));
+		n = l->busy.max_ns && timeout ? wait_polling(l, bp_clock_wait_ns(timeout)) :
+						wait_events(l, bp_clock_wait_ns(timeout));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -75,6 +75,16 @@ bool bp_loop_stopping(const struct bp_loop *l);
  */
 bool bp_loop_sole_flow(const struct bp_loop *l);
 
+/*
+ * Poll for at most max_ns before each wait instead of sleeping at once, the window
+ * adapting to how soon events come (io/busy_poll.h: why, and when it stops); 0: never
+ * (the default). For the loop's own thread, before or between runs.
+ */
+void bp_loop_set_busy_poll(struct bp_loop *l, uint64_t max_ns);
+/* Waits that polled, the time they polled, and those the poll served. */
+void bp_loop_busy_poll_stats(const struct bp_loop *l, uint64_t *polls, uint64_t *polled_ns,
+			     uint64_t *hits);
+
 /* Wake a loop blocked in epoll_wait from another thread (an eventfd write). */
 void bp_loop_wake(struct bp_loop *l);
 

@@ -143,6 +143,20 @@ if plain; then
 	clean "serve --http /close/1k (Connection: close)" 100 "$bp" http "$u/close/1k" -t 1 -c 4
 	clean "serve --http --new-conn" 100 "$bp" http "$u/0" -t 1 -c 4 --new-conn
 	clean "POST with a body" 100 "$bp" http "$u/1k" -m POST --body 'a=1&b=2' -H 'X-Test: 1' -t 0.5
+	# Busy polling (io/busy_poll.h): toward a server on this machine, with a CPU more than
+	# the workers; its window starts open, so the first wait polls.
+	expect_exit 0 "-T 1 toward serve on this machine" "$bp" http "$u/1k" -t 0.5 -c 4 -T 1 --json
+	if [ "$(nproc)" -ge 2 ]; then
+		jq -e '.cpu.local.busy_poll | .max_us == 100 and .waits > 0 and .served <= .waits
+			and .seconds >= 0 and .seconds <= 0.6' <<<"$out" >/dev/null
+		ok $? "-T 1 on $(nproc) CPUs toward this machine polls: $(jq -c .cpu.local.busy_poll <<<"$out")"
+	else
+		skip "-T 1 toward this machine polls" "one CPU: none to spare for the server"
+	fi
+	n=$(nproc)
+	expect_exit 0 "-T $n toward serve on this machine" "$bp" http "$u/1k" -t 0.3 -c "$n" -T "$n" --json
+	jq -e '.cpu.local | has("busy_poll") and .busy_poll == null' <<<"$out" >/dev/null
+	ok $? "-T $n on $n CPUs: no CPU to spare, no polling (busy_poll null)"
 	expect_exit 0 "HEAD /1m" "$bp" http "$u/1m" -m HEAD -t 0.5 -c 2 --json
 	n=$(metric requests "$out")
 	[ "$n" -gt 0 ] && [ "$(metric errors "$out")" = 0 ] && ! ge "$(metric bytes "$out")" "$((n * 300))"
@@ -217,6 +231,8 @@ if timed; then
 		why=$(tester_cpu_named "$j")
 		awk -v b="$bits" -v w="$why" 'BEGIN { exit !((b >= 88e6 || w != "") && b <= 97e6) }'
 		ok $? "across the rig at 100 Mbit/s: 64 KiB answers at $(awk -v b="$bits" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s (88-97, or lower with the tester's CPU named: ${why:-none})"
+		jq -e '.cpu.local | has("busy_poll") and .busy_poll == null' <<<"$j" >/dev/null
+		ok $? "a server behind a link, not this machine's: no polling (busy_poll null)"
 		rig_down
 	else
 		skip "across the rig" "needs root"
