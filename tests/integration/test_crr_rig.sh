@@ -157,9 +157,12 @@ open_loop() { # open_loop reject|drop KIND
 	ok $? "$pol: every attempt over the limit is one failures.$kind: $kfails, the DUT's $pol counter ${excess:-?} (no other failures: $fails)"
 	awk -v a="$ratio" -v b="$truth" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' &&
 		[ "$(metric pass "$out")" = 0 ] && [ "$rc" = 3 ] && [ "$(metric inflight.waits "$out")" = 0 ] &&
-		! jq -e '.warnings[] | select(.code == "rate-not-reached")' <<<"$out" >/dev/null &&
+		{ [ -n "$(tester_cpu_named "$out")" ] ||
+			! jq -e '.warnings[] | select(.code == "rate-not-reached")' <<<"$out" >/dev/null; } &&
 		jq -e '.cpu.local.busiest_worker_percent <= 101' <<<"$out" >/dev/null
-	ok $? "$pol: failure_ratio $ratio % = the DUT's ${truth} % within 1 point, FAIL (exit $rc, the verdict's 3), every connection started on time (no rate-not-reached, no wait for the cap: $(metric inflight.waits "$out") waits), busiest worker $(jq -r .cpu.local.busiest_worker_percent <<<"$out") % of a core over the run and its drain (<= 101); warnings: $(jq -r '[.warnings[].code] | join(" ")' <<<"$out")"
+	# Started on time: no rate-not-reached, unless the result names the tester's lost CPU (CI,
+	# under ASan on a busy host: rate-not-reached with tester-cpu-starved, busy-machine)
+	ok $? "$pol: failure_ratio $ratio % = the DUT's ${truth} % within 1 point, FAIL (exit $rc, the verdict's 3), every connection started on time (no rate-not-reached, or the tester's CPU named; no wait for the cap: $(metric inflight.waits "$out") waits), busiest worker $(jq -r .cpu.local.busiest_worker_percent <<<"$out") % of a core over the run and its drain (<= 101); warnings: $(jq -r '[.warnings[].code] | join(" ")' <<<"$out")"
 }
 # Closed loop -P 32: with drops every flow soon waits for its SYN's retransmission, so the
 # rate it measures is a small fraction of N, and the result must say why and what to use;
