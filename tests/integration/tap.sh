@@ -86,6 +86,11 @@ tester_cpu_named() {
 	jq -r '[.warnings[]? | select(.code == "tester-cpu-starved" or .code == "busy-machine"
 		or .code == "tester-cpu-bound") | .code] | join(",")' <<<"$1" 2>/dev/null
 }
+# below_named JSON GOT WANT: GOT is above 0 and below WANT, and the result JSON names the
+# tester's lost CPU (tester_cpu_named): the only shortfall a timing check accepts.
+below_named() {
+	[ -n "$(tester_cpu_named "$1")" ] && awk -v g="${2:-0}" -v w="$3" 'BEGIN { exit !(g > 0 && g < w) }'
+}
 # raw_send FD FORMAT ARGS...: printf to a socket the test opened on FD (exec N<>/dev/tcp/...),
 # in a subshell that ignores SIGPIPE: a server that closes on bad bytes before the write
 # (what some of these tests provoke) must fail that write, not kill the test script.
