@@ -95,8 +95,11 @@ if timed; then
 	# request inside recv (its fast path). A TCP rr test arriving meanwhile shares the worker
 	# and must be answered as if the other were not waiting: its requests, 1000/s, wait
 	# microseconds for their answers (a worker still blocked in the other's recv would answer
-	# them between its 10 ms slices, ~5 ms late on average). The waiting test must not be held
-	# up either, at its end or before.
+	# them between its 10 ms slices, ~5 ms late on average, the median as late). The waiting
+	# test must not be held up either, at its end or before. The median is the discriminating
+	# figure: on a busy host the p90 moves with the scheduler (CI's ASan host: 4.6 ms; here
+	# beside two busy loops 0.19-61 ms, the median 0.14-0.16 ms), so a p90 over 2 ms passes
+	# only where the result names the tester's lost CPU.
 	port1=$((port + 4)); slog1="$tap_tmp/serve1.log"
 	"$bp" serve -p "$port1" --workers 1 2>"$slog1" &
 	pids+=($!)
@@ -107,9 +110,10 @@ if timed; then
 	sleep 1
 	expect_exit 0 "rr TCP --rate 1000 beside it" "$bp" rr -c 127.0.0.1 -p "$port1" -t 1 -l 64 \
 		--rate 1000 --json
-	p90=$(jq '.latency.transaction.p90' <<<"$out")
-	ge 2000000 "$p90" && near "$(metric transactions.rate "$out")" 1000 2
-	ok $? "the TCP test sharing the worker is answered at once (p90 $p90 ns, $(metric transactions.rate "$out")/s)"
+	p50=$(jq '.latency.transaction.p50' <<<"$out"); p90=$(jq '.latency.transaction.p90' <<<"$out")
+	ge 1000000 "$p50" && { ge 2000000 "$p90" || [ -n "$(tester_cpu_named "$out")" ]; } &&
+		near "$(metric transactions.rate "$out")" 1000 2
+	ok $? "the TCP test sharing the worker is answered at once (p50 $p50 ns, p90 $p90 ns, $(metric transactions.rate "$out")/s; $(tester_cpu_named "$out"))"
 	wait "$alone_pid"; rc=$?
 	t1=$(date +%s%N)
 	[ "$rc" = 0 ]; ok $? "the UDP test waiting alone finished (exit $rc: $(cat "$tap_tmp/alone.err"))"

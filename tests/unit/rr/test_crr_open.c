@@ -162,7 +162,16 @@ static void test_cap(void)
 	CHECK(r.inflight_at_stop >= 0 && r.inflight_at_stop <= 10);
 	CHECK_INT(r.c.txn.started, tmo + (uint64_t)r.inflight_at_stop);
 	CHECK_INT(r.queued, (long long)r.c.txn.started);
-	CHECK(r.inflight.waits >= 3);
+	/*
+	 * Each transaction that found the cap full counts once: the eleventh, due at 50 ms, and
+	 * then one after each slot a timeout freed (31 here). Where a whole batch timed out in
+	 * one late expiry, its 10 slots refilled at once and only the next one counted (CI's
+	 * ASan host: fewer than 3). Whatever the timing, a wait precedes every refill of at
+	 * most 10 starts, and none is counted twice.
+	 */
+	CHECK(r.inflight.waits >= 1 &&
+	      (long long)r.inflight.waits * 10 >= (long long)r.c.txn.started - 10);
+	CHECK((long long)r.inflight.waits <= (long long)r.c.txn.started - 10 + 1);
 	CHECK_INT(r.c.txn.done, 0);
 }
 
