@@ -32,8 +32,9 @@ ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "nan"; else printf "%.3f\n", a / b }'
 }
 
-# bench_rounds N CMD_A CMD_B: runs "CMD_A" and "CMD_B" (each printing one number) N times,
-# alternating which goes first; prints "round i: a b a/b" and finally the median ratio.
+# bench_rounds N CMD_A CMD_B: runs "CMD_A" and "CMD_B" (each printing one number, higher
+# better) N times, alternating which goes first; prints "round i: a b a/b" and finally the
+# median ratio beside the worst round's.
 bench_rounds() {
 	local n=$1 a=$2 b=$3 i va vb
 	local ratios
@@ -41,9 +42,9 @@ bench_rounds() {
 	for ((i = 1; i <= n; i++)); do
 		if ((i % 2)); then va=$(eval "$a"); vb=$(eval "$b"); else vb=$(eval "$b"); va=$(eval "$a"); fi
 		echo "round $i: boardperf=$va stock=$vb ratio=$(ratio "$va" "$vb")"
-		ratio "$va" "$vb" >>"$ratios"
+		echo "$(ratio "$va" "$vb") round $i" >>"$ratios"
 	done
-	echo "median ratio: $(median <"$ratios")"
+	echo "median ratio: $(median <"$ratios"), worst $(worst "$ratios" higher)"
 	rm -f "$ratios"
 }
 

@@ -7,9 +7,10 @@
 #   udp   `udp -c 127.0.0.1 -l 64 -b 0 -t SECONDS` against a `serve` on the same core:
 #         received packets/s, at -i 1 (the default) and at -i 0.1 (ten samples a second,
 #         the most the monitor takes)
-# Each pair prints on/off and its ratio; the last lines are the median ratios (on / off):
-# 1.000 is no cost, below it the share the monitor took. Then the monitor thread's own time
-# on the CPU per sample (the scheduler's account of it), which those ratios cannot resolve.
+# Each pair prints on/off and its ratio; then the monitor thread's own time on the CPU per
+# sample (the scheduler's account of it), which those ratios cannot resolve; the last lines
+# are the median ratios (on / off: 1.000 is no cost, below it the share the monitor took)
+# and the worst round over all three.
 # Usage: bench/monitor.sh [BOARDPERF] [ROUNDS] [SECONDS]
 set -euo pipefail
 here=$(dirname "$0")
@@ -46,6 +47,7 @@ pairs() {
 		else off=$("$@" --no-monitor); on=$("$@"); fi
 		echo "$name round $r: monitor=$on no-monitor=$off ratio=$(ratio "$on" "$off")"
 		ratio "$on" "$off" >>"$tmp/$name"
+		echo "$(ratio "$on" "$off") $name round $r" >>"$tmp/all"
 	done
 }
 # thread_cost INTERVAL: the monitor thread's own time on a CPU per sample, from the
@@ -76,3 +78,5 @@ done
 for name in cpu udp udp-i0.1; do
 	echo "median ratio monitor/no-monitor, $name: $(median <"$tmp/$name")"
 done
+# the round the monitor cost most, over all three (each ratio a rate: lower is the cost)
+echo "worst ratio monitor/no-monitor: $(worst "$tmp/all" higher)"
