@@ -22,11 +22,13 @@
 #     request, for information: a client that batches its requests saves the server work;
 #   - the client's sleeps per request (voluntary context switches, /usr/bin/time %w): on one
 #     machine each sleep is a wake-up nginx pays for when it answers (about 10 us on a
-#     2-core VM against nginx's own 20 us per small answer), so they explain its CPU.
+#     2-core VM against nginx's own 20 us per small answer), so they explain its CPU;
+#   - boardperf's CPU per request without the time its workers polled instead of sleeping
+#     (cpu.local.busy_poll.seconds; docs/latency.md, "HTTP load"): its work per request.
 # Per case it prints each tool's medians and the ratios boardperf/wrk (and /h2load); the last
 # line is the median over the cases and the case furthest behind beside it:
 #   "median ratio boardperf/wrk requests/s: X.XX, worst W.WW (CASE); CPU per request: Y.YY,
-#   worst V.VV (CASE)".
+#   worst V.VV (CASE); without polling: Z.ZZ, worst U.UU (CASE)".
 #
 # Usage: bench/http.sh [BOARDPERF] [ROUNDS] [SECONDS]
 #        (or ROUNDS=5 SECONDS=3 in the environment; NGINX_PORT=25221; PIN=0; CASES="PATH:C:T ...")
@@ -92,12 +94,13 @@ client_cmd() {
 	esac
 }
 
-# parse TOOL FILE: "requests/s requests" from a tool's output
+# parse TOOL FILE: "requests/s requests [seconds polled]" from a tool's output
 parse() {
 	case $1 in
 	boardperf)
 		jq -r '[(.metrics[] | select(.name == "requests.rate") | .value),
-		        (.metrics[] | select(.name == "requests") | .value)] | "\(.[0]) \(.[1])"' "$2" ;;
+		        (.metrics[] | select(.name == "requests") | .value),
+		        (.cpu.local.busy_poll.seconds // 0)] | "\(.[0]) \(.[1]) \(.[2])"' "$2" ;;
 	wrk)
 		awk '/requests in/ { n = $1 } /^Requests\/sec:/ { r = $2 } END { print r, n }' "$2" ;;
 	h2load)
@@ -108,7 +111,7 @@ parse() {
 
 # one_run ROUND TOOL CASE: records requests/s, CPU us/request (client), nginx us/request
 one_run() {
-	local r=$1 tool=$2 c=$3 path conns threads out rate n cc n0 n1 rc=0
+	local r=$1 tool=$2 c=$3 path conns threads out rate n polled cc n0 n1 rc=0
 	IFS=: read -r path conns threads <<<"$c"
 	out=$tmp/out.$tool.$r
 	# shellcheck disable=SC2046
@@ -117,7 +120,7 @@ one_run() {
 	/usr/bin/time -f '%U %S %w' -o "$out.time" timeout $((secs + 30)) "${cli_pin[@]}" "$@" \
 		>"$out" 2>"$out.err" || rc=$?
 	n1=$(cpu_ticks "$worker")
-	read -r rate n < <(parse "$tool" "$out" 2>/dev/null || true) || true
+	read -r rate n polled < <(parse "$tool" "$out" 2>/dev/null || true) || true
 	if ((rc != 0)) || ! [[ ${rate:-} =~ ^[0-9.e+]+$ && ${n:-} =~ ^[0-9]+$ ]] || ((n == 0)); then
 		printf 'round %d %-16s %-9s FAILED (exit %d): %s\n' "$r" "$c" "$tool" "$rc" \
 			"$(tail -n 2 "$out.err" "$out" 2>/dev/null | tr '\n' ' ' | cut -c1-200)"
@@ -127,6 +130,9 @@ one_run() {
 		printf "%.3f %.3f\n", ($1 + $2) * 1e6 / n, $3 / n }' "$out.time")
 	echo "$rate" >>"$tmp/$c.$tool.rate"
 	echo "$cc" >>"$tmp/$c.$tool.cpu"
+	# CPU per request without the time boardperf's workers polled (0 for the others)
+	awk -v c="$cc" -v p="${polled:-0}" -v n="$n" 'BEGIN { printf "%.3f\n", c - p * 1e6 / n }' \
+		>>"$tmp/$c.$tool.work"
 	echo "$sl" >>"$tmp/$c.$tool.sleeps"
 	awk -v t="$((n1 - n0))" -v k="$clk" -v n="$n" 'BEGIN { printf "%.3f\n", t / k * 1e6 / n }' \
 		>>"$tmp/$c.$tool.srv"
@@ -164,16 +170,20 @@ for c in $cases; do
 	for tool in "${tools[@]:1}"; do
 		rr=$(ratio_or_nan "$(med "$tmp/$c.boardperf.rate")" "$(med "$tmp/$c.$tool.rate")")
 		rc=$(ratio_or_nan "$(med "$tmp/$c.boardperf.cpu")" "$(med "$tmp/$c.$tool.cpu")")
-		printf '%-13s boardperf/%s: requests/s %s, CPU per request %s\n' "$c" "$tool" \
-			"$rr" "$rc"
+		rw=$(ratio_or_nan "$(med "$tmp/$c.boardperf.work")" "$(med "$tmp/$c.$tool.cpu")")
+		printf '%-13s bp/%s: req/s %s, CPU/req %s, %s without polling\n' "$c" "$tool" \
+			"$rr" "$rc" "$rw"
 		[[ $rr != nan ]] && echo "$rr $c" >>"$tmp/r.$tool.rate"
 		[[ $rc != nan ]] && echo "$rc $c" >>"$tmp/r.$tool.cpu"
+		[[ $rw != nan ]] && echo "$rw $c" >>"$tmp/r.$tool.work"
 	done
 done
 echo
 [[ ${tools[2]:-} ]] && echo "median ratio boardperf/h2load requests/s: $(two "$tmp/r.h2load.rate")," \
 	"worst $(worst "$tmp/r.h2load.rate" higher); CPU per request: $(two "$tmp/r.h2load.cpu")," \
-	"worst $(worst "$tmp/r.h2load.cpu" lower)"
+	"worst $(worst "$tmp/r.h2load.cpu" lower); without polling: $(two "$tmp/r.h2load.work")," \
+	"worst $(worst "$tmp/r.h2load.work" lower)"
 echo "median ratio boardperf/wrk requests/s: $(two "$tmp/r.wrk.rate"), worst" \
 	"$(worst "$tmp/r.wrk.rate" higher); CPU per request: $(two "$tmp/r.wrk.cpu"), worst" \
-	"$(worst "$tmp/r.wrk.cpu" lower)"
+	"$(worst "$tmp/r.wrk.cpu" lower); without polling: $(two "$tmp/r.wrk.work"), worst" \
+	"$(worst "$tmp/r.wrk.work" lower)"

@@ -45,7 +45,7 @@ static const struct bp_opt http_opts[] = {
 	{ 'c', "connections", BP_OPT_INT, P(connections), "N", "10", 1, 100000, NULL,
 	  "connections (each carries --pipeline requests at a time)" },
 	{ 'T', "threads", BP_OPT_INT, P(threads), "N", "0", 0, 1024, NULL,
-	  "worker threads (0: one per core; never more than connections)" },
+	  "worker threads (0: one per core; never more than connections or usable cores)" },
 	{ 't', "time", BP_OPT_DURATION, P(time), "S", "10", 0.1, 86400, NULL, "how long to load" },
 	{ 'i', "interval", BP_OPT_DURATION, P(interval), "S", "1", 0, 3600, NULL,
 	  "seconds between interval reports, 0 for none" },

@@ -174,11 +174,9 @@ static void fire_timers(struct bp_loop *l, uint64_t now)
 }
 
 /*
- * Milliseconds until the next deadline, rounded up: epoll_wait never returns before the
- * timer is due, so the loop sleeps instead of spinning through sub-millisecond waits. A
- * flow that needs finer timing re-checks the clock when it runs.
+ * Nanoseconds until the next deadline; UINT64_MAX when there is none. A flow that needs
+ * finer timing than the wait gives re-checks the clock when it runs.
  */
-/* Nanoseconds until the next deadline; UINT64_MAX when there is none. */
 static uint64_t wait_ns(const struct bp_loop *l, uint64_t now, uint64_t until_ns)
 {
 	uint64_t due = l->timers ? l->timers->due_ns : UINT64_MAX;
