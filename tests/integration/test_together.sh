@@ -48,7 +48,8 @@ jq -e '[.results[].params.time] | all(. == 2)' <<<"$json" >/dev/null; ok $? "tog
 jq -e '.params.tests | length == 2' <<<"$json" >/dev/null; ok $? "params name the command lines"
 
 # common start: each together child's clock started within 1 s of the release, the two
-# within 0.5 s of each other, and no round warns not-overlapping
+# within 0.5 s of each other, and no round warns not-overlapping (where the tester's CPU was
+# its own: a result naming its loss may overlap less, and says so)
 for round in 1 2; do
 	starts=$(jq -c --argjson r "$round" '[.results[].params.together
 		| select(.round == $r and .phase == "together") | .start]' <<<"$json")
@@ -63,11 +64,15 @@ for round in 1 2; do
 		| ($a | length) >= 2 and ($b | length) >= 2
 		  and ([($a | last.end), ($b | last.end)] | min) - ([($a[0].start), ($b[0].start)] | max)
 		      >= 0.9 * ([($a | last.end) - $a[0].start, ($b | last.end) - $b[0].start] | min)' \
-		<<<"$json" >/dev/null
-	ok $? "round $round: A's and B's interval series overlap in time"
+		<<<"$json" >/dev/null || [ -n "$(tester_cpu_named "$json")" ]
+	ok $? "round $round: A's and B's interval series overlap in time ($(tester_cpu_named "$json"))"
 done
-! jq -e '.warnings[] | select(.code == "not-overlapping")' <<<"$json" >/dev/null
-ok $? "no not-overlapping warning"
+# A start 0.4 s apart leaves 2 s tests overlapping 80 %, and the tool says so; only a result
+# that names the tester's lost CPU may (CI run 46 under ASan in a lane: starts 0.21 and
+# 0.59 s after the release)
+! jq -e '.warnings[] | select(.code == "not-overlapping")' <<<"$json" >/dev/null ||
+	[ -n "$(tester_cpu_named "$json")" ]
+ok $? "no not-overlapping warning, or the tester's lost CPU named"
 
 # arithmetic: every figure from the children's own documents
 check_figure() { # LABEL METRIC
