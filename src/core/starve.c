@@ -148,6 +148,17 @@ static bool process_sched(struct bp_schedstat *s)
 	return ok;
 }
 
+/* Process-wide sums: relaxed atomics, read by whoever takes a snapshot. */
+static uint64_t late_sum_ns, late_count;
+
+void bp_starve_note_late(uint64_t late_ns)
+{
+	if (late_ns <= BP_STARVE_LATE_ALLOWANCE_NS)
+		return;
+	__atomic_add_fetch(&late_sum_ns, late_ns - BP_STARVE_LATE_ALLOWANCE_NS, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&late_count, 1, __ATOMIC_RELAXED);
+}
+
 void bp_starve_snap_take(struct bp_starve_snap *s)
 {
 	char text[4096];
@@ -160,6 +171,8 @@ void bp_starve_snap_take(struct bp_starve_snap *s)
 		    !bp_proc_stat_cpus_parse(text, NULL, &s->sys);
 	s->nivcsw_ok = !getrusage(RUSAGE_SELF, &ru);
 	s->nivcsw = s->nivcsw_ok ? ru.ru_nivcsw : 0;
+	s->late_ns = __atomic_load_n(&late_sum_ns, __ATOMIC_RELAXED);
+	s->late_wakes = __atomic_load_n(&late_count, __ATOMIC_RELAXED);
 }
 
 static uint64_t jiffies_total(const struct bp_cpu_ticks *j)
@@ -208,6 +221,9 @@ void bp_starve_between(const struct bp_starve_snap *a, const struct bp_starve_sn
 	}
 	if (a->nivcsw_ok && b->nivcsw_ok && b->nivcsw >= a->nivcsw)
 		f->nivcsw = b->nivcsw - a->nivcsw;
+	f->late_s = b->late_ns >= a->late_ns ? (double)(b->late_ns - a->late_ns) / 1e9 : NAN;
+	f->late_wakes = b->late_wakes >= a->late_wakes ? (double)(b->late_wakes - a->late_wakes) :
+							 NAN;
 }
 
 void bp_starve_since(const struct bp_starve_snap *s0, struct bp_starve_figures *f)
@@ -224,15 +240,23 @@ static bool wait_starved(const struct bp_starve_figures *f)
 	       f->starved_s * 1e9 >= (double)BP_STARVE_MIN_NS;
 }
 
+static bool woke_late(const struct bp_starve_figures *f)
+{
+	return isfinite(f->late_s) && f->span_s > 0 &&
+	       f->late_s >= f->span_s * BP_STARVE_LATE_PERCENT / 100 &&
+	       f->late_s * 1e9 >= (double)BP_STARVE_MIN_NS;
+}
+
 bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen)
 {
 	bool waited = wait_starved(f);
 	bool stolen = isfinite(f->steal_percent) && f->steal_percent >= BP_STARVE_STEAL_PERCENT;
+	bool late = woke_late(f);
 	size_t used = 0;
 
 	if (msglen)
 		msg[0] = '\0';
-	if (!waited && !stolen)
+	if (!waited && !stolen && !late)
 		return false;
 	if (waited)
 		used += (size_t)snprintf(msg, msglen, "the tester's threads waited %.0f ms for a "
@@ -244,6 +268,12 @@ bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen
 		used += (size_t)snprintf(msg + used, msglen - used, "%sthe hypervisor took %.0f %% "
 					 "of this machine's CPU time (steal)", used ? "; " : "",
 					 f->steal_percent);
+	if (late && used < msglen)
+		used += (size_t)snprintf(msg + used, msglen - used, "%sits timed wake-ups came "
+					 "%.0f ms late in all (%.0f of them, beyond %.0f ms each; %.1f %% of "
+					 "a %.2f s test)", used ? "; " : "", f->late_s * 1e3, f->late_wakes,
+					 BP_STARVE_LATE_ALLOWANCE_NS / 1e6, f->late_s / f->span_s * 100,
+					 f->span_s);
 	if (used < msglen && isfinite(f->idle_percent))
 		used += (size_t)snprintf(msg + used, msglen - used, "; the machine was %.0f %% idle",
 					 f->idle_percent);
@@ -275,4 +305,8 @@ void bp_starve_json_into(json_t *obj, const struct bp_starve_figures *f)
 	json_object_set_new(obj, "machine_steal_percent", real_or_null(f->steal_percent));
 	json_object_set_new(obj, "machine_idle_percent", real_or_null(f->idle_percent));
 	json_object_set_new(obj, "machine_iowait_percent", real_or_null(f->iowait_percent));
+	json_object_set_new(obj, "late_wakeups_count", isfinite(f->late_wakes) ?
+			    json_integer((json_int_t)f->late_wakes) : json_null());
+	json_object_set_new(obj, "late_wakeups_s", isfinite(f->late_s) ?
+			    json_real(round(f->late_s * 1e4) / 1e4) : json_null());
 }

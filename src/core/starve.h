@@ -49,6 +49,19 @@
 #define BP_STARVE_MIN_NS (20ULL * 1000000ULL)
 /* The hypervisor took at least this share of the machine's CPU time (steal). */
 #define BP_STARVE_STEAL_PERCENT 5.0
+/*
+ * Late wake-ups: an event loop that slept until a deadline and woke later than it. Neither
+ * the run-queue wait nor steal sees every such loss: a guest the host paused without
+ * counting steal, a softirq pass held up, a timer that fired late. A loop's timed wake
+ * comes 50-100 us late on a quiet machine (timer slack, leaving idle) and up to 1 ms where
+ * the wait is rounded to milliseconds (no epoll_pwait2): beyond this allowance each wake
+ * counts. A paced sender loses what it was not woken for at the end of its test (tcp -b
+ * 10M read 97.9 % of the rate in CI, run-queue wait under the threshold).
+ */
+#define BP_STARVE_LATE_ALLOWANCE_NS (5ULL * 1000000ULL)
+/* Late beyond the allowance, summed, for at least this share of the span (and
+ * BP_STARVE_MIN_NS): a figure over the span may read that much low. */
+#define BP_STARVE_LATE_PERCENT 1.0
 
 /* One line of schedstat: on-CPU time, run-queue wait (both ns) and timeslices run. */
 struct bp_schedstat {
@@ -74,6 +87,12 @@ int bp_schedstat_sum_tasks(const char *taskdir, const int *skip, size_t nskip,
  */
 void bp_starve_thread_exit(void);
 
+/*
+ * An event loop (io/loop.c) that asked to wake at a deadline and woke late_ns after it.
+ * Lock-free, any thread; only the part beyond BP_STARVE_LATE_ALLOWANCE_NS is counted.
+ */
+void bp_starve_note_late(uint64_t late_ns);
+
 /* The process's account and the machine's counters at one moment. */
 struct bp_starve_snap {
 	uint64_t wall_ns;
@@ -83,6 +102,7 @@ struct bp_starve_snap {
 	bool sys_ok;
 	long nivcsw;
 	bool nivcsw_ok;
+	uint64_t late_ns, late_wakes;  /* bp_starve_note_late's sums so far */
 };
 
 /* Take a snapshot from /proc/self/task, /proc/stat and getrusage. Never fails: what
@@ -101,6 +121,8 @@ struct bp_starve_figures {
 	double idle_percent;
 	double iowait_percent;
 	long nivcsw;            /* -1 when unknown */
+	double late_s;          /* timed wake-ups past the allowance: the time beyond it */
+	double late_wakes;      /* how many such wake-ups */
 };
 
 void bp_starve_between(const struct bp_starve_snap *a, const struct bp_starve_snap *b,
@@ -112,7 +134,8 @@ void bp_starve_since(const struct bp_starve_snap *s0, struct bp_starve_figures *
 /*
  * The threshold: true when the threads were starved (starved_percent) for at least
  * BP_STARVE_PERCENT of their runnable time and BP_STARVE_MIN_NS, or steal was at least
- * BP_STARVE_STEAL_PERCENT. Then msg holds the warning's sentence ("the tester's threads
+ * BP_STARVE_STEAL_PERCENT, or the loops woke late (late_s) for BP_STARVE_LATE_PERCENT of
+ * the span and BP_STARVE_MIN_NS. Then msg holds the warning's sentence ("the tester's threads
  * waited 412 ms for a CPU (41 % of the time they were ready to run, in a 1.00 s test;
  * 380 ms beyond what 640 wake-ups cost): other load took it; ..."); msg may be NULL when msglen is 0. Unknown figures
  * never make a tester starved.
@@ -123,7 +146,7 @@ bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen
  * The figures as the keys of a result's cpu.local: runqueue_wait_s,
  * runqueue_wait_percent, timeslices_count, starved_percent, involuntary_switches_count,
  * machine_steal_percent, machine_idle_percent, machine_iowait_percent (null when
- * unknown). Added to obj.
+ * unknown), late_wakeups_count, late_wakeups_s. Added to obj.
  */
 void bp_starve_json_into(json_t *obj, const struct bp_starve_figures *f);
 

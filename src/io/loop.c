@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/signals.h"
+#include "core/starve.h"
 #include "io/busy_poll.h"
 
 /* Events taken per epoll_wait; more are simply reported by the next call (level-triggered). */
@@ -310,6 +311,17 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 		/* A fake clock (tests, core/clock.h) waits for nothing and moves on to the deadline. */
 		n = l->busy.max_ns && timeout ? wait_polling(l, bp_clock_wait_ns(timeout)) :
 						wait_events(l, bp_clock_wait_ns(timeout));
+		/*
+		 * Back past the deadline, with events, without, or interrupted (a process stopped
+		 * and continued gets EINTR, signal(7)): the kernel owed the wake by then, so the
+		 * time beyond it is time the tester was not run (core/starve.h).
+		 */
+		if (timeout != UINT64_MAX && !bp_clock_is_fake()) {
+			uint64_t woke = bp_now_ns();
+
+			if (woke > now + timeout)
+				bp_starve_note_late(woke - now - timeout);
+		}
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -160,6 +160,33 @@ static void test_between(void)
 	a.sys_ok = false;
 	bp_starve_between(&a, &b, &f);
 	CHECK(isnan(f.wait_percent) && isnan(f.starved_s) && isnan(f.idle_percent));
+	/* Late wake-ups: the sums' difference; a sum that shrank is unknown. */
+	a.late_ns = 7 * BP_NS_PER_MS;
+	a.late_wakes = 2;
+	b.late_ns = 157 * BP_NS_PER_MS;
+	b.late_wakes = 5;
+	bp_starve_between(&a, &b, &f);
+	CHECK_NEAR(f.late_s, 0.15, 1e-12);
+	CHECK_NEAR(f.late_wakes, 3, 1e-12);
+	bp_starve_between(&b, &a, &f);
+	CHECK(isnan(f.late_s) && isnan(f.late_wakes));
+}
+
+/* bp_starve_note_late counts only what passed the allowance, from any caller. */
+static void test_note_late(void)
+{
+	struct bp_starve_snap a, b;
+	struct bp_starve_figures f;
+
+	bp_starve_snap_take(&a);
+	bp_starve_note_late(BP_STARVE_LATE_ALLOWANCE_NS);      /* within: not a late wake */
+	bp_starve_note_late(BP_STARVE_LATE_ALLOWANCE_NS + 1);  /* 1 ns past it */
+	bp_starve_note_late(BP_STARVE_LATE_ALLOWANCE_NS + 300 * BP_NS_PER_MS);
+	bp_starve_snap_take(&b);
+	bp_starve_between(&a, &b, &f);
+	CHECK_INT(b.late_wakes - a.late_wakes, 2);
+	CHECK_INT(b.late_ns - a.late_ns, 300 * BP_NS_PER_MS + 1);
+	CHECK_NEAR(f.late_wakes, 2, 1e-12);
 }
 
 static void test_judge(void)
@@ -178,6 +205,14 @@ static void test_judge(void)
 		{ 2.0, 0.0, 5.0, true },
 		{ 2.0, NAN, NAN, false },   /* nothing known proves nothing */
 	};
+	/* Late wake-ups alone: 1 % of the span and 20 ms. */
+	static const struct {
+		double span_s, late_s;
+		bool starved;
+	} late[] = {
+		{ 2.0, 0.019, false }, { 2.0, 0.020, true }, { 10.0, 0.099, false },
+		{ 10.0, 0.100, true }, { 0.5, 0.019, false }, { 2.0, NAN, false },
+	};
 	char msg[512];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -195,6 +230,20 @@ static void test_judge(void)
 		CHECK_INT(bp_starve_judge(&f, NULL, 0), cases[i].starved);
 		if (!cases[i].starved)
 			CHECK_STR(msg, "");
+	}
+	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++) {
+		struct bp_starve_figures f = {
+			.span_s = late[i].span_s, .wait_s = 0, .wait_percent = 0, .slices = 100,
+			.starved_s = 0, .starved_percent = 0, .steal_percent = 0,
+			.idle_percent = 50, .iowait_percent = NAN, .nivcsw = 3,
+			.late_s = late[i].late_s, .late_wakes = 1,
+		};
+
+		CHECK_INT(bp_starve_judge(&f, msg, sizeof(msg)), late[i].starved);
+		if (late[i].starved && late[i].span_s == 2.0)
+			CHECK_STR(msg, "its timed wake-ups came 20 ms late in all (1 of them, beyond "
+				  "5 ms each; 1.0 % of a 2.00 s test); the machine was 50 % idle, 3 "
+				  "involuntary switches; the figures may read low");
 	}
 	{
 		struct bp_starve_figures f = { .span_s = 1.0, .wait_s = 0.412, .wait_percent = 41.2,
@@ -233,6 +282,15 @@ static void test_json(void)
 	CHECK(json_is_null(json_object_get(o, "machine_steal_percent")));
 	CHECK_NEAR(json_real_value(json_object_get(o, "machine_idle_percent")), 12.35, 1e-12);
 	CHECK(json_is_real(json_object_get(o, "machine_iowait_percent")));
+	CHECK_INT(json_integer_value(json_object_get(o, "late_wakeups_count")), 0);
+	CHECK_NEAR(json_real_value(json_object_get(o, "late_wakeups_s")), 0, 1e-12);
+	json_decref(o);
+	f.late_s = 0.31234;
+	f.late_wakes = 4;
+	o = json_object();
+	bp_starve_json_into(o, &f);
+	CHECK_INT(json_integer_value(json_object_get(o, "late_wakeups_count")), 4);
+	CHECK_NEAR(json_real_value(json_object_get(o, "late_wakeups_s")), 0.3123, 1e-12);
 	json_decref(o);
 }
 
@@ -340,6 +398,7 @@ int main(int argc, char **argv)
 	test_proc_stat_parse();
 	test_sum_tasks();
 	test_between();
+	test_note_late();
 	test_judge();
 	test_json();
 	test_result_warning();
