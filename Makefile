@@ -155,7 +155,7 @@ test: deps-test
 # The benches (bench/README.md): the stock tools installed, then each of BENCHES in turn
 # (default: all; `make bench BENCHES="http tcp"` for some), each ending with its median
 # ratios; some need root (udp: the veth rig; disk: its file set). Loopback only; minutes each.
-BENCHES ?= $(filter-out lib,$(basename $(notdir $(wildcard bench/*.sh))))
+BENCHES ?= $(filter-out lib nginx_bench,$(basename $(notdir $(wildcard bench/*.sh))))
 bench: deps-bench build
 	@rc=0; for b in $(BENCHES); do echo "== bench/$$b.sh"; bash bench/$$b.sh || rc=1; done; exit $$rc
 

@@ -35,7 +35,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-. "$here/../tests/integration/nginx.sh"
+. "$here/nginx_bench.sh"
 
 bench_args 5 "$@"
 port=${NGINX_PORT:-25221}
@@ -50,39 +50,7 @@ if command -v h2load >/dev/null; then tools+=(h2load); else
 	echo "bench/http.sh: no h2load (Debian package nghttp2-client, in \`make deps-bench\`): wrk only" >&2
 fi
 
-tmp=$(mktemp -d)
-ngx_pid=
-cleanup() {
-	if [[ -n $ngx_pid ]]; then
-		kill -TERM "$ngx_pid" 2>/dev/null || true
-		wait "$ngx_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-listening "$port" && die "port $port is already in use; set another with NGINX_PORT"
-
-mkdir -p "$tmp/html"
-head -c 100 /dev/zero >"$tmp/html/tiny"
-head -c 1024 /dev/zero >"$tmp/html/1k"
-head -c 65536 /dev/urandom >"$tmp/html/64k"
-nginx_conf "$tmp" "    listen 127.0.0.1:$port; root $tmp/html;"
-ncpu=$(nproc)
-srv_pin=() cli_pin=() layout="unpinned"
-if [[ ${PIN:-1} != 0 ]] && ((ncpu >= 2)); then
-	srv_pin=(taskset -c $((ncpu - 1))) cli_pin=(taskset -c "0-$((ncpu - 2))")
-	layout="nginx on CPU $((ncpu - 1)), clients on CPU 0-$((ncpu - 2))"
-fi
-# nginx_start's command, through the layout's taskset (which execs nginx: $! is nginx's)
-"${srv_pin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/error.log" -g 'daemon off;' &
-ngx_pid=$!
-for ((i = 0; i < 50; i++)); do listening "$port" && break; sleep 0.1; done
-listening "$port" || die "nginx does not listen on 127.0.0.1:$port: $(tail -n 3 "$tmp/error.log")"
-worker=$(pgrep -P "$ngx_pid" | head -n 1)
-[[ -n $worker ]] || die "no nginx worker process under PID $ngx_pid"
+bench_nginx "$port"
 
 # client_cmd TOOL PATH CONNS THREADS
 client_cmd() {

@@ -21,40 +21,15 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-. "$here/../tests/integration/nginx.sh"
+. "$here/nginx_bench.sh"
 
 bench_args 5 "$@"
 port=${NGINX_PORT:-25222}
 need nginx
 need h2load nghttp2-client
+need pgrep procps
 
-tmp=$(mktemp -d)
-ngx_pid=
-cleanup() {
-	if [[ -n $ngx_pid ]]; then
-		kill -TERM "$ngx_pid" 2>/dev/null || true
-		wait "$ngx_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-listening "$port" && die "port $port is already in use; set another with NGINX_PORT"
-mkdir -p "$tmp/html"
-head -c 100 /dev/zero >"$tmp/html/tiny"
-nginx_conf "$tmp" "    listen 127.0.0.1:$port; root $tmp/html;"
-ncpu=$(nproc)
-srv_pin=() cli_pin=() layout="unpinned"
-if [[ ${PIN:-1} != 0 ]] && ((ncpu >= 2)); then
-	srv_pin=(taskset -c $((ncpu - 1))) cli_pin=(taskset -c "0-$((ncpu - 2))")
-	layout="nginx on CPU $((ncpu - 1)), clients on CPU 0-$((ncpu - 2))"
-fi
-"${srv_pin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/error.log" -g 'daemon off;' &
-ngx_pid=$!
-for ((i = 0; i < 50; i++)); do listening "$port" && break; sleep 0.1; done
-listening "$port" || die "nginx does not listen on 127.0.0.1:$port: $(tail -n 3 "$tmp/error.log")"
+bench_nginx "$port"
 url=http://127.0.0.1:$port/tiny
 
 # pcts: "p50 p90 p99 n" in us from durations in us on stdin (nearest rank)

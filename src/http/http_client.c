@@ -113,11 +113,8 @@ static int start_workers(struct client *c)
 	int cpus = bp_workers_available_cpus(), first = 0;
 	int n = o->threads > 0 && o->threads < cpus ? o->threads : cpus;
 
-	/*
-	 * Never more workers than connections, nor than the CPUs this process may run on: two
-	 * event loops on one core only take turns on it, and each turn is a sleep that a server
-	 * on this machine pays to wake (io/busy_poll.h).
-	 */
+	/* Never more workers than connections, nor than the CPUs this process may run on: two
+	 * event loops on one core only take turns on it, each turn a sleep (see below). */
 	c->nworkers = n < o->connections ? n : o->connections;
 	/*
 	 * A server on this machine pays for waking a sleeping worker (io/busy_poll.h): workers
