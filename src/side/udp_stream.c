@@ -23,10 +23,9 @@
 #define BATCH BP_PACER_MAX_BATCH
 /* The largest datagram a receiver accepts (a UDP payload can be up to this). */
 #define MAX_PAYLOAD 65507
-/* How long a stopping receiver may go on reading what is still queued in its socket or
- * still arriving (a sender that stops a control message after this end, -R), and how long
- * an empty socket ends it sooner: the peer's last datagrams follow each other at its pace. */
-#define DRAIN_NS (20 * BP_NS_PER_MS)
+/* BP_UDP_DRAIN_NS (udp_stream.h), and how long an empty socket ends a drain sooner: the
+ * peer's last datagrams follow each other at its pace. */
+#define DRAIN_NS BP_UDP_DRAIN_NS
 #define DRAIN_IDLE_NS (2 * BP_NS_PER_MS)
 /* A drained RX ring: no block came for longer than the kernel takes to hand a part-filled
  * one over (BLOCK_TIMEOUT_MS, 4 ms, in io/pkt_rx.c). */

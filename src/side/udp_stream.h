@@ -14,6 +14,10 @@
 
 #include "io/stream_pool.h"
 
+/* How long a stopping receiver may go on reading what is still queued in its socket or
+ * still arriving (a sender that stops a control message after this end, -R). */
+#define BP_UDP_DRAIN_NS (20ULL * 1000000ULL)
+
 struct bp_udp_stream_cfg {
 	bool sender;
 	size_t payload_len;   /* datagram payload, header included */

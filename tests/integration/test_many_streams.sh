@@ -59,11 +59,19 @@ done
 timed "-P 32 -t 3" -P 32 -t 3
 awk -v w="$wall" 'BEGIN { exit !(w <= 5) }'; ok $? "-P 32 -t 3 ended within 3 + 2 s ($wall s)"
 agree "$out" "-P 32 -t 3"
-jq -e '(.intervals | length) == 3 and .intervals[0].start == 0
-	and (.intervals[-1].end >= 3 and .intervals[-1].end < 3.1)
+# The last ends where the sender's span does, at 3 s and within 0.1 s of it; later only
+# where the result names the tester's lost CPU, and within 0.5 s: 32 senders and their
+# receivers on this machine's cores stop together (quiet here: 3.0005-3.12 s, every run
+# tester-cpu-starved; CI under ASan 3.12 s).
+why=$(tester_cpu_named "$out")
+jq -e --arg why "$why" '(.intervals | length) == 3 and .intervals[0].start == 0
+	and ([.metrics[] | select(.name == "sender.span")][0].value / 1e9 - .intervals[-1].end
+	     | fabs < 0.001)
+	and (.intervals[-1].end >= 3
+	     and .intervals[-1].end < (if $why != "" then 3.5 else 3.1 end))
 	and ([range(1; .intervals | length) as $i
 	      | (.intervals[$i].start == .intervals[$i - 1].end)] | all)' <<<"$out" >/dev/null
-ok $? "3 intervals cover the run: $(jq -c '[.intervals[] | [.start, .end]]' <<<"$out")"
+ok $? "3 intervals cover the run to the sender's span: $(jq -c '[.intervals[] | [.start, .end]]' <<<"$out") (past 3.1 s only with the tester's CPU named: ${why:-none})"
 for side in sender receiver; do
 	sum=$(jq --arg s "$side" '[.intervals[].metrics[$s + ".bytes"]] | add' <<<"$out")
 	tot=$(metric "$side.bytes" "$out")
