@@ -324,6 +324,10 @@ static bool search_record(struct bp_search *s, const struct trial *t)
 {
 	if (!t->short_offer) {
 		bp_search_record(s, t->target_fps, t->passed);
+		/* What the device forwarded while overloaded: the next trial goes just below. */
+		if (!t->passed && t->sent > 0)
+			bp_search_note_delivered(s, t->target_fps, t->offered_fps *
+						 (double)t->received / (double)t->sent);
 		return false;
 	}
 	bp_search_record_short(s, t->target_fps, t->lossless ? t->carried_fps : t->offered_fps,

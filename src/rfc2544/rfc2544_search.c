@@ -47,6 +47,8 @@ double bp_search_next(const struct bp_search *s)
 		return s->short_lo;
 	if (lo > 0 ? hi <= lo * (1 + s->resolution) : hi <= s->top * BP_SEARCH_FLOOR_SHARE)
 		return 0;
+	if (s->probe > lo && s->probe < hi)
+		return s->probe;
 	return (lo + hi) / 2;
 }
 
@@ -69,6 +71,12 @@ static void note_first(struct bp_search *s)
 
 void bp_search_record(struct bp_search *s, double rate, bool passed)
 {
+	/* A hint's trial that passed: next, one a resolution above it, which decides (and
+	 * when that passes too, bisection goes on above it). */
+	bool hinted = s->probe > 0 && rate == s->probe && !s->probe_above;
+
+	s->probe = 0;
+	s->probe_above = false;
 	if (s->trials++ == 0)
 		s->max_passed = passed;
 	if (!passed) {
@@ -77,8 +85,28 @@ void bp_search_record(struct bp_search *s, double rate, bool passed)
 		s->clean_lo = max2(s->clean_lo, rate);
 		if (s->short_lo <= s->clean_lo)
 			s->short_lo = 0;
+		if (hinted && rate >= lower_bound(s)) {
+			s->probe = rate * (1 + s->resolution);
+			s->probe_above = true;
+		}
 	}
 	note_first(s);
+}
+
+void bp_search_note_delivered(struct bp_search *s, double rate, double delivered)
+{
+	/* Half a resolution below what arrived, then 2, 8 and 32 times that. */
+	double margin = s->resolution / 2;
+
+	if (!(delivered > 0 && delivered < rate) || s->hints >= BP_SEARCH_HINTS)
+		return;
+	for (int i = 0; i < s->hints; i++)
+		margin *= 4;
+	s->hints++;
+	if (margin < 1) {
+		s->probe = delivered * (1 - margin);
+		s->probe_above = false;
+	}
 }
 
 void bp_search_record_short(struct bp_search *s, double target, double carried,
@@ -88,6 +116,8 @@ void bp_search_record_short(struct bp_search *s, double target, double carried,
 	bool confirming = s->short_lo > 0 && target == s->short_lo;
 
 	s->trials++;
+	s->probe = 0;
+	s->probe_above = false;
 	if (target < s->hi)
 		s->hi = target;
 	if (!lossless || carried <= 0) {
