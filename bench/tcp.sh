@@ -14,8 +14,10 @@
 #     clock ticks) read before and after each test (all threads of the process are included);
 #   - the client runs under /usr/bin/time (its rusage, children included).
 # CPU-seconds per GB = (client + server CPU seconds) / (receiver bytes / 1e9).
-# Server memory: VmRSS from /proc/PID/status right after each 4-stream test (median), for
-# boardperf serve beside iperf3 -s (and iperf2 -s for information).
+# Server memory: VmRSS and RssAnon from /proc/PID/status right after each 4-stream test
+# (median), for boardperf serve beside iperf3 -s (and iperf2 -s for information). Give it the
+# shipped static binary (make dist: dist/boardperf-VERSION-amd64): a development build maps
+# its shared libraries (OpenSSL, SQLite, ...) as well, ~1.5 MiB of RSS.
 #
 # Parsing: boardperf --json (receiver.bitrate, receiver.bytes); iperf3 -J
 # (end.sum_received.bits_per_second and .bytes, the sum over streams with -P); iperf2 -y C
@@ -76,6 +78,10 @@ softirq_ticks() {
 }
 rss_kib() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
 hwm_kib() { awk '$1 == "VmHWM:" { print $2 }' "/proc/$1/status"; }
+# RssAnon: what the process allocated itself. The rest of VmRSS is its program's and
+# libraries' pages mapped from the page cache (shared, dropped under pressure), which grows
+# with the binary and with how much of it the kernel maps per fault, not with the tests.
+anon_kib() { awk '$1 == "RssAnon:" { print $2 }' "/proc/$1/status"; }
 
 # client_cmd TOOL STREAMS DIR: the client command line (DIR: send = the client sends,
 # recv = the server sends).
@@ -139,12 +145,19 @@ one_test() {
 	echo "$bps" >>"$tmp/$key.bps"
 	echo "$cpugb" >>"$tmp/$key.cpugb"
 	awk -v q="$cq" -v y="$bytes" 'BEGIN { printf "%.4f\n", q / (y / 1e9) }' >>"$tmp/$key.sirq"
-	if ((n == 4)); then rss_kib "$pid" >>"$tmp/$tool.rss"; fi
+	if ((n == 4)); then
+		rss_kib "$pid" >>"$tmp/$tool.rss"
+		anon_kib "$pid" >>"$tmp/$tool.anon"
+	fi
 	printf 'round %d  %d stream(s) %-12s %-9s %6.2f Gbit/s  %6.2f GB  CPU client %5.2f s + server %5.2f s = %6.3f s/GB  (ksoftirqd %4.2f s)\n' \
 		"$r" "$n" "$dir" "$tool" "$(awk -v b="$bps" 'BEGIN { print b / 1e9 }')" \
 		"$(awk -v y="$bytes" 'BEGIN { print y / 1e9 }')" "$cc" "$cs" "$cpugb" "$cq"
 }
 
+# The binary's pages leave the page cache first: a binary the linker has just written can
+# sit there in large folios, mapped whole on the first faults (make dist's static amd64
+# binary: VmRSS 7.4 MiB, 3.1 MiB once its pages came from a read, as on a board after boot).
+dd if="$bp" iflag=nocache count=0 status=none 2>/dev/null || true
 start_server boardperf "$bp_port" "$bp" serve -p "$bp_port" -B "$host"
 start_server iperf3 "$ip3_port" iperf3 -s -B "$host" -p "$ip3_port"
 start_server iperf2 "$ip2_port" iperf -s -B "$host" -p "$ip2_port" -y C
@@ -233,6 +246,7 @@ echo "-P 32 -t 1 median wall time: boardperf $p32_bp s, iperf3 $p32_ip3 s;" \
 echo
 for tool in "${tools[@]}"; do
 	eval "rss_$tool=\$(med \"\$tmp/\$tool.rss\")"
+	eval "anon_$tool=\$(med \"\$tmp/\$tool.anon\")"
 done
 # shellcheck disable=SC2154
 echo "server VmRSS after a 4-stream test (median): boardperf serve ${rss_boardperf} KiB," \
@@ -240,6 +254,10 @@ echo "server VmRSS after a 4-stream test (median): boardperf serve ${rss_boardpe
 	"$(hwm_kib "${srv_pid[boardperf]}") KiB, iperf3 $(hwm_kib "${srv_pid[iperf3]}") KiB," \
 	"iperf2 $(hwm_kib "${srv_pid[iperf2]}") KiB"
 echo "ratio boardperf/iperf3 server RSS: $(ratio_or_nan "$rss_boardperf" "$rss_iperf3")"
+# shellcheck disable=SC2154
+echo "server RssAnon (its own allocations) after a 4-stream test (median): boardperf serve" \
+	"${anon_boardperf} KiB, iperf3 -s ${anon_iperf3} KiB, iperf2 -s ${anon_iperf2} KiB;" \
+	"ratio boardperf/iperf3 $(ratio_or_nan "$anon_boardperf" "$anon_iperf3")"
 two() { if [[ -s $1 ]]; then median <"$1" | awk '{ printf "%.2f\n", $1 }'; else echo nan; fi; }
 echo "median ratio boardperf/iperf2 CPU-seconds-per-GB: $(two "$tmp/r.c2"), worst $(worst "$tmp/r.c2" lower)"
 echo "median ratio boardperf/iperf3 CPU-seconds-per-GB: $(two "$tmp/r.c3"), worst $(worst "$tmp/r.c3" lower)"
