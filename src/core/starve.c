@@ -269,11 +269,11 @@ bool bp_starve_judge(const struct bp_starve_figures *f, char *msg, size_t msglen
 					 "of this machine's CPU time (steal)", used ? "; " : "",
 					 f->steal_percent);
 	if (late && used < msglen)
-		used += (size_t)snprintf(msg + used, msglen - used, "%sits timed wake-ups came "
+		used += (size_t)snprintf(msg + used, msglen - used, "%s timed wake-ups came "
 					 "%.0f ms late in all (%.0f of them, beyond %.0f ms each; %.1f %% of "
-					 "a %.2f s test)", used ? "; " : "", f->late_s * 1e3, f->late_wakes,
-					 BP_STARVE_LATE_ALLOWANCE_NS / 1e6, f->late_s / f->span_s * 100,
-					 f->span_s);
+					 "a %.2f s test)", used ? "; its" : "the tester's", f->late_s * 1e3,
+					 f->late_wakes, BP_STARVE_LATE_ALLOWANCE_NS / 1e6,
+					 f->late_s / f->span_s * 100, f->span_s);
 	if (used < msglen && isfinite(f->idle_percent))
 		used += (size_t)snprintf(msg + used, msglen - used, "; the machine was %.0f %% idle",
 					 f->idle_percent);

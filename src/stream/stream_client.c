@@ -366,7 +366,7 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 	 * TEST_END, and a pass takes the control socket first; a server held up a few ms when
 	 * the count went out read 46 of 50 (CI run 48 under ASan). TEST_END waits what
 	 * boardperf serve's own receivers drain for, so that the count the user asked for
-	 * arrives whole; its span is the sender's, ended above.
+	 * arrives whole. This side's span ended above; the server's ends 20 ms later.
 	 */
 	if (!rc && out->count_reached && bp_net_params_udp(np) && np->iperf3 &&
 	    side_sends(&c->side))

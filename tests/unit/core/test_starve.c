@@ -241,7 +241,7 @@ static void test_judge(void)
 
 		CHECK_INT(bp_starve_judge(&f, msg, sizeof(msg)), late[i].starved);
 		if (late[i].starved && late[i].span_s == 2.0)
-			CHECK_STR(msg, "its timed wake-ups came 20 ms late in all (1 of them, beyond "
+			CHECK_STR(msg, "the tester's timed wake-ups came 20 ms late in all (1 of them, beyond "
 				  "5 ms each; 1.0 % of a 2.00 s test); the machine was 50 % idle, 3 "
 				  "involuntary switches; the figures may read low");
 	}
