@@ -259,7 +259,7 @@ static long preemptions(void)
  * event, the window's end or the timeout, then the sleeping wait for the rest of the
  * timeout; the window learns from how long the loop was idle.
  */
-static int wait_polling(struct bp_loop *l, uint64_t timeout)
+static int wait_polling(struct bp_loop *l, uint64_t timeout, uint64_t *woke)
 {
 	uint64_t t0 = bp_now_ns(), t = t0;
 	uint64_t win = bp_busy_poll_window(&l->busy, t0, timeout);
@@ -275,10 +275,10 @@ static int wait_polling(struct bp_loop *l, uint64_t timeout)
 	if (!n)
 		n = wait_events(l, timeout == UINT64_MAX ? UINT64_MAX :
 				   timeout > t - t0 ? timeout - (t - t0) : 0);
-	if (n >= 0) {
-		t = bp_now_ns();
+	t = bp_now_ns();
+	*woke = t;
+	if (n >= 0)
 		bp_busy_poll_learn(&l->busy, t, t - t0, win, n > 0, win && preemptions() != pre);
-	}
 	return n;
 }
 
@@ -289,7 +289,7 @@ static int wait_polling(struct bp_loop *l, uint64_t timeout)
 int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 {
 	while (!__atomic_exchange_n(&l->stop, 0, __ATOMIC_ACQ_REL) && !bp_stop_requested()) {
-		uint64_t timeout = UINT64_MAX, now = 0;
+		uint64_t timeout = UINT64_MAX, now = 0, woke = 0;
 		int n;
 
 		/* Without timers or a deadline the loop needs no clock at all. */
@@ -309,7 +309,7 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 			timeout = wait_ns(l, now, until_ns);
 		}
 		/* A fake clock (tests, core/clock.h) waits for nothing and moves on to the deadline. */
-		n = l->busy.max_ns && timeout ? wait_polling(l, bp_clock_wait_ns(timeout)) :
+		n = l->busy.max_ns && timeout ? wait_polling(l, bp_clock_wait_ns(timeout), &woke) :
 						wait_events(l, bp_clock_wait_ns(timeout));
 		/*
 		 * Back past the deadline, with events, without, or interrupted (a process stopped
@@ -317,8 +317,8 @@ int bp_loop_run(struct bp_loop *l, uint64_t until_ns)
 		 * time beyond it is time the tester was not run (core/starve.h).
 		 */
 		if (timeout != UINT64_MAX && !bp_clock_is_fake()) {
-			uint64_t woke = bp_now_ns();
-
+			if (!woke)  /* a polling wait read the clock on its way out */
+				woke = bp_now_ns();
 			if (woke > now + timeout)
 				bp_starve_note_late(woke - now - timeout);
 		}
