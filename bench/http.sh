@@ -24,7 +24,15 @@
 #     machine each sleep is a wake-up nginx pays for when it answers (about 10 us on a
 #     2-core VM against nginx's own 20 us per small answer), so they explain its CPU;
 #   - boardperf's CPU per request without the time its workers polled instead of sleeping
-#     (cpu.local.busy_poll.seconds; docs/latency.md, "HTTP load"): its work per request.
+#     (cpu.local.busy_poll.seconds; docs/latency.md, "HTTP load"): its work per request;
+#   - where perf can count the kernel's syscall tracepoints (root): nginx's system calls per
+#     request (raw_syscalls:sys_enter on its worker) and the share of the run it was busy
+#     (task-clock). Counters the host's noise cannot move: a client that makes the server
+#     wake, read or write more per request shows here, and a server busy ~100 % under every
+#     tool is the bottleneck, so that the req/s ratios of that case measure nginx's speed
+#     from round to round, not the client's (2026-12-06: under boardperf at least 92.6 % in
+#     every case; 6.03-6.12 calls per small request under all three tools: nginx opens,
+#     stats, reads and closes the file, then recvfrom and writev, an epoll_wait per batch).
 # Per case it prints each tool's medians and the ratios boardperf/wrk (and /h2load); the last
 # line is the median over the cases and the case furthest behind beside it:
 #   "median ratio boardperf/wrk requests/s: X.XX, worst W.WW (CASE); CPU per request: Y.YY,
@@ -45,6 +53,10 @@ need /usr/bin/time time
 need nginx
 need wrk
 need pgrep procps
+# perf's syscall counts on nginx's worker where this user may read the tracepoints
+counts=0
+if command -v perf >/dev/null &&
+	perf stat -x, -e raw_syscalls:sys_enter -o /dev/null true >/dev/null 2>&1; then counts=1; fi
 tools=(boardperf wrk)
 if command -v h2load >/dev/null; then tools+=(h2load); else
 	echo "bench/http.sh: no h2load (Debian package nghttp2-client, in \`make deps-bench\`): wrk only" >&2
@@ -85,9 +97,16 @@ one_run() {
 	# shellcheck disable=SC2046
 	set -- $(client_cmd "$tool" "$path" "$conns" "$threads")
 	n0=$(cpu_ticks "$worker")
+	local perf_pid=
+	if ((counts)); then
+		perf stat -x, -e raw_syscalls:sys_enter,task-clock -p "$worker" -o "$out.perf" &
+		perf_pid=$!
+		sleep 0.2  # perf attaches before the client's first request
+	fi
 	/usr/bin/time -f '%U %S %w' -o "$out.time" timeout $((secs + 30)) "${cli_pin[@]}" "$@" \
 		>"$out" 2>"$out.err" || rc=$?
 	n1=$(cpu_ticks "$worker")
+	if [[ -n $perf_pid ]]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
 	read -r rate n polled < <(parse "$tool" "$out" 2>/dev/null || true) || true
 	if ((rc != 0)) || ! [[ ${rate:-} =~ ^[0-9.e+]+$ && ${n:-} =~ ^[0-9]+$ ]] || ((n == 0)); then
 		printf 'round %d %-16s %-9s FAILED (exit %d): %s\n' "$r" "$c" "$tool" "$rc" \
@@ -104,8 +123,17 @@ one_run() {
 	echo "$sl" >>"$tmp/$c.$tool.sleeps"
 	awk -v t="$((n1 - n0))" -v k="$clk" -v n="$n" 'BEGIN { printf "%.3f\n", t / k * 1e6 / n }' \
 		>>"$tmp/$c.$tool.srv"
-	printf 'r%d %-11s %-9s %6.0f/s CPU %5.2f us, %4.2f sleeps, nginx %5.2f us/req\n' \
-		"$r" "$c" "$tool" "$rate" "$cc" "$sl" "$(tail -n 1 "$tmp/$c.$tool.srv")"
+	local calls=""
+	if [[ -n $perf_pid ]]; then
+		# nginx's calls per request, and its busy share of the client's run (+ perf's 0.2 s)
+		awk -F, -v n="$n" -v s="$secs" -v c="$tmp/$c.$tool.calls" -v b="$tmp/$c.$tool.busy" '
+			/raw_syscalls/ { k = $1 } /task-clock/ { t = $1 }
+			END { printf "%.3f\n", k / n >>c; printf "%.1f\n", t / 10 / (s + 0.2) >>b }' \
+			"$out.perf"
+		calls=", $(tail -n 1 "$tmp/$c.$tool.calls") calls, busy $(tail -n 1 "$tmp/$c.$tool.busy") %"
+	fi
+	printf 'r%d %-11s %-9s %6.0f/s CPU %5.2f us, %4.2f sleeps, nginx %5.2f us/req%s\n' \
+		"$r" "$c" "$tool" "$rate" "$cc" "$sl" "$(tail -n 1 "$tmp/$c.$tool.srv")" "$calls"
 }
 
 cases=${CASES:-"/tiny:10:1 /tiny:50:2 /tiny:256:2 /1k:10:1 /1k:50:2 /64k:10:1 /64k:50:2"}
@@ -128,12 +156,18 @@ ratio_or_nan() { if [[ $1 == nan || $2 == nan ]]; then echo nan; else ratio "$1"
 two() { if [[ -s $1 ]]; then median <"$1" | awk '{ printf "%.2f\n", $1 }'; else echo nan; fi; }
 
 echo
-printf '%-13s %-9s %10s %12s %10s %10s\n' case tool "req/s" "CPU us/req" "sleeps/req" "nginx us"
+# per tool: req/s, its CPU us per request, its sleeps per request, nginx's CPU us, calls per
+# request and busy share (the last two where perf counts: "-" otherwise)
+printf '%-13s %-9s %8s %8s %7s %7s %6s %5s\n' case tool "req/s" "CPU us" sleeps "ngx us" \
+	calls "busy%"
 for c in $cases; do
 	for tool in "${tools[@]}"; do
-		printf '%-13s %-9s %10.0f %12s %10s %10s\n' "$c" "$tool" "$(med "$tmp/$c.$tool.rate")" \
-			"$(two "$tmp/$c.$tool.cpu")" "$(two "$tmp/$c.$tool.sleeps")" \
-			"$(two "$tmp/$c.$tool.srv")"
+		printf '%-13s %-9s %8.0f %8s %7s %7s %6s %5s\n' "$c" "$tool" \
+			"$(med "$tmp/$c.$tool.rate")" "$(two "$tmp/$c.$tool.cpu")" \
+			"$(two "$tmp/$c.$tool.sleeps")" "$(two "$tmp/$c.$tool.srv")" \
+			"$(if [[ -s $tmp/$c.$tool.calls ]]; then median <"$tmp/$c.$tool.calls"; else echo -; fi)" \
+			"$(if [[ -s $tmp/$c.$tool.busy ]]; then median <"$tmp/$c.$tool.busy"; else echo -; fi)"
+		[[ -s $tmp/$c.$tool.busy ]] && echo "$(median <"$tmp/$c.$tool.busy") $c" >>"$tmp/busy.$tool"
 	done
 	for tool in "${tools[@]:1}"; do
 		rr=$(ratio_or_nan "$(med "$tmp/$c.boardperf.rate")" "$(med "$tmp/$c.$tool.rate")")
@@ -144,6 +178,10 @@ for c in $cases; do
 		[[ $rr != nan ]] && echo "$rr $c" >>"$tmp/r.$tool.rate"
 		[[ $rc != nan ]] && echo "$rc $c" >>"$tmp/r.$tool.cpu"
 		[[ $rw != nan ]] && echo "$rw $c" >>"$tmp/r.$tool.work"
+		if [[ -s $tmp/$c.boardperf.calls && -s $tmp/$c.$tool.calls ]]; then
+			echo "$(ratio "$(median <"$tmp/$c.boardperf.calls")" \
+				"$(median <"$tmp/$c.$tool.calls")") $c" >>"$tmp/r.$tool.calls"
+		fi
 	done
 done
 echo
@@ -151,6 +189,17 @@ echo
 	"worst $(worst "$tmp/r.h2load.rate" higher); CPU per request: $(two "$tmp/r.h2load.cpu")," \
 	"worst $(worst "$tmp/r.h2load.cpu" lower); without polling: $(two "$tmp/r.h2load.work")," \
 	"worst $(worst "$tmp/r.h2load.work" lower)"
+if [[ -s $tmp/busy.boardperf ]]; then
+	# each tool's least busy nginx over the cases: near 100 % under every tool, the server is
+	# the bottleneck and that case's req/s ratios are nginx's own spread from round to round
+	printf 'nginx busy, lowest over the cases (median of the rounds):'
+	for tool in "${tools[@]}"; do
+		printf ' %s %s' "$tool" "$(sort -g "$tmp/busy.$tool" | head -n 1 | awk '{ printf "%s %% (%s)", $1, $2 }')"
+	done
+	echo
+	echo "nginx calls per request boardperf/wrk: $(two "$tmp/r.wrk.calls"), worst" \
+		"$(worst "$tmp/r.wrk.calls" lower)${tools[2]:+; /h2load: $(two "$tmp/r.h2load.calls"), worst $(worst "$tmp/r.h2load.calls" lower)}"
+fi
 echo "median ratio boardperf/wrk requests/s: $(two "$tmp/r.wrk.rate"), worst" \
 	"$(worst "$tmp/r.wrk.rate" higher); CPU per request: $(two "$tmp/r.wrk.cpu"), worst" \
 	"$(worst "$tmp/r.wrk.cpu" lower); without polling: $(two "$tmp/r.wrk.work"), worst" \
