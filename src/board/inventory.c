@@ -4,6 +4,7 @@
 
 #include "board/blockdev.h"
 #include "board/board.h"
+#include "board/clock_sync.h"
 #include "board/cpu.h"
 #include "board/cpufreq.h"
 #include "board/gpio_chips.h"
@@ -71,6 +72,14 @@ static json_t *thermal_json(const char *root)
 	return a;
 }
 
+static json_t *clock_json(const char *root)
+{
+	struct bp_clock_sync c;
+
+	bp_clock_sync_read(root, &c);
+	return bp_clock_sync_to_json(&c);
+}
+
 static json_t *throttle_json(const char *root)
 {
 	struct bp_throttle_info t;
@@ -113,6 +122,8 @@ json_t *bp_inventory_collect(const char *root, const char *dir)
 	bp_json_put(o, "nics", nics_json(root));
 	bp_json_put(o, "storage", storage_json(root, dir));
 	bp_json_put(o, "throttle", throttle_json(root));
+	/* the clock's synchronisation: what a figure across two machines' clocks rests on */
+	bp_json_put(o, "clock", clock_json(root));
 	/* the GPIO chips: [{"name", "label", "lines"}], [] without gpiolib (board/gpio_chips.h) */
 	bp_json_put(o, "gpio", bp_gpio_inventory_json(root));
 	bp_cpu_free(&cpu);

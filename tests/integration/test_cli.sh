@@ -108,9 +108,31 @@ grep -q "^info: " <<<"$out"; ok $? "info text starts with its header"
 
 expect_exit 0 "info --json" "$bp" info --json
 jq -e '.schema == "boardperf/1" and .test == "info"' <<<"$out" >/dev/null; ok $? "info JSON has schema and test"
-for k in board cpu thermal memory os nics throttle; do
+for k in board cpu thermal memory os nics throttle clock; do
 	jq -e --arg k "$k" '.env.inventory | has($k)' <<<"$out" >/dev/null; ok $? "inventory has $k"
 done
+
+# The clock's facts against the kernel's own answer (adjtimex(2) through ctypes, before and
+# after): the same state and flag, and a maxerror between the two readings, which the
+# kernel grows with time (an LP64 struct timex: maxerror at byte 24, status at 40)
+kclock() {
+	python3 -c 'import ctypes, struct
+b = ctypes.create_string_buffer(512)
+st = ctypes.CDLL(None, use_errno=True).adjtimex(b)
+print(st, struct.unpack_from("q", b, 24)[0], struct.unpack_from("i", b, 40)[0] & 0x40)'
+}
+read -r k_state k_max0 k_unsync < <(kclock)
+expect_exit 0 "info --json (clock)" "$bp" info --json
+read -r k_state2 k_max1 _ < <(kclock)
+jq -e --argjson st "$k_state" --argjson st2 "$k_state2" --argjson lo "$k_max0" \
+	--argjson hi "$k_max1" --argjson un "$k_unsync" '.env.inventory.clock as $c |
+	([$st, $st2] | index(["ok", "insert-leap", "delete-leap", "leap-in-progress",
+	  "leap-done", "error"] | index($c.state))) != null and
+	$c.maxerror_us >= ([$lo, $hi] | min) and $c.maxerror_us <= ([$lo, $hi] | max) and
+	$c.synchronized == ($un == 0 and $c.state != "error") and ($c.daemons | type) == "array"' \
+	<<<"$out" >/dev/null
+ok $? "info's clock is the kernel's (adjtimex state $k_state, maxerror $k_max0..$k_max1 us,\
+ unsync flag $k_unsync): $(jq -c .env.inventory.clock <<<"$out")"
 jq -e '.env.boardperf.version and .env.boardperf.libraries.openssl and .env.boardperf.compiler' \
 	<<<"$out" >/dev/null; ok $? "env names version, compiler and libraries"
 jq -e '.metrics == [] and .warnings == [] and .intervals == []' <<<"$out" >/dev/null

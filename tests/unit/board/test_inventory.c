@@ -116,7 +116,7 @@ static int no_unknown_word(json_t *v, const char *where)
 }
 
 static const char *const top_keys[] = {
-	"board", "cpu", "thermal", "memory", "os", "nics", "storage", "throttle",
+	"board", "cpu", "thermal", "memory", "os", "nics", "storage", "throttle", "clock",
 };
 
 static void check_top_keys(json_t *j)
@@ -247,6 +247,11 @@ static void empty_root(const char *fx)
 	CHECK(jnull(j, "storage.size_bytes"));
 	CHECK(jnull(j, "storage.is_block_device"));
 	CHECK(jnull(j, "throttle.firmware.state"));
+	/* no kernel below a tree: the clock's facts unknown, no daemon */
+	CHECK(same_shape(json_object_get(ref, "clock"), json_object_get(j, "clock"), "clock"));
+	CHECK(jnull(j, "clock.synchronized"));
+	CHECK(jnull(j, "clock.maxerror_us"));
+	CHECK_INT(json_array_size(jget(j, "clock.daemons")), 0);
 	json_decref(j);
 	json_decref(ref);
 	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
