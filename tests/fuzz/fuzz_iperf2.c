@@ -1,0 +1,55 @@
+/*
+ * Fuzz target for iperf 2's test header and acknowledgement (src/proto/iperf2_header.c), the
+ * first bytes a stranger's iperf 2 client sends serve and the answer a stock `iperf -s`
+ * gives the client. A header that decodes must hold every field in its domain, be no longer
+ * than the input, and decode again to the same test after the client's writer wrote it (the
+ * writer keeps what a 2.1.8 client sends: the extension and, with a start, 80 bytes). The
+ * prefix check must agree with the length check on the same first bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "proto/iperf2_header.h"
+
+static bool same_test(const struct bp_iperf2_header *a, const struct bp_iperf2_header *b)
+{
+	return a->mode == b->mode && a->threads == b->threads && a->port == b->port &&
+	       a->buffer_len == b->buffer_len && a->window == b->window &&
+	       a->timed == b->timed && a->duration_ns == b->duration_ns && a->bytes == b->bytes &&
+	       a->trip_times == b->trip_times && a->has_start == b->has_start &&
+	       a->start_sec == b->start_sec && a->start_usec == b->start_usec &&
+	       a->rate == b->rate && a->tos == b->tos;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bp_iperf2_header h, again;
+	uint8_t out[BP_IPERF2_HEADER_MAX];
+	uint32_t vu, vl;
+	char err[160];
+	size_t len;
+
+	if (size >= 4 && bp_iperf2_header_prefix(data, size) != (bp_iperf2_header_len(data) > 0))
+		abort();
+	if (bp_iperf2_ack_parse(data, size, &vu, &vl) == 0 && size < BP_IPERF2_ACK_LEN)
+		abort();
+	if (bp_iperf2_header_parse(data, size, &h, err, sizeof(err)) != 0) {
+		if (!err[0])
+			abort();	/* a refusal always says why */
+		return 0;
+	}
+	if (h.len > size || h.len > BP_IPERF2_HEADER_MAX || h.threads < 1 ||
+	    h.threads > BP_IPERF2_MAX_THREADS || (h.timed ? !h.duration_ns : !h.bytes) ||
+	    h.duration_ns > 86400ull * 1000000000 || h.start_usec >= 1000000)
+		abort();
+	/* the writer speaks the modes a 2.1 client asks over one connection */
+	if (h.mode == BP_IPERF2_DUAL || h.mode == BP_IPERF2_TRADEOFF || !h.extended)
+		return 0;
+	h.upper &= (uint16_t)~(BP_IPERF2_UPPER_REVERSE | BP_IPERF2_UPPER_FULLDUPLEX);
+	len = bp_iperf2_header_write(&h, out, sizeof(out));
+	if (!len || bp_iperf2_header_parse(out, len, &again, err, sizeof(err)) != 0 ||
+	    !same_test(&h, &again))
+		abort();
+	return 0;
+}
