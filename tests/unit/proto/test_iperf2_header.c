@@ -24,6 +24,17 @@ static void set32(uint8_t *b, size_t at, uint32_t v)
 	b[at + 3] = (uint8_t)v;
 }
 
+/* --trip-times' 80 bytes: the plain header, its length 80, TRIPTIME, the start at 64 */
+static void trip_header(uint8_t b[80], uint32_t sec, uint32_t usec)
+{
+	memset(b, 0, 80);
+	memcpy(b, plain, 60);
+	b[3] = 0xa0;
+	b[33] = 0x10;
+	set32(b, 64, sec);
+	set32(b, 68, usec);
+}
+
 static int parse(const uint8_t *b, size_t n, struct bp_iperf2_header *h, char *err)
 {
 	return bp_iperf2_header_parse(b, n, h, err, 160);
@@ -103,12 +114,7 @@ static void stock_headers(void)
 	round_trip(b, 60, "-P 4 -l 8K -w 256K");
 
 	/* --trip-times: 80 bytes, the client's start at 64 */
-	memset(b, 0, sizeof(b));
-	memcpy(b, plain, 60);
-	b[3] = 0xa0;
-	b[33] = 0x10;
-	set32(b, 64, 0x6b150727);
-	set32(b, 68, 0x000e4d54);
+	trip_header(b, 0x6b150727, 0x000e4d54);
 	CHECK(parse(b, 80, &h, err) == 0);
 	CHECK_INT(h.len, 80);
 	CHECK(h.trip_times && h.has_start);
@@ -169,11 +175,7 @@ static void out_of_domain(void)
 	b[3] = 0x10;
 	refused(b, 60, "flags 0x40010010");
 	/* the start's microseconds past a second */
-	memset(b, 0, sizeof(b));
-	memcpy(b, plain, 60);
-	b[3] = 0xa0;
-	b[33] = 0x10;
-	set32(b, 68, 1000000);
+	trip_header(b, 0x6b150727, 1000000);
 	refused(b, 80, "start microseconds 1000000");
 }
 
