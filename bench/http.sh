@@ -106,7 +106,11 @@ one_run() {
 	/usr/bin/time -f '%U %S %w' -o "$out.time" timeout $((secs + 30)) "${cli_pin[@]}" "$@" \
 		>"$out" 2>"$out.err" || rc=$?
 	n1=$(cpu_ticks "$worker")
-	if [[ -n $perf_pid ]]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
+	if [[ -n $perf_pid ]]; then
+		kill -INT "$perf_pid" 2>/dev/null || true
+		wait "$perf_pid" || true
+		[[ -s $out.perf ]] || perf_pid=  # perf ended without its counts: this run has none
+	fi
 	read -r rate n polled < <(parse "$tool" "$out" 2>/dev/null || true) || true
 	if ((rc != 0)) || ! [[ ${rate:-} =~ ^[0-9.e+]+$ && ${n:-} =~ ^[0-9]+$ ]] || ((n == 0)); then
 		printf 'round %d %-16s %-9s FAILED (exit %d): %s\n' "$r" "$c" "$tool" "$rc" \

@@ -79,9 +79,11 @@ int bp_iperf2_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_header *
 	int32_t threads, amount, port, buffer_len, window;
 
 	memset(h, 0, sizeof(*h));
+	if (n < 4)
+		return bad(err, errlen, "the header is cut short");
 	if (len < 0) {
 		snprintf(err, errlen, "flags 0x%08" PRIx32 ": not an iperf 2.1 TCP test header",
-			 n >= 4 ? get32(b) : 0);
+			 get32(b));
 		return -EINVAL;
 	}
 	if (n < (size_t)len)

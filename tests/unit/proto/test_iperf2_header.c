@@ -158,6 +158,7 @@ static void out_of_domain(void)
 	refused(b, 60, "amount -8640001");
 	memcpy(b, plain, 60);
 	refused(b, 59, "cut short");
+	refused(b, 3, "cut short");
 	/* the start time announced but the header too short to hold it */
 	b[33] = 0x10;
 	refused(b, 60, "too short");
