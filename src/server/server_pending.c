@@ -2,6 +2,8 @@
  * Connections accepted whose first 37 bytes (the cookie) have not all come yet: they say
  * whether the connection is a test's control connection or one of its data streams. Until
  * then the connection belongs to nobody, so it is bounded here (server_accept.h says how).
+ * A stock iperf 2 client sends its test header instead (proto/iperf2_header.h), told from a
+ * cookie by its first byte and read whole under the same bounds and timeout.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/log_limit.h"
+#include "proto/iperf2_header.h"
 #include "server/server_accept.h"
 #include "server/server_internal.h"
 
@@ -26,7 +29,8 @@ struct srv_pending {
 	struct srv *srv;
 	struct srv_pending *older, *newer;
 	unsigned char host[16];        /* the per-address bound's key */
-	char cookie[BP_COOKIE_LEN];
+	/* the cookie's bytes, or an iperf 2 header's (up to the 80 bytes of --trip-times') */
+	unsigned char first[BP_IPERF2_HEADER_START_LEN];
 	size_t have;
 	char peer[64];
 	struct bp_timer timer;
@@ -99,6 +103,40 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 		close(fd);
 }
 
+static const char *iperf2_mode(enum bp_iperf2_mode m)
+{
+	return m == BP_IPERF2_NORMAL ? "client sends" : m == BP_IPERF2_REVERSE ? "-R" :
+	       m == BP_IPERF2_FULL_DUPLEX ? "--full-duplex" : m == BP_IPERF2_DUAL ? "-d" : "-r";
+}
+
+/*
+ * An iperf 2 client's test header, whole (or its first 80 bytes, when it says it is longer):
+ * this server does not run iperf 2 tests, so it says what came and closes.
+ */
+static void iperf2_client(struct srv *s, int fd, const char *peer, const unsigned char *b,
+			  size_t n)
+{
+	struct bp_iperf2_header h;
+	char err[160], what[208];
+
+	s->door.junk++;  /* not a client of the dialects served: "not-a-client" in --metrics */
+	if (bp_iperf2_header_parse(b, n, &h, err, sizeof(err)))
+		snprintf(what, sizeof(what), "its header unread: %s", err);
+	else if (h.timed)
+		snprintf(what, sizeof(what), "version %u.%u.%u, %u stream%s, %s%s, -t %g s",
+			 h.version_u >> 16, h.version_u & 0xffff, h.version_l >> 16, h.threads,
+			 h.threads == 1 ? "" : "s", iperf2_mode(h.mode),
+			 h.trip_times ? ", --trip-times" : "", (double)h.duration_ns / 1e9);
+	else
+		snprintf(what, sizeof(what), "version %u.%u.%u, %u stream%s, %s%s, -n %llu bytes",
+			 h.version_u >> 16, h.version_u & 0xffff, h.version_l >> 16, h.threads,
+			 h.threads == 1 ? "" : "s", iperf2_mode(h.mode),
+			 h.trip_times ? ", --trip-times" : "", (unsigned long long)h.bytes);
+	bp_info_peer(peer, "%s: an iperf 2 client (%s): this server runs boardperf's and iperf3's "
+		     "tests, not iperf 2's; closed", peer, what);
+	close(fd);
+}
+
 /* The first n bytes of a cookie: 36 of iperf3's alphabet (a-z, 2-7), then a NUL. */
 static bool cookie_prefix(const char *c, size_t n)
 {
@@ -109,32 +147,61 @@ static bool cookie_prefix(const char *c, size_t n)
 	return true;
 }
 
+/* How many first bytes settle what the connection is: a cookie's 37, an iperf 2 header's. */
+static size_t first_len(const unsigned char *b, size_t have)
+{
+	int len;
+
+	if (!have || !bp_iperf2_header_prefix(b, have))
+		return BP_COOKIE_LEN;
+	if (have < 4)
+		return 4;
+	len = bp_iperf2_header_len(b);
+	return len < BP_IPERF2_HEADER_START_LEN ? (size_t)len : BP_IPERF2_HEADER_START_LEN;
+}
+
 /*
  * Reads what has come of p's cookie. True when p is gone: routed to its session (the cookie is
- * whole), or closed (junk, the peer went away); false while a valid cookie is still coming.
+ * whole), or closed (junk, an iperf 2 client, the peer went away); false while a valid
+ * cookie or header is still coming.
  */
 static bool pending_read(struct srv_pending *p)
 {
 	struct srv *s = p->srv;
+	unsigned char first[sizeof(p->first)];
 	char cookie[BP_COOKIE_LEN], peer[64];
 	int fd = p->flow.fd;
+	size_t want = first_len(p->first, p->have), have;
 	ssize_t n;
 
-	/* Read no further than the cookie: what follows belongs to the session. */
-	n = recv(fd, p->cookie + p->have, BP_COOKIE_LEN - p->have, MSG_DONTWAIT);
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-		pending_free(p, true);
-		return true;
+	/*
+	 * Read no further than the cookie (or header): what follows belongs to the session. A
+	 * header shorter than the bytes the accept read at once has them all already.
+	 */
+	if (p->have < want) {
+		n = recv(fd, p->first + p->have, want - p->have, MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+			pending_free(p, true);
+			return true;
+		}
+		if (n > 0)
+			p->have += (size_t)n;
+		want = first_len(p->first, p->have);
 	}
-	if (n > 0)
-		p->have += (size_t)n;
 	/* The timer is not re-armed: a cookie trickled a byte at a time gains no time. */
-	if (p->have < BP_COOKIE_LEN && cookie_prefix(p->cookie, p->have))
+	if (p->have < want && (want != BP_COOKIE_LEN ||
+			       cookie_prefix((const char *)p->first, p->have)))
 		return false;
-	memcpy(cookie, p->cookie, sizeof(cookie));
+	have = p->have;
+	memcpy(first, p->first, sizeof(first));
 	memcpy(peer, p->peer, sizeof(peer));
 	/* Out of the loop first: the fd is about to be registered again by its owner. */
 	pending_free(p, false);
+	if (want != BP_COOKIE_LEN) {
+		iperf2_client(s, fd, peer, first, have);
+		return true;
+	}
+	memcpy(cookie, first, sizeof(cookie));
 	route(s, fd, peer, cookie);
 	return true;
 }
@@ -240,8 +307,14 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 		close(fd);
 		return;
 	}
-	/* Whole, or already not a cookie (junk need not wait for its 37th byte) */
-	if (n == BP_COOKIE_LEN || (n > 0 && !cookie_prefix(cookie, (size_t)n))) {
+	/* Whole, or already not a cookie (junk need not wait for its 37th byte); an iperf 2
+	 * header is read on as a pending connection */
+	if (n == BP_COOKIE_LEN && cookie_prefix(cookie, (size_t)n)) {
+		route(s, fd, name, cookie);
+		return;
+	}
+	if (n > 0 && !cookie_prefix(cookie, (size_t)n) &&
+	    !bp_iperf2_header_prefix((const unsigned char *)cookie, (size_t)n)) {
 		route(s, fd, name, cookie);
 		return;
 	}
@@ -256,7 +329,7 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 	make_room(s, p->host, fd);
 	snprintf(p->peer, sizeof(p->peer), "%s", name);
 	if (n > 0) {
-		memcpy(p->cookie, cookie, (size_t)n);
+		memcpy(p->first, cookie, (size_t)n);
 		p->have = (size_t)n;
 	}
 	p->flow = (struct bp_flow){ .fd = fd, .events = EPOLLIN, .handler = pending_readable,
