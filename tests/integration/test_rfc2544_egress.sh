@@ -136,14 +136,17 @@ ok $? "tester-egress-limited, naming $RIG_CLIENT_IF, with each size's egress rat
 # sends (ENOBUFS) and the socket stays writable; the sender backs off instead of retrying at
 # once (it spun at 99.9 % of a core), keeps the egress full: the receiver gets R in payload
 # (1400 of the 1442 bytes tbf charges) and the bucket's 64 KiB on top, in 1 s; and it says
-# its kernel refused sends.
+# its kernel refused sends. Below that share only where the result names the tester's lost
+# CPU: a sender not run leaves the egress idle (CI run 54 under ASan in a lane, the machine
+# 96 % busy: 10.3 of 12.9 Mbit/s, tester-cpu-starved and busy-machine named).
 out=$(rig_exec client "$bp" udp -c "$RIG_SERVER_IP" -t 1 -b 0 -l 1400 --json --no-save)
 rate=$(metric receiver.bitrate "$out")
 busy=$(jq -r '.cpu.local.busiest_worker_percent // 100' <<<"$out")
-within "$rate" "$(awk -v r="$R" 'BEGIN { print (r + 65536 * 8) * 1400 / 1442 }')" 0.1 &&
+share=$(awk -v r="$R" 'BEGIN { print (r + 65536 * 8) * 1400 / 1442 }')
+{ within "$rate" "$share" 0.1 || below_named "$out" "$rate" "$share"; } &&
 	awk -v b="$busy" 'BEGIN { exit !(b < 25) }' &&
 	jq -e '[.warnings[].code] | index("tester-send-stalled") != null' <<<"$out" >/dev/null
-ok $? "udp -b 0 behind the egress: received ${rate:-none} bit/s, R's payload share and the bucket within 10 %, tester-send-stalled ($(metric sender.stalls "$out") refused), busiest worker $busy % of a core (< 25)"
+ok $? "udp -b 0 behind the egress: received ${rate:-none} bit/s, R's payload share ($share) and the bucket within 10 % (or below with the tester's CPU named: $(tester_cpu_named "$out")), tester-send-stalled ($(metric sender.stalls "$out") refused), busiest worker $busy % of a core (< 25)"
 if [ "$tap_failed" != 0 ]; then
 	for ((k = 0; k < rounds; k++)); do
 		echo "# round $k"
