@@ -422,6 +422,40 @@ int bp_sock_set_nonblocking(int fd, bool on)
 #define TI_HAS(len, field) \
 	((size_t)(len) >= offsetof(struct tcp_info, field) + sizeof(((struct tcp_info *)0)->field))
 
+/* tcpi_state's values that matter here (the kernel's include/net/tcp_states.h, ABI) */
+enum { ST_FIN_WAIT2 = 5, ST_TIME_WAIT = 6, ST_CLOSE = 7, ST_CLOSE_WAIT = 8, ST_LAST_ACK = 9,
+       ST_CLOSING = 11 };
+
+/*
+ * The kernel counts a FIN as a byte in bytes_received and bytes_acked (it takes a sequence
+ * number): a receiver whose peer closed had one byte more than came (iperf -n 10M counted
+ * 10,485,761), a sender whose FIN was acknowledged one more than it sent. Payload only:
+ * where the kernel says what it sent (bytes_sent less bytes_retrans, payload alone, Linux
+ * 4.19), acknowledged is at most that, and more means this side's FIN was acknowledged;
+ * the peer's FIN came in the states that follow it, and in CLOSE after LAST_ACK (this
+ * side's FIN acknowledged; a reset there after FIN_WAIT2 is miscounted by a byte).
+ * Without bytes_sent, the states alone.
+ */
+static void payload_only(const struct tcp_info *k, socklen_t len, struct bp_tcp_info *ti)
+{
+	uint8_t st = k->tcpi_state;
+	bool fin_acked = st == ST_FIN_WAIT2 || st == ST_TIME_WAIT, fin_in;
+
+	if (TI_HAS(len, tcpi_bytes_retrans) && k->tcpi_bytes_sent >= k->tcpi_bytes_retrans) {
+		uint64_t sent = k->tcpi_bytes_sent - k->tcpi_bytes_retrans;
+
+		fin_acked = ti->bytes_acked > sent;
+		if (fin_acked)
+			ti->bytes_acked = sent;
+	} else if (fin_acked && ti->bytes_acked) {
+		ti->bytes_acked--;
+	}
+	fin_in = st == ST_CLOSE_WAIT || st == ST_LAST_ACK || st == ST_CLOSING ||
+		 st == ST_TIME_WAIT || (st == ST_CLOSE && fin_acked);
+	if (fin_in && ti->bytes_received)
+		ti->bytes_received--;
+}
+
 int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 {
 	struct tcp_info k;
@@ -445,6 +479,7 @@ int bp_tcp_info_read(int fd, struct bp_tcp_info *ti)
 	if (TI_HAS(len, tcpi_bytes_received)) {
 		ti->bytes_received = k.tcpi_bytes_received;
 		ti->has_bytes = true;
+		payload_only(&k, len, ti);
 	}
 	if (TI_HAS(len, tcpi_delivery_rate))
 		ti->delivery_rate = k.tcpi_delivery_rate;

@@ -132,7 +132,8 @@ int bp_iperf2_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_header *
 		h->version_u = get32(b + 36);
 		h->version_l = get32(b + 40);
 		h->tos = get16(b + 46);
-		h->rate = (uint64_t)get32(b + 52) << 32 | get32(b + 48);
+		/* the upper word's high 24 bits are the rate's upper 32, as 2.1 writes them */
+		h->rate = (uint64_t)(get32(b + 52) >> 8) << 32 | get32(b + 48);
 	}
 	h->mode = mode_of(h->flags, h->upper);
 	h->trip_times = h->upper & BP_IPERF2_UPPER_TRIPTIME;
@@ -180,7 +181,7 @@ size_t bp_iperf2_header_write(const struct bp_iperf2_header *h, uint8_t *out, si
 	put32(out + 40, h->version_l);
 	put16(out + 46, h->tos);
 	put32(out + 48, (uint32_t)h->rate);
-	put32(out + 52, (uint32_t)(h->rate >> 32));
+	put32(out + 52, (uint32_t)(h->rate >> 32) << 8);
 	if (h->has_start) {
 		put32(out + 64, h->start_sec);
 		put32(out + 68, h->start_usec);

@@ -16,7 +16,8 @@
  *  24  type, 28 length (0 from clients), 32 upper flags (REVERSE 0x0400, FULLDUPLEX
  *      0x0800, TRIPTIME 0x0010, EPOCH_START 0x1000, ...), 34 lower flags, 36 and 40 the
  *      client's version (0x00020001, 0x00080003: 2.1.8), 44 reserved, 46 TOS, 48 and 52
- *      the rate's lower and upper words, 56 TCP write prefetch
+ *      the rate (-b): its lower 32 bits, then its upper 32 in the word's top 24 (<< 8),
+ *      56 TCP write prefetch
  *  60  (with --trip-times or --txstart-time, 80 bytes) reserved, the client's start as
  *      seconds and microseconds, the fair-queue rate's two words
  */
@@ -30,6 +31,7 @@
 #define BP_IPERF2_HEADER_EXTEND 0x40000000u
 #define BP_IPERF2_HEADER_VERSION1 0x80000000u
 #define BP_IPERF2_HEADER_VERSION2 0x04000000u
+#define BP_IPERF2_HEADER_V2PEERDETECT 0x02000000u  /* -X: the client reads the ack */
 #define BP_IPERF2_HEADER_UDPTESTS 0x20000000u
 #define BP_IPERF2_HEADER_KEYCHECK 0x10000000u
 #define BP_IPERF2_HEADER_BOUNCEBACK 0x00800000u
@@ -37,6 +39,7 @@
 #define BP_IPERF2_HEADER_LEN_MASK 0x000001feu
 #define BP_IPERF2_RUN_NOW 0x00000001u
 
+#define BP_IPERF2_UPPER_UNITS_PPS 0x0080u  /* -b in packets per second (UDP) */
 #define BP_IPERF2_UPPER_TRIPTIME 0x0010u
 #define BP_IPERF2_UPPER_REVERSE 0x0400u
 #define BP_IPERF2_UPPER_FULLDUPLEX 0x0800u
@@ -76,7 +79,7 @@ struct bp_iperf2_header {
 	uint16_t upper, lower;	/* the extended flags */
 	uint32_t version_u, version_l;	/* the client's version: 0x00020001, 0x00080003 */
 	uint16_t tos;
-	uint64_t rate;		/* bits/s (UDP -b), 0 for TCP */
+	uint64_t rate;		/* -b, bits/s (0: none; each stream's, TCP's too) */
 	bool trip_times;	/* --trip-times: the start below is the client's clock */
 	bool has_start;		/* the 80-byte form: start_sec, start_usec */
 	uint32_t start_sec, start_usec;

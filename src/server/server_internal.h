@@ -26,6 +26,7 @@
 
 struct srv_session;
 struct srv_proof;
+struct srv_iperf2;
 
 struct srv {
 	const struct bp_server_opts *o;
@@ -97,6 +98,9 @@ struct srv_session {
 	uint64_t born_ns;              /* its control connection's cookie came */
 	uint64_t last_total_bytes;
 	char udp_peers[BP_NET_MAX_STREAMS][64]; /* UDP streams taken, by peer address */
+	/* A stock iperf 2 client's test (server_iperf2.h): no control connection (flow.fd is
+	 * -1), its header for the parameters, its connections the streams; NULL otherwise */
+	struct srv_iperf2 *iperf2;
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };
@@ -129,6 +133,25 @@ void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[
 bool srv_session_take_stream(struct srv_session *ss, int fd);
 /* The data connection fd, proved (or needing no proof), becomes stream index. */
 void srv_session_add_stream(struct srv_session *ss, int fd, int index);
+/* The same for the next stream, sending or receiving, without closing a session that ends
+ * (the caller's entry point reaps). */
+void srv_session_add_tcp(struct srv_session *ss, int fd, bool sender);
+/*
+ * A test without a control connection (an iperf 2 client's, server_iperf2.c), from addr:
+ * linked in, not yet admitted; the caller fills ss->np and calls srv_session_begin, which
+ * admits it (or refuses it: ss->dead) and leaves it waiting for its streams. i2 is the
+ * dialect's state, freed with the session (srv_iperf2_free). NULL: out of memory.
+ */
+struct srv_session *srv_session_headless(struct srv *s, const struct bp_addr *addr,
+					 const char *peer, struct srv_iperf2 *i2);
+void srv_session_begin(struct srv_session *ss);
+/*
+ * Inside a handler the session is only marked dead, with what the log says of its end (NULL:
+ * nothing); the entry point that ran the handler closes it on the way out with
+ * srv_session_reap (true when it was closed and freed), so no code touches a freed session.
+ */
+void srv_session_end(struct srv_session *ss, const char *why);
+bool srv_session_reap(struct srv_session *ss);
 /* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
  * is recognised and its socket closed. */
 void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);

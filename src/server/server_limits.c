@@ -291,19 +291,18 @@ static struct srv_session *stalled_victim(const struct srv_session *ss, int ss_s
 enum bp_limit srv_limits_check(struct srv_session *ss, char *msg, size_t len,
 			       struct srv_session **take)
 {
-	struct sockaddr_storage peer;
-	socklen_t plen = sizeof(peer);
 	char client[INET6_ADDRSTRLEN], subnet[INET6_ADDRSTRLEN + 4];
 	struct bp_limits_ask a;
 	enum bp_limit l;
 
 	*take = NULL;
 	/*
-	 * A control connection whose peer is gone has no address: it counts under ::, and the
-	 * answer that follows the admission finds the connection lost and ends it.
+	 * A control connection whose peer was gone when it came has no address: it counts under
+	 * ::, and the answer that follows the admission finds the connection lost and ends it.
 	 */
-	if (getpeername(ss->flow.fd, (struct sockaddr *)&peer, &plen) ||
-	    bp_client_key_from((const struct sockaddr *)&peer, plen, &ss->client))
+	if (!ss->ctl_addr.len ||
+	    bp_client_key_from((const struct sockaddr *)&ss->ctl_addr.ss, ss->ctl_addr.len,
+			       &ss->client))
 		memset(&ss->client, 0, sizeof(ss->client));
 	a = (struct bp_limits_ask){
 		.time_ns = ss->np.time_ns, .omit_ns = ss->np.omit_ns,

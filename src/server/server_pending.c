@@ -3,7 +3,8 @@
  * whether the connection is a test's control connection or one of its data streams. Until
  * then the connection belongs to nobody, so it is bounded here (server_accept.h says how).
  * A stock iperf 2 client sends its test header instead (proto/iperf2_header.h), told from a
- * cookie by its first byte and read whole under the same bounds and timeout.
+ * cookie by its first byte, read whole under the same bounds and timeout, and handed to
+ * server_iperf2.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "proto/iperf2_header.h"
 #include "server/server_accept.h"
 #include "server/server_internal.h"
+#include "server/server_iperf2.h"
 
 /* Fewer free descriptors than this and each new pending connection replaces the oldest. */
 #define FD_HEADROOM 64
@@ -103,40 +105,6 @@ static void route(struct srv *s, int fd, const char *peer, const char cookie[BP_
 		close(fd);
 }
 
-static const char *iperf2_mode(enum bp_iperf2_mode m)
-{
-	return m == BP_IPERF2_NORMAL ? "client sends" : m == BP_IPERF2_REVERSE ? "-R" :
-	       m == BP_IPERF2_FULL_DUPLEX ? "--full-duplex" : m == BP_IPERF2_DUAL ? "-d" : "-r";
-}
-
-/*
- * An iperf 2 client's test header, whole (or its first 80 bytes, when it says it is longer):
- * this server does not run iperf 2 tests, so it says what came and closes.
- */
-static void iperf2_client(struct srv *s, int fd, const char *peer, const unsigned char *b,
-			  size_t n)
-{
-	struct bp_iperf2_header h;
-	char err[160], what[208];
-
-	s->door.junk++;  /* not a client of the dialects served: "not-a-client" in --metrics */
-	if (bp_iperf2_header_parse(b, n, &h, err, sizeof(err)))
-		snprintf(what, sizeof(what), "its header unread: %s", err);
-	else if (h.timed)
-		snprintf(what, sizeof(what), "version %u.%u.%u, %u stream%s, %s%s, -t %g s",
-			 h.version_u >> 16, h.version_u & 0xffff, h.version_l >> 16, h.threads,
-			 h.threads == 1 ? "" : "s", iperf2_mode(h.mode),
-			 h.trip_times ? ", --trip-times" : "", (double)h.duration_ns / 1e9);
-	else
-		snprintf(what, sizeof(what), "version %u.%u.%u, %u stream%s, %s%s, -n %llu bytes",
-			 h.version_u >> 16, h.version_u & 0xffff, h.version_l >> 16, h.threads,
-			 h.threads == 1 ? "" : "s", iperf2_mode(h.mode),
-			 h.trip_times ? ", --trip-times" : "", (unsigned long long)h.bytes);
-	bp_info_peer(peer, "%s: an iperf 2 client (%s): this server runs boardperf's and iperf3's "
-		     "tests, not iperf 2's; closed", peer, what);
-	close(fd);
-}
-
 /* The first n bytes of a cookie: 36 of iperf3's alphabet (a-z, 2-7), then a NUL. */
 static bool cookie_prefix(const char *c, size_t n)
 {
@@ -198,7 +166,7 @@ static bool pending_read(struct srv_pending *p)
 	/* Out of the loop first: the fd is about to be registered again by its owner. */
 	pending_free(p, false);
 	if (want != BP_COOKIE_LEN) {
-		iperf2_client(s, fd, peer, first, have);
+		srv_iperf2_accept(s, fd, peer, first, have);
 		return true;
 	}
 	memcpy(cookie, first, sizeof(cookie));

@@ -25,6 +25,7 @@
 #include "proto/iperf3_text.h"
 #include "server/server_auth.h"
 #include "server/server_figures.h"
+#include "server/server_iperf2.h"
 #include "server/server_internal.h"
 #include "io/addr_host.h"
 #include "io/sock.h"
@@ -88,8 +89,11 @@ void srv_session_close(struct srv_session *ss, const char *why)
 	free(ss->half_state);
 	if (ss->side_ready)
 		bp_stream_side_free(&ss->side);
-	bp_loop_del(&ss->flow);
-	close(ss->flow.fd);
+	srv_iperf2_free(ss);
+	if (ss->flow.fd >= 0) {
+		bp_loop_del(&ss->flow);
+		close(ss->flow.fd);
+	}
 	bp_proto_decoder_free(&ss->dec);
 	unlink_session(ss);
 	if (ss->admitted) {
@@ -103,11 +107,8 @@ void srv_session_close(struct srv_session *ss, const char *why)
 	malloc_trim(0);
 }
 
-/*
- * Inside a handler the session is only marked dead; the entry point that ran the handler
- * closes it on the way out (reap), so no code touches a session after it was freed.
- */
-static void kill_session(struct srv_session *ss, const char *why)
+/* Marks the session dead (server_internal.h). */
+void srv_session_end(struct srv_session *ss, const char *why)
 {
 	if (ss->dead)
 		return;
@@ -115,8 +116,8 @@ static void kill_session(struct srv_session *ss, const char *why)
 	snprintf(ss->why, sizeof(ss->why), "%s", why ? why : "");
 }
 
-/* True when the session was closed and freed. */
-static bool reap(struct srv_session *ss)
+/* Closes a dead session (server_internal.h). */
+bool srv_session_reap(struct srv_session *ss)
 {
 	if (!ss->dead)
 		return false;
@@ -139,8 +140,11 @@ void srv_session_refuse(struct srv_session *ss, enum srv_refusal reason, int cod
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	bp_iperf3_send_refusal(ss->flow.fd, ss->np.bp_version, code, 0, why, send_deadline());
-	kill_session(ss, why);
+	/* an iperf 2 client has no channel for it: the log says why, its connections close */
+	if (!ss->iperf2)
+		bp_iperf3_send_refusal(ss->flow.fd, ss->np.bp_version, code, 0, why,
+				       send_deadline());
+	srv_session_end(ss, why);
 }
 
 /*
@@ -166,15 +170,15 @@ static void idle_expired(struct bp_timer *t, uint64_t now_ns)
 
 	if (ss->state == SS_STREAMS) {
 		release_waiting(ss, now_ns);
-		reap(ss);
+		srv_session_reap(ss);
 		return;
 	}
 	snprintf(msg, sizeof(msg), "no progress for %s in %s: dropped (idle timeout)",
 		 bp_format_duration(d, sizeof(d), (double)ss->srv->o->idle_timeout_ns),
 		 ss->state == SS_PARAMS ? "the parameter exchange" :
 		 ss->state == SS_AUTH ? "the key challenge" : "the results exchange");
-	kill_session(ss, msg);
-	reap(ss);
+	srv_session_end(ss, msg);
+	srv_session_reap(ss);
 }
 
 static void touch(struct srv_session *ss)
@@ -216,7 +220,7 @@ static void give_up_slot(struct srv_session *st)
 			   st->got_streams, st->expected_streams,
 			   bp_format_duration(d, sizeof(d),
 					      (double)(bp_now_ns() - st->last_activity_ns)));
-	reap(st);
+	srv_session_reap(st);
 }
 
 /* Limits (server_limits.h) are checked before anything is allocated for the test. */
@@ -238,10 +242,10 @@ static bool admit(struct srv_session *ss)
 		give_up_slot(stalled);
 	if (l != BP_LIMIT_NONE)
 		ss->refusal = limit_refusal(l);
-	if (l != BP_LIMIT_NONE && ss->np.bp_version == 0 && bp_limit_busy(l)) {
+	if (l != BP_LIMIT_NONE && ss->np.bp_version == 0 && !ss->iperf2 && bp_limit_busy(l)) {
 		/* A stock iperf3 knows "busy" as ACCESS_DENIED and prints its own line. */
 		bp_proto_send_state(ss->flow.fd, BP_ACCESS_DENIED, send_deadline());
-		kill_session(ss, why);
+		srv_session_end(ss, why);
 		return false;
 	}
 	if (l != BP_LIMIT_NONE) {
@@ -286,8 +290,10 @@ static void begin_test(struct srv_session *ss)
 			       bp_net_params_down_streams(&ss->np);
 	ss->state = SS_STREAMS;
 	touch(ss);  /* the streams get a timeout of their own, BP_SERVER_STREAMS_WAIT_NS */
+	if (ss->iperf2)
+		return;  /* its streams are the connections that opened it */
 	if (bp_proto_send_state(ss->flow.fd, BP_CREATE_STREAMS, send_deadline()))
-		kill_session(ss, "control connection lost while creating streams");
+		srv_session_end(ss, "control connection lost while creating streams");
 	else if (ss->expected_streams == 0)
 		start_test(ss);  /* crr: its connections come while the test runs */
 }
@@ -367,7 +373,7 @@ static void tick(struct bp_timer *t, uint64_t now)
 	if (ss->half->tick)
 		ss->half->tick(ss, now);
 	if (now - ss->last_progress_ns > idle)
-		kill_session(ss, "no data moved within the idle timeout: client gone, dropped");
+		srv_session_end(ss, "no data moved within the idle timeout: client gone, dropped");
 	else if ((ss->np.num_bytes || ss->np.num_blocks) &&
 		 now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns)
 		/* -n/-k: the client ends the test; the time is the server's wall-clock cut */
@@ -376,8 +382,8 @@ static void tick(struct bp_timer *t, uint64_t now)
 				   "--max-duration): stopped",
 				   (double)(ss->np.omit_ns + ss->np.time_ns) / 1e9);
 	else if (now - sd->start_ns > ss->np.omit_ns + ss->np.time_ns + END_GRACE_NS + idle)
-		kill_session(ss, "client never ended its test: dropped");
-	if (!reap(ss))
+		srv_session_end(ss, "client never ended its test: dropped");
+	if (!srv_session_reap(ss))
 		bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
 }
 
@@ -385,9 +391,10 @@ static void start_test(struct srv_session *ss)
 {
 	uint64_t now;
 
-	if (bp_proto_send_state(ss->flow.fd, BP_TEST_START, send_deadline()) ||
-	    bp_proto_send_state(ss->flow.fd, BP_TEST_RUNNING, send_deadline())) {
-		kill_session(ss, "control connection lost at the start");
+	if (!ss->iperf2 &&
+	    (bp_proto_send_state(ss->flow.fd, BP_TEST_START, send_deadline()) ||
+	     bp_proto_send_state(ss->flow.fd, BP_TEST_RUNNING, send_deadline()))) {
+		srv_session_end(ss, "control connection lost at the start");
 		return;
 	}
 	bp_timer_cancel(ss->srv->loop, &ss->idle);
@@ -399,6 +406,8 @@ static void start_test(struct srv_session *ss)
 		ss->half->start(ss, now);
 	ss->last_progress_ns = now;
 	bp_timer_arm(ss->srv->loop, &ss->tick, next_tick(ss, now));
+	if (ss->iperf2)
+		srv_iperf2_started(ss, now);
 }
 
 /* A stream was opened (ie 0) or refused: count it, and start the test once all are in. */
@@ -426,14 +435,20 @@ static bool stream_sender(const struct srv_session *ss, int index)
 	return index >= bp_net_params_up_streams(&ss->np);
 }
 
-void srv_session_add_stream(struct srv_session *ss, int fd, int index)
+/* Without srv_session_reap: the caller (the entry point) reaps. */
+void srv_session_add_tcp(struct srv_session *ss, int fd, bool sender)
 {
-	int id = stream_id(index);
+	int id = stream_id(ss->got_streams);
 	char err[256];
-	int ie = ss->half->add_tcp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
+	int ie = ss->half->add_tcp(ss, fd, id, sender, err, sizeof(err));
 
 	stream_opened(ss, ie, "data connection", id, err); /* on failure fd was closed */
-	reap(ss);
+}
+
+void srv_session_add_stream(struct srv_session *ss, int fd, int index)
+{
+	srv_session_add_tcp(ss, fd, stream_sender(ss, index));
+	srv_session_reap(ss);
 }
 
 /*
@@ -528,7 +543,7 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 	if (!ie)
 		snprintf(ss->udp_peers[index], sizeof(ss->udp_peers[index]), "%s", peer);
 	stream_opened(ss, ie, "udp stream", id, err);
-	reap(ss);
+	srv_session_reap(ss);
 }
 
 /*
@@ -544,7 +559,7 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 static void send_exchange(struct srv_session *ss)
 {
 	if (bp_proto_send_state(ss->flow.fd, BP_EXCHANGE_RESULTS, send_deadline()))
-		kill_session(ss, "control connection lost at the end");
+		srv_session_end(ss, "control connection lost at the end");
 }
 
 static void exchange_due(struct bp_timer *t, uint64_t now)
@@ -602,7 +617,7 @@ static void acks_wait(struct bp_timer *t, uint64_t now)
 	bp_debug_peer(ss->peer, "%s: the end waited %.1f ms for the client's ACKs%s", ss->peer,
 		      (double)(now - ss->end_asked_ns) / 1e6, due ? ", some still missing" : "");
 	end_now(ss);
-	reap(ss);
+	srv_session_reap(ss);
 }
 
 static void end_test(struct srv_session *ss)
@@ -662,7 +677,7 @@ static void on_client_results(struct srv_session *ss)
 	if (!rc)
 		rc = bp_proto_send_state(ss->flow.fd, BP_DISPLAY_RESULTS, send_deadline());
 	if (rc) {
-		kill_session(ss, "control connection lost sending results");
+		srv_session_end(ss, "control connection lost sending results");
 		return;
 	}
 	ss->state = SS_DONE;
@@ -693,21 +708,21 @@ static void on_item(struct srv_session *ss)
 		break;
 	case SS_RUNNING:
 		if (ss->end_asked_ns)
-			kill_session(ss, "client spoke while its test's end waited for ACKs");
+			srv_session_end(ss, "client spoke while its test's end waited for ACKs");
 		else if (st == BP_TEST_END)
 			end_test(ss);
 		else
-			kill_session(ss, "client ended the test early");
+			srv_session_end(ss, "client ended the test early");
 		break;
 	case SS_DONE:
 		if (st == BP_IPERF_DONE) {
 			ss->completed = true;
 			ss->half->log(ss);
 		}
-		kill_session(ss, st == BP_IPERF_DONE ? NULL : "client ended after the results");
+		srv_session_end(ss, st == BP_IPERF_DONE ? NULL : "client ended after the results");
 		break;
 	case SS_STREAMS:
-		kill_session(ss, "client gave up while streams were being opened");
+		srv_session_end(ss, "client gave up while streams were being opened");
 		break;
 	}
 }
@@ -737,7 +752,7 @@ static bool budget_room(struct srv_session *ss)
 		bp_warn_peer(ss->peer, "%s: control message would pass the buffer "
 			     "budget (%zu of %zu bytes held for all peers): dropped",
 			     ss->peer, (size_t)s->budget->used, s->budget->limit);
-		kill_session(ss, NULL);
+		srv_session_end(ss, NULL);
 		return false;
 	}
 	bp_warn_peer(big->peer, "%s: buffer budget full (%zu of %zu bytes held for "
@@ -765,11 +780,11 @@ static void decode_input(struct srv_session *ss)
 			snprintf(why, sizeof(why), "control message of %u bytes, over the %zu bytes "
 				 "this step takes: dropped", bp_get_be32(ss->dec.lenbuf),
 				 ss->dec.max ? ss->dec.max : (size_t)BP_PROTO_MAX_JSON);
-			kill_session(ss, why);
+			srv_session_end(ss, why);
 			break;
 		}
 		if (used < 0) {
-			kill_session(ss, "garbled control message: dropped");
+			srv_session_end(ss, "garbled control message: dropped");
 			break;
 		}
 		off += (size_t)used;
@@ -793,12 +808,12 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 	if (n == 0 && ss->state == SS_DONE) {
 		ss->completed = true;
 		ss->half->log(ss); /* the results went out; a client may close without IPERF_DONE */
-		kill_session(ss, NULL);
+		srv_session_end(ss, NULL);
 	} else if (n == 0) {
-		kill_session(ss, "client closed the control connection: test abandoned");
+		srv_session_end(ss, "client closed the control connection: test abandoned");
 	}
 	else if (n < 0 && errno != EAGAIN && errno != EINTR)
-		kill_session(ss, "control connection reset: test abandoned");
+		srv_session_end(ss, "control connection reset: test abandoned");
 	if (n > 0) {
 		/*
 		 * Bytes alone do not re-arm the idle timer: each set-up step (the parameters,
@@ -809,7 +824,7 @@ static void session_readable(struct bp_flow *f, uint32_t events)
 		ss->inlen += (size_t)n;
 		decode_input(ss);
 	}
-	reap(ss);
+	srv_session_reap(ss);
 }
 
 /*
@@ -873,6 +888,34 @@ bool srv_session_shed_setup(struct srv *s, const struct bp_addr *host, const cha
 	return true;
 }
 
+struct srv_session *srv_session_headless(struct srv *s, const struct bp_addr *addr,
+					 const char *peer, struct srv_iperf2 *i2)
+{
+	struct srv_session *ss = calloc(1, sizeof(*ss));
+
+	if (!ss)
+		return NULL;
+	ss->srv = s;
+	ss->born_ns = bp_now_ns();
+	snprintf(ss->peer, sizeof(ss->peer), "%s", peer);
+	ss->ctl_addr = *addr;
+	ss->flow.fd = -1;
+	ss->iperf2 = i2;
+	ss->idle = (struct bp_timer){ .fn = idle_expired, .data = ss };
+	ss->tick = (struct bp_timer){ .fn = tick, .data = ss };
+	ss->state = SS_AUTH;
+	expect_next(ss);
+	ss->next = s->sessions;
+	s->sessions = ss;
+	return ss;
+}
+
+void srv_session_begin(struct srv_session *ss)
+{
+	ss->params_read = true;
+	begin_test(ss);
+}
+
 void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[BP_COOKIE_LEN])
 {
 	struct srv_session *ss = calloc(1, sizeof(*ss));
@@ -909,6 +952,6 @@ void srv_session_new(struct srv *s, int fd, const char *peer, const char cookie[
 	s->sessions = ss;
 	touch(ss);
 	if (bp_proto_send_state(fd, BP_PARAM_EXCHANGE, send_deadline()))
-		kill_session(ss, "control connection lost at the start");
-	reap(ss);
+		srv_session_end(ss, "control connection lost at the start");
+	srv_session_reap(ss);
 }

@@ -223,8 +223,8 @@ static void log_test(const struct srv_session *ss)
 		log_part(got, sizeof(got), "received", r, false);
 	if (down)
 		log_part(sent, sizeof(sent), "sent", r, true);
-	bp_info_peer(ss->peer, "%s: %s %s, %d stream%s, %.1f s: %s%s%s", ss->peer,
-		     ss->np.test, ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload",
+	bp_info_peer(ss->peer, "%s: %s%s %s, %d stream%s, %.1f s: %s%s%s", ss->peer,
+		     ss->iperf2 ? "iperf 2 " : "", ss->np.test, ss->np.bidir ? "bidir" : ss->np.reverse ? "reverse" : "upload",
 		     ss->np.parallel, ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), got,
 		     up && down ? ", " : "", sent);
 }

@@ -45,27 +45,6 @@ if plain; then
 	pids+=($!)
 	wait_log "$slog" listening; ok $? "boardperf serve listens on $port"
 
-	# --- stock iperf 2 clients -> boardperf serve: told from iperf3 and boardperf clients by
-	# their test header (proto/iperf2_header.h), named in the log with what they asked (the
-	# header decoded), and closed: this server runs no iperf 2 tests. A stock -R client waits
-	# on a closed connection and ignores TERM: KILL ends it.
-	if command -v iperf >/dev/null; then
-		while IFS='|' read -r args want; do
-			# shellcheck disable=SC2086
-			timeout -s KILL 3 iperf -c 127.0.0.1 -p "$port" $args >/dev/null 2>&1
-			wait_log "$slog" "an iperf 2 client (version 2\.[0-9]*\.[0-9]*, $want)"
-			ok $? "stock iperf -c $args: serve names it ($want)"
-		done <<-'EOF'
-		-t 1|1 stream, client sends, -t 1 s
-		-t 1 -R -P 2|2 streams, -R, -t 1 s
-		-n 64K --trip-times|1 stream, client sends, --trip-times, -n 65536 bytes
-		EOF
-		grep -c "an iperf 2 client" "$slog" | grep -qx 4; ok $? "one line per connection (4)"
-	else
-		for w in "stock iperf -c -t 1" "stock iperf -c -R" "stock iperf -c --trip-times" \
-			"one line per connection"; do skip "$w" "iperf (iperf 2) not installed"; done
-	fi
-
 	# --- stock iperf3 client -> boardperf serve ---
 	# i3 WHAT ARGS...: run the iperf3 client with -J; the JSON is in $out.
 	i3() { local what=$1; shift; expect_exit 0 "iperf3 client: $what" iperf3 -c 127.0.0.1 -p "$port" -J "$@"; }

@@ -112,6 +112,16 @@ static void stock_headers(void)
 	CHECK_INT(h.buffer_len, 8192);
 	CHECK_INT(h.window, 262144);
 	round_trip(b, 60, "-P 4 -l 8K -w 256K");
+	/* -R -b 5G (2.1.8's wire): the rate's low word at 48, its upper 32 bits in the top 24 of
+	 * the word at 52 (0x100: 1 << 32), 5 x 2^30 bit/s */
+	memcpy(b, plain, 60);
+	b[0] = 0x44;
+	b[32] = 0x04;
+	set32(b, 48, 0x40000000);
+	set32(b, 52, 0x100);
+	CHECK(parse(b, 60, &h, err) == 0);
+	CHECK_INT(h.rate, 5368709120ull);
+	round_trip(b, 60, "-R -b 5G");
 
 	/* --trip-times: 80 bytes, the client's start at 64 */
 	trip_header(b, 0x6b150727, 0x000e4d54);

@@ -1,0 +1,479 @@
+/*
+ * A stock iperf 2 client's TCP test (server_iperf2.h): its header read as the test's
+ * parameters, its connections as the session's streams, and the end iperf 2's way. The
+ * session (server_session.c) does the rest as for every test: the limits, the stream pool,
+ * the watchdogs, --max-rate, the log line and --metrics.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/log_limit.h"
+#include "io/addr_host.h"
+#include "proto/iperf2_header.h"
+#include "server/server_internal.h"
+#include "server/server_iperf2.h"
+
+/* iperf 2's TCP -l when the client gives none */
+#define IPERF2_DEFAULT_LEN (128 * 1024)
+/* The stream pool's (and iperf3's) largest write; a -l above it is refused */
+#define IPERF2_MAX_LEN (1 << 20)
+/* A -w above this is refused (what boardperf's own clients may ask for) */
+#define IPERF2_MAX_WINDOW (1 << 30)
+/* A -b above this (bit/s) is refused */
+#define IPERF2_MAX_RATE 1000000000000ull
+/* How often this side's senders are asked whether their count went out (-R -n) or what
+ * they wrote was acknowledged (the drain after the end) */
+#define SEND_POLL_NS (2 * BP_NS_PER_MS)
+
+/* One of the client's connections. */
+struct iperf2_conn {
+	/*
+	 * A second descriptor of the connection, in the server's loop for EPOLLRDHUP alone:
+	 * the client's FIN (it stopped sending) or its reset, the moment it comes, while the
+	 * stream pool's worker reads the data through the first. -1 once seen.
+	 */
+	struct bp_flow watch;
+	struct srv_session *ss;
+	bool peer_done;
+};
+
+struct srv_iperf2 {
+	struct bp_iperf2_header h;     /* the first connection's; the others match it */
+	int n;
+	struct iperf2_conn conns[BP_IPERF2_MAX_THREADS];
+	/* this side stops sending (-t, or -n polled), its bytes drain to the client (polled),
+	 * or --max-duration's cut */
+	struct bp_timer end;
+	bool sending_done, drained;
+	uint64_t sending_done_ns;
+	bool cut;                      /* -t was above --max-duration: the test is cut there */
+};
+
+static bool server_sends(const struct bp_iperf2_header *h)
+{
+	return h->mode == BP_IPERF2_REVERSE || h->mode == BP_IPERF2_FULL_DUPLEX;
+}
+
+static const char *mode_name(enum bp_iperf2_mode m)
+{
+	return m == BP_IPERF2_NORMAL ? "client sends" : m == BP_IPERF2_REVERSE ? "-R" :
+	       m == BP_IPERF2_FULL_DUPLEX ? "--full-duplex" : m == BP_IPERF2_DUAL ? "-d" : "-r";
+}
+
+/* A refused connection is reset: iperf 2 has no channel for a reason, and a reset makes
+ * the client report a failed test rather than one that moved nothing. */
+static void reset_close(int fd)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	close(fd);
+}
+
+static void refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
+		   const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	srv_stats_test(&s->stats, srv_half_number("tcp"), SRV_OUTCOME_REFUSED, why, 0, 0);
+	bp_info_peer(peer, "%s: iperf 2 client: %s; connection reset", peer, line);
+	reset_close(fd);
+}
+
+/*
+ * What a header asks that this server does not do: 0, or the refusal with its line in why.
+ * Every number is checked in its own domain before it becomes a parameter.
+ */
+static enum srv_refusal unserved(const struct srv *s, const struct bp_iperf2_header *h,
+				 char *why, size_t len)
+{
+	if (h->mode == BP_IPERF2_DUAL || h->mode == BP_IPERF2_TRADEOFF) {
+		snprintf(why, len, "%s (the server connects back) is not served; -R or "
+			 "--full-duplex run both directions on this connection", mode_name(h->mode));
+		return SRV_REFUSAL_NOT_SERVED;
+	}
+	if (server_sends(h) && h->trip_times) {
+		snprintf(why, len, "%s with --trip-times (timestamps in what this server "
+			 "sends) is not served", mode_name(h->mode));
+		return SRV_REFUSAL_NOT_SERVED;
+	}
+	if (srv_auth_locked(s->o)) {
+		snprintf(why, len, "this server is locked (--psk or --users) and iperf 2 cannot "
+			 "prove a key");
+		return SRV_REFUSAL_AUTHENTICATION;
+	}
+	if (h->buffer_len > IPERF2_MAX_LEN) {
+		snprintf(why, len, "-l %u: expected at most %d bytes", h->buffer_len,
+			 IPERF2_MAX_LEN);
+		return SRV_REFUSAL_BAD_PARAMETERS;
+	}
+	if (server_sends(h) && h->window > IPERF2_MAX_WINDOW) {
+		snprintf(why, len, "-w %u: expected at most %d bytes", h->window,
+			 IPERF2_MAX_WINDOW);
+		return SRV_REFUSAL_BAD_PARAMETERS;
+	}
+	if (h->upper & BP_IPERF2_UPPER_UNITS_PPS) {
+		snprintf(why, len, "-b in packets per second: for UDP, this is a TCP test");
+		return SRV_REFUSAL_BAD_PARAMETERS;
+	}
+	if (h->rate > IPERF2_MAX_RATE) {
+		snprintf(why, len, "-b %llu bit/s: expected at most 1 Tbit/s",
+			 (unsigned long long)h->rate);
+		return SRV_REFUSAL_BAD_PARAMETERS;
+	}
+	if (h->tos > 255) {
+		snprintf(why, len, "TOS %u: expected 0-255", h->tos);
+		return SRV_REFUSAL_BAD_PARAMETERS;
+	}
+	return SRV_REFUSAL_NONE;
+}
+
+/*
+ * The header as the test's parameters. iperf 2's -n is each connection's, iperf3's (which
+ * the stream half divides among the streams) the test's; its -t is cut at --max-duration.
+ */
+static void params_from(const struct srv *s, const struct bp_iperf2_header *h,
+			struct bp_net_params *np, bool *cut)
+{
+	uint64_t max = s->o->max_duration_ns;
+
+	memset(np, 0, sizeof(*np));
+	bp_net_params_set_test(np, "tcp");
+	np->parallel = (int)h->threads;
+	np->reverse = h->mode == BP_IPERF2_REVERSE;
+	np->bidir = h->mode == BP_IPERF2_FULL_DUPLEX;
+	np->len = h->buffer_len ? (int)h->buffer_len : IPERF2_DEFAULT_LEN;
+	/* -b: each stream's pace, as in iperf 2 (and the rate --max-rate admits) */
+	np->bandwidth = (double)h->rate;
+	/* the client's -w and TOS are for its sockets; iperf 2's server takes them for its
+	 * own sending */
+	if (server_sends(h)) {
+		np->window = (int)h->window;
+		np->tos = h->tos;
+	}
+	*cut = false;
+	if (h->timed) {
+		np->time_ns = h->duration_ns;
+		if (max && np->time_ns > max) {
+			np->time_ns = max;
+			*cut = true;
+		}
+	} else {
+		np->num_bytes = h->bytes * h->threads;
+		np->time_ns = max ? max : 86400 * BP_NS_PER_SEC;
+	}
+}
+
+static bool same_test(const struct bp_iperf2_header *a, const struct bp_iperf2_header *b)
+{
+	return a->mode == b->mode && a->threads == b->threads && a->timed == b->timed &&
+	       a->duration_ns == b->duration_ns && a->bytes == b->bytes &&
+	       a->buffer_len == b->buffer_len && a->window == b->window &&
+	       a->upper == b->upper && a->lower == b->lower && a->tos == b->tos &&
+	       a->version_u == b->version_u && a->version_l == b->version_l;
+}
+
+/* The test of this client still waiting for connections like this one (its other -P). */
+static struct srv_session *test_of(struct srv *s, const struct bp_addr *from,
+				   const struct bp_iperf2_header *h)
+{
+	struct srv_session *found = NULL;
+
+	/* The list is newest first: the last match is the oldest test. */
+	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
+		if (ss->iperf2 && !ss->dead && ss->state == SS_STREAMS &&
+		    ss->iperf2->n < (int)ss->iperf2->h.threads &&
+		    bp_addr_same_host(&ss->ctl_addr, from) && same_test(&ss->iperf2->h, h))
+			found = ss;
+	return found;
+}
+
+/*
+ * The client's FIN came on every receiving connection, so every byte it sent is in this
+ * side's socket buffers: whatever the workers have not read yet is read and thrown away
+ * once they stopped, so that closing sends a FIN and not a reset (the client waits for it).
+ */
+static void drain(struct srv_iperf2 *i2)
+{
+	for (int i = 0; i < i2->n; i++) {
+		int fd = i2->conns[i].watch.fd;
+
+		if (fd < 0)
+			continue;
+		for (int k = 0; k < 4096; k++)
+			if (bp_recv_discard(fd, 1 << 20, MSG_DONTWAIT, false) <= 0)
+				break;
+	}
+}
+
+/* The test's end: its totals, its log line; the session closes on the way out. */
+static void finish(struct srv_session *ss, const char *note)
+{
+	struct srv_iperf2 *i2 = ss->iperf2;
+
+	bp_timer_cancel(ss->srv->loop, &i2->end);
+	bp_timer_cancel(ss->srv->loop, &ss->tick);
+	bp_stream_side_stop(&ss->side, bp_now_ns());
+	if (!note)
+		drain(i2);
+	bp_stream_side_release(&ss->side);
+	ss->state = SS_DONE;  /* --metrics takes what moved from the results */
+	ss->completed = !note || i2->cut;
+	ss->half->log(ss);
+	srv_session_end(ss, note);
+}
+
+/*
+ * Whether the test is over: the client's FIN on every connection (it sent all), and where
+ * this side sends, all it sent acknowledged (-R: the client's close follows, nothing to
+ * wait for; --full-duplex: the client's sending may end before this side's).
+ */
+static void check_end(struct srv_session *ss)
+{
+	struct srv_iperf2 *i2 = ss->iperf2;
+	bool all = true;
+
+	if (ss->state != SS_RUNNING || ss->dead)
+		return;
+	for (int i = 0; i < i2->n; i++)
+		all &= i2->conns[i].peer_done;
+	if (i2->h.mode == BP_IPERF2_REVERSE && i2->drained)
+		finish(ss, NULL);
+	else if (all && i2->h.mode == BP_IPERF2_NORMAL)
+		finish(ss, NULL);
+	else if (all && i2->h.mode == BP_IPERF2_FULL_DUPLEX && i2->drained)
+		finish(ss, NULL);
+	else if (all && i2->h.mode == BP_IPERF2_REVERSE && !i2->sending_done)
+		finish(ss, "client closed its connections before this side's end: test "
+		       "abandoned");
+}
+
+static void watch_event(struct bp_flow *f, uint32_t events)
+{
+	struct iperf2_conn *c = f->data;
+	struct srv_session *ss = c->ss;
+
+	(void)events;  /* RDHUP, HUP or ERR: the client sends no more either way */
+	c->peer_done = true;
+	/* the descriptor stays for the drain; only its events go */
+	bp_loop_del(&c->watch);
+	c->watch.loop = NULL;
+	check_end(ss);
+	srv_session_reap(ss);
+}
+
+/*
+ * -R and --full-duplex: this side's streams stop sending and its FIN follows their bytes;
+ * the test goes on until the client acknowledged them (what it counts, as iperf -s's
+ * sending side waits for the client's close), the idle timeout at most.
+ */
+static void stop_sending(struct srv_session *ss, uint64_t now)
+{
+	struct bp_stream_side *sd = &ss->side;
+	struct srv_iperf2 *i2 = ss->iperf2;
+
+	i2->sending_done = true;
+	i2->sending_done_ns = now;
+	for (int i = 0; i < sd->n; i++)
+		if (sd->sender[i]) {
+			bp_stream_stop(sd->streams[i]);
+			shutdown(bp_stream_fd(sd->streams[i]), SHUT_WR);
+		}
+}
+
+/* The bytes -n asked of this side's streams went out and were acknowledged. */
+static bool count_sent(const struct srv_session *ss)
+{
+	const struct bp_net_params *np = &ss->np;
+	uint64_t want = bp_net_params_blocks_total(np, bp_net_params_down_streams(np)) *
+			(uint64_t)np->len;
+
+	return bp_stream_side_written(&ss->side) >= want &&
+	       !bp_stream_side_acks_pending(&ss->side);
+}
+
+static void end_due(struct bp_timer *t, uint64_t now)
+{
+	struct srv_session *ss = t->data;
+	struct srv_iperf2 *i2 = ss->iperf2;
+	char line[128];
+
+	if (i2->cut && !server_sends(&i2->h)) {
+		snprintf(line, sizeof(line), "cut at the server's --max-duration (%.0f s)",
+			 (double)ss->np.time_ns / 1e9);
+		finish(ss, line);
+	} else if (!i2->sending_done && !i2->h.timed && !count_sent(ss)) {
+		bp_timer_arm(ss->srv->loop, &i2->end, now + SEND_POLL_NS);
+	} else {
+		if (!i2->sending_done)
+			stop_sending(ss, now);
+		if (bp_stream_side_acks_pending(&ss->side) &&
+		    now - i2->sending_done_ns < ss->srv->o->idle_timeout_ns) {
+			bp_timer_arm(ss->srv->loop, &i2->end, now + SEND_POLL_NS);
+		} else {
+			i2->drained = true;
+			check_end(ss);
+		}
+	}
+	srv_session_reap(ss);
+}
+
+void srv_iperf2_started(struct srv_session *ss, uint64_t now)
+{
+	struct srv_iperf2 *i2 = ss->iperf2;
+
+	i2->end = (struct bp_timer){ .fn = end_due, .data = ss };
+	if (server_sends(&i2->h) || i2->cut)
+		bp_timer_arm(ss->srv->loop, &i2->end, i2->h.timed ? now + ss->np.time_ns :
+			     now + SEND_POLL_NS);
+	check_end(ss);  /* a client may have sent its -n and its FIN before the last came */
+}
+
+void srv_iperf2_free(struct srv_session *ss)
+{
+	struct srv_iperf2 *i2 = ss->iperf2;
+
+	if (!i2)
+		return;
+	bp_timer_cancel(ss->srv->loop, &i2->end);
+	for (int i = 0; i < i2->n; i++) {
+		if (i2->conns[i].watch.loop)
+			bp_loop_del(&i2->conns[i].watch);
+		if (i2->conns[i].watch.fd >= 0)
+			close(i2->conns[i].watch.fd);
+	}
+	free(i2);
+	ss->iperf2 = NULL;
+}
+
+/*
+ * The server's version back, as iperf -s answers 2.1's clients that ask for no reverse
+ * traffic (EXTEND without VERSION2) and those that wait for it (-X, V2PEERDETECT, -R
+ * too); with --trip-times the three timestamps of the clock check (the client's send,
+ * this side's receipt, this answer). A few bytes into an empty socket, before any data:
+ * a short write means the client is gone, and its stream ends.
+ */
+static void send_ack(int fd, const struct bp_iperf2_header *h)
+{
+	uint32_t ts[6] = { h->start_sec, h->start_usec };
+	uint8_t ack[BP_IPERF2_ACK_TIMES_LEN];
+	struct timeval tv;
+	size_t len;
+
+	if ((h->flags & BP_IPERF2_HEADER_VERSION2) && !(h->flags & BP_IPERF2_HEADER_V2PEERDETECT))
+		return;
+	gettimeofday(&tv, NULL);
+	ts[2] = ts[4] = (uint32_t)tv.tv_sec;
+	ts[3] = ts[5] = (uint32_t)tv.tv_usec;
+	len = bp_iperf2_ack_write(ack, h->trip_times && h->has_start, ts);
+	if (send(fd, ack, len, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)len)
+		bp_debug("iperf 2 client's acknowledgement not sent whole");
+}
+
+/* The connection as the test's stream (or two, --full-duplex: a descriptor each). */
+static void add_connection(struct srv_session *ss, int fd)
+{
+	struct srv_iperf2 *i2 = ss->iperf2;
+	struct iperf2_conn *c = &i2->conns[i2->n];
+	int wfd = dup(fd), sfd = i2->h.mode == BP_IPERF2_FULL_DUPLEX ? dup(fd) : -1;
+
+	if (wfd < 0 || (i2->h.mode == BP_IPERF2_FULL_DUPLEX && sfd < 0)) {
+		if (wfd >= 0)
+			close(wfd);
+		reset_close(fd);
+		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0,
+				   "out of descriptors for an iperf 2 connection");
+		return;
+	}
+	*c = (struct iperf2_conn){ .ss = ss };
+	c->watch = (struct bp_flow){ .fd = wfd, .events = EPOLLRDHUP, .handler = watch_event,
+				     .data = c };
+	i2->n++;
+	if (bp_loop_add(ss->srv->loop, &c->watch)) {
+		c->watch.loop = NULL;
+		if (sfd >= 0)
+			close(sfd);
+		reset_close(fd);
+		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0,
+				   "an iperf 2 connection not watched (epoll): out of memory");
+		return;
+	}
+	send_ack(fd, &i2->h);
+	srv_session_add_tcp(ss, fd, i2->h.mode == BP_IPERF2_REVERSE);
+	if (sfd >= 0 && !ss->dead)
+		srv_session_add_tcp(ss, sfd, true);
+	else if (sfd >= 0)
+		close(sfd);
+}
+
+/* The first connection of a test: the session, admitted or refused (NULL, fd closed). */
+static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr *from,
+				     const char *peer, const struct bp_iperf2_header *h)
+{
+	struct srv_iperf2 *i2 = calloc(1, sizeof(*i2));
+	struct srv_session *ss = i2 ? srv_session_headless(s, from, peer, i2) : NULL;
+
+	if (!ss) {
+		free(i2);
+		refuse(s, fd, peer, SRV_REFUSAL_OUT_OF_MEMORY, "server out of memory");
+		return NULL;
+	}
+	i2->h = *h;
+	params_from(s, h, &ss->np, &i2->cut);
+	srv_session_begin(ss);
+	if (ss->dead) {
+		reset_close(fd);
+		srv_session_reap(ss);
+		return NULL;
+	}
+	/* Every byte that came is the test's, the header too, as iperf -s counts it. */
+	ss->side.whole_count = true;
+	return ss;
+}
+
+void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *hdr,
+		       size_t len)
+{
+	struct bp_addr from = { .len = sizeof(from.ss) };
+	struct bp_iperf2_header h;
+	struct srv_session *ss;
+	enum srv_refusal r;
+	char why[200];
+
+	if (bp_iperf2_header_parse(hdr, len, &h, why, sizeof(why))) {
+		s->door.junk++;  /* "not-a-client" in --metrics */
+		bp_info_peer(peer, "%s: not a boardperf, iperf3 or iperf 2 client (an iperf 2 "
+			     "header unread: %s), dropped", peer, why);
+		close(fd);
+		return;
+	}
+	if (getpeername(fd, (struct sockaddr *)&from.ss, &from.len)) {
+		close(fd);
+		return;
+	}
+	if ((r = unserved(s, &h, why, sizeof(why)))) {
+		refuse(s, fd, peer, r, "%s", why);
+		return;
+	}
+	ss = test_of(s, &from, &h);
+	if (!ss && !(ss = open_test(s, fd, &from, peer, &h)))
+		return;
+	add_connection(ss, fd);
+	srv_session_reap(ss);
+}

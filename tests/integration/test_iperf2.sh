@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Stock iperf 2 clients (Debian's 2.1.8) against `boardperf serve` (issue 35, docs/iperf2.md),
+# in a namespace of the test's own (loopback up) with nftables counters on its input hook:
+# the ground truth for what serve says it received and sent. serve's counts come from its
+# --metrics (boardperf_server_received_bytes_total and _sent_, test="tcp"), read before and
+# after each run, exact bytes:
+# - the client sends (-n 10M: 10,485,760 bytes, its header included, as iperf -s counts them;
+#   -t 1 -P 3), -R (-t 1, -n 10M -P 2), --full-duplex (-t 1 -P 2): each direction's bytes
+#   equal to the TCP payload the counter saw (its bytes less 52 per packet of IPv4 and TCP
+#   with timestamps, 8 more per SYN), and to the count asked for;
+# - -X (the client waits for serve's answer) completes; --trip-times -X prints the clock check
+#   from serve's timestamps;
+# - refusals with the reason in serve's log and in --metrics: -d, -R --trip-times, a locked
+#   server (--psk), --max-per-client; a -t above --max-duration is cut there; a header whose
+#   thread count is 0 is junk.
+# Byte counts and log lines only, no timing but the cut's (the client ends well before its
+# own -t 5): runs side by side with the others (~10 s).
+# Usage: test_iperf2.sh BOARDPERF
+set -u
+bp=$(realpath "$1")
+here=$(dirname "$0")
+. "$here/tap.sh"
+. "$here/../rig/rig.sh"
+
+# in the test's own namespace (iperf 2's 5001 is its -d client's listener: -L elsewhere)
+port=5201    # port-ok: serve
+mport=5202   # port-ok: serve's --metrics
+lport=5203   # port-ok: a second serve, locked
+mport2=5204  # port-ok: a third, --max-duration 1 and --max-per-client 1
+checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2: sent"
+	"--full-duplex -t 1 -P 2: received" "--full-duplex -t 1 -P 2: sent" "-X completes"
+	"--trip-times -X: clock check" "-d refused" "-R --trip-times refused"
+	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
+	"--max-per-client 1" "junk header")
+if ! command -v iperf >/dev/null; then
+	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
+	tap_done
+	exit
+fi
+if ! rig_require nft jq curl; then
+	rig_tap_skip "${checks[@]}"
+	tap_done
+	exit
+fi
+lsrv=
+cleanup() {
+	[ -n "$lsrv" ] && kill "$lsrv" 2>/dev/null && wait "$lsrv" 2>/dev/null
+	rig_lo_down
+	rm -rf "$tap_tmp"
+}
+trap cleanup EXIT
+rig_lo_up bpip2 || { rig_tap_skip "${checks[@]}"; tap_done; exit; }
+ns() { ip netns exec "$RIG_LO_NS" "$@"; }
+ns nft -f - <<EOF
+table inet bpip2 {
+	counter to_srv { }
+	counter to_srv_syn { }
+	counter from_srv { }
+	counter from_srv_syn { }
+	chain in {
+		type filter hook input priority 0;
+		tcp dport $port counter name "to_srv";
+		tcp dport $port tcp flags syn counter name "to_srv_syn";
+		tcp sport $port counter name "from_srv";
+		tcp sport $port tcp flags syn counter name "from_srv_syn";
+	}
+}
+EOF
+slog="$tap_tmp/serve.log"
+rig_lo_serve "$slog" "$bp" -p "$port" -B 127.0.0.1 --idle-timeout 3 \
+	--metrics "127.0.0.1:$mport"
+
+# ctr NAME: "packets bytes" of the counter
+ctr() {
+	ns nft -j list counter inet bpip2 "$1" |
+		jq -r '[.nftables[] | select(.counter) | .counter][0] | "\(.packets) \(.bytes)"'
+}
+# payload DIR: the TCP payload the counters saw toward serve (to_srv) or from it (from_srv):
+# IPv4 20 bytes and TCP 32 (timestamps) per packet, a SYN's TCP header 8 more (MSS, SACK, WS)
+payload() {
+	local p b sp sb
+	read -r p b <<<"$(ctr "$1")"; read -r sp sb <<<"$(ctr "$1_syn")"
+	echo $((b - 52 * p - 8 * sp))
+}
+# retrans: segments this namespace's TCP retransmitted (both ends are in it)
+retrans() {
+	ns awk '$1 == "Tcp:" { if (!n) { for (i = 2; i <= NF; i++) if ($i == "RetransSegs") n = i }
+		else print $n }' /proc/net/snmp
+}
+served() { # served received|sent: serve's count of tcp bytes, from --metrics
+	ns curl -s "http://127.0.0.1:$mport/metrics" |
+		awk -v f="boardperf_server_$1_bytes_total{test=\"tcp\"}" '$1 == f { print $2 }'
+}
+tests_ok() {
+	ns curl -s "http://127.0.0.1:$mport/metrics" |
+		awk '$1 == "boardperf_server_tests_total{test=\"tcp\",outcome=\"ok\"}" { print $2 }'
+}
+# run ARGS...: one stock client run (its output in $out), after which serve's test is done
+# (its count of completed tests went up: the client may exit before serve's end)
+run() {
+	local before
+	before=$(tests_ok)
+	out=$(ns timeout -s KILL 20 iperf -c 127.0.0.1 -p "$port" "$@" 2>&1)
+	for _ in $(seq 100); do [ "$(tests_ok)" -gt "${before:-0}" ] && return; sleep 0.05; done
+}
+# agree WHAT SERVE NFT WANT RETRANS: serve's count is the payload the counter saw (exactly,
+# unless TCP retransmitted: the counter sees a segment again, up to 64 KiB, and serve only
+# once) and the count asked for (WANT, - for none)
+agree() {
+	local what=$1 sv=$2 nf=$3 want=$4 rt=$5 d
+	d=$((nf - sv))
+	[ "$sv" -gt 0 ] && { [ "$want" = - ] || [ "$sv" -eq "$want" ]; } &&
+		{ [ "$d" -eq 0 ] || { [ "$rt" -gt 0 ] && [ "$d" -gt 0 ] && [ "$d" -le $((rt * 65536)) ]; }; }
+	ok $? "$what: serve $sv, nft payload $nf, want $want, retransmitted segments $rt"
+}
+# measure DIR WANT ARGS...: one run, serve's received (DIR up), sent (down) or both
+# against the counters (and the count asked for)
+measure() {
+	local dir=$1 want=$2 r0 s0 u0 d0 t0 rt
+	shift 2
+	r0=$(served received); s0=$(served sent); u0=$(payload to_srv); d0=$(payload from_srv)
+	t0=$(retrans)
+	run "$@"
+	rt=$(($(retrans) - t0))
+	[ "$dir" = down ] ||
+		agree "iperf -c $* (received)" $(($(served received) - r0)) \
+			$(($(payload to_srv) - u0)) "$want" "$rt"
+	[ "$dir" = up ] ||
+		agree "iperf -c $* (sent)" $(($(served sent) - s0)) $(($(payload from_srv) - d0)) \
+			"$want" "$rt"
+}
+
+measure up 10485760 -n 10M
+measure up - -t 1 -P 3 -b 1G
+measure down - -R -t 1 -b 1G
+measure down 20971520 -R -n 10M -P 2
+measure both - --full-duplex -t 1 -P 2 -b 500M
+
+# -X: the client waits for serve's version before it sends (without it, until the KILL)
+run -t 0.3 -X
+grep -q '0\.0000-0\.[0-9]* sec .*Bytes' <<<"$out"; ok $? "-X: the client got serve's answer and sent"
+run -t 0.3 -X --trip-times
+grep -q 'Clock sync check (ms): RTT/Half=' <<<"$out"; ok $? "--trip-times -X: the client's clock check from serve's timestamps"
+
+# refusals: a reset for the client, the reason in the log and in --metrics
+refused0=$(ns curl -s "http://127.0.0.1:$mport/metrics" | awk -F' ' '/tests_total\{test="tcp",outcome="refused",reason="not-served"\}/ { print $2 }')
+ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$port" -t 1 -d -L 5205 >/dev/null 2>&1 # port-ok: its own namespace
+wait_log "$slog" "iperf 2 client: -d (the server connects back) is not served"
+ok $? "-d: refused, the reason in serve's log"
+ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$port" -t 1 -R --trip-times >/dev/null 2>&1
+wait_log "$slog" "iperf 2 client: -R with --trip-times .* is not served"
+ok $? "-R --trip-times: refused, the reason in serve's log"
+refused=$(ns curl -s "http://127.0.0.1:$mport/metrics" | awk -F' ' '/tests_total\{test="tcp",outcome="refused",reason="not-served"\}/ { print $2 }')
+[ "$((refused - ${refused0:-0}))" -eq 2 ]; ok $? "both refusals in --metrics (not-served: ${refused0:-0} -> $refused)"
+
+# a junk header (threads 0): dropped as junk, named
+ns bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; printf '\x40\x01\x00\x78\x00\x00\x00\x00' >&3; head -c 52 /dev/zero >&3; sleep 0.5" 2>/dev/null
+wait_log "$slog" "an iperf 2 header unread: threads 0: expected 1 to 128"
+ok $? "a header with 0 threads: junk, named in the log"
+
+# a second server: locked, then limits
+head -c 32 /dev/urandom >"$tap_tmp/k.key"; chmod 600 "$tap_tmp/k.key"
+llog="$tap_tmp/locked.log"
+# started as ip's own child: $! is the server (ip netns exec execs it), stopped by its PID
+ip netns exec "$RIG_LO_NS" "$bp" serve -p "$lport" -B 127.0.0.1 --psk "$tap_tmp/k.key" \
+	2>"$llog" & lsrv=$!
+wait_log "$llog" listening
+ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$lport" -t 1 >/dev/null 2>&1
+wait_log "$llog" "iperf 2 client: this server is locked (--psk or --users) and iperf 2 cannot prove a key"
+ok $? "a locked server refuses iperf 2, the reason in its log"
+kill "$lsrv"; wait "$lsrv" 2>/dev/null; lsrv=
+llog="$tap_tmp/limits.log"
+lport=$mport2
+ip netns exec "$RIG_LO_NS" "$bp" serve -p "$lport" -B 127.0.0.1 --max-duration 1 \
+	--max-per-client 1 2>"$llog" & lsrv=$!
+wait_log "$llog" listening
+t0=$(date +%s%N)
+ip netns exec "$RIG_LO_NS" timeout -s KILL 10 iperf -c 127.0.0.1 -p "$lport" -t 5 -b 100M \
+	>/dev/null 2>&1 &
+first=$!
+# the first test holds the client's only slot once connected: a second from the address
+# is refused
+for _ in $(seq 100); do
+	[ -n "$(ns ss -Htn state established "( dport = :$lport )")" ] && break
+	sleep 0.02
+done
+ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$lport" -t 1 >/dev/null 2>&1
+wait_log "$llog" "max-per-client"; ok $? "--max-per-client 1: a second iperf 2 test from the address refused"
+wait "$first"
+ms=$((($(date +%s%N) - t0) / 1000000))
+grep -q "cut at the server's --max-duration (1 s)" "$llog" && [ "$ms" -lt 4000 ]
+ok $? "--max-duration 1 cuts iperf -t 5 (the client done after $ms ms)"
+[ $tap_failed -eq 0 ] || sed 's/^/#   /' "$slog" "$llog"
+tap_done
