@@ -31,7 +31,7 @@ checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2
 	"--full-duplex -t 1 -P 2: received" "--full-duplex -t 1 -P 2: sent" "-X completes"
 	"--trip-times -X: clock check" "-d refused" "-R --trip-times refused"
 	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
-	"--max-per-client 1" "junk header")
+	"--max-per-client 1" "junk header" "no sanitizer report")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
 	tap_done
@@ -169,6 +169,7 @@ ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$lport" -t 1 >/dev/null 2>&1
 wait_log "$llog" "iperf 2 client: this server is locked (--psk or --users) and iperf 2 cannot prove a key"
 ok $? "a locked server refuses iperf 2, the reason in its log"
 kill "$lsrv"; wait "$lsrv" 2>/dev/null; lsrv=
+locked_log=$llog
 llog="$tap_tmp/limits.log"
 lport=$mport2
 ip netns exec "$RIG_LO_NS" "$bp" serve -p "$lport" -B 127.0.0.1 --max-duration 1 \
@@ -190,5 +191,10 @@ wait "$first"
 ms=$((($(date +%s%N) - t0) / 1000000))
 grep -q "cut at the server's --max-duration (1 s)" "$llog" && [ "$ms" -lt 4000 ]
 ok $? "--max-duration 1 cuts iperf -t 5 (the client done after $ms ms)"
+# the servers stop as a user stops them; a sanitizer's report (an ASan build) is a failure
+kill "$lsrv"; wait "$lsrv" 2>/dev/null; lsrv=
+rig_lo_down
+! grep -l 'Sanitizer\|runtime error' "$slog" "$locked_log" "$llog"
+ok $? "the three servers' logs hold no sanitizer report"
 [ $tap_failed -eq 0 ] || sed 's/^/#   /' "$slog" "$llog"
 tap_done
