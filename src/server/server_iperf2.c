@@ -19,6 +19,7 @@
 #include "core/log_limit.h"
 #include "io/addr_host.h"
 #include "proto/iperf2_header.h"
+#include "server/connect_back.h"
 #include "server/server_internal.h"
 #include "server/server_iperf2.h"
 
@@ -48,8 +49,18 @@ struct iperf2_conn {
 
 struct srv_iperf2 {
 	struct bp_iperf2_header h;     /* the first connection's; the others match it */
+	/*
+	 * What moves where: the client sends on its connections (all but -R and -r's second
+	 * test); this side sends on them (-R, --full-duplex), or on connections it opens back
+	 * to the client's listening port (-d; -r's second test, after the client's own).
+	 */
+	bool recv, send_same, send_back;
+	bool second;                   /* -r's second test: this side's connections only */
+	struct bp_addr local;          /* the address the client reached: the back's source */
 	int n;
 	struct iperf2_conn conns[BP_IPERF2_MAX_THREADS];
+	int nbacks;
+	struct srv_connect_back backs[BP_IPERF2_MAX_THREADS];
 	/* this side stops sending (-t, or -n polled), its bytes drain to the client (polled),
 	 * or --max-duration's cut */
 	struct bp_timer end;
@@ -58,9 +69,10 @@ struct srv_iperf2 {
 	bool cut;                      /* -t was above --max-duration: the test is cut there */
 };
 
+/* Whether this side sends, on any connection, in the test or its second (-r) */
 static bool server_sends(const struct bp_iperf2_header *h)
 {
-	return h->mode == BP_IPERF2_REVERSE || h->mode == BP_IPERF2_FULL_DUPLEX;
+	return h->mode != BP_IPERF2_NORMAL;
 }
 
 static const char *mode_name(enum bp_iperf2_mode m)
@@ -103,10 +115,10 @@ static void refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why
 static enum srv_refusal unserved(const struct srv *s, const struct bp_iperf2_header *h,
 				 char *why, size_t len)
 {
-	if (h->mode == BP_IPERF2_DUAL || h->mode == BP_IPERF2_TRADEOFF) {
-		snprintf(why, len, "%s (the server connects back) is not served; -R or "
-			 "--full-duplex run both directions on this connection", mode_name(h->mode));
-		return SRV_REFUSAL_NOT_SERVED;
+	if ((h->mode == BP_IPERF2_DUAL || h->mode == BP_IPERF2_TRADEOFF) && !h->port) {
+		snprintf(why, len, "%s with the client's listening port 0: nowhere to connect "
+			 "back to", mode_name(h->mode));
+		return SRV_REFUSAL_BAD_PARAMETERS;
 	}
 	if (server_sends(h) && h->trip_times) {
 		snprintf(why, len, "%s with --trip-times (timestamps in what this server "
@@ -148,16 +160,17 @@ static enum srv_refusal unserved(const struct srv *s, const struct bp_iperf2_hea
  * The header as the test's parameters. iperf 2's -n is each connection's, iperf3's (which
  * the stream half divides among the streams) the test's; its -t is cut at --max-duration.
  */
-static void params_from(const struct srv *s, const struct bp_iperf2_header *h,
+static void params_from(const struct srv *s, const struct srv_iperf2 *i2,
 			struct bp_net_params *np, bool *cut)
 {
+	const struct bp_iperf2_header *h = &i2->h;
 	uint64_t max = s->o->max_duration_ns;
 
 	memset(np, 0, sizeof(*np));
 	bp_net_params_set_test(np, "tcp");
 	np->parallel = (int)h->threads;
-	np->reverse = h->mode == BP_IPERF2_REVERSE;
-	np->bidir = h->mode == BP_IPERF2_FULL_DUPLEX;
+	np->reverse = !i2->recv;
+	np->bidir = i2->recv && (i2->send_same || i2->send_back);
 	np->len = h->buffer_len ? (int)h->buffer_len : IPERF2_DEFAULT_LEN;
 	/* -b: each stream's pace, as in iperf 2 (and the rate --max-rate admits) */
 	np->bandwidth = (double)h->rate;
@@ -197,7 +210,7 @@ static struct srv_session *test_of(struct srv *s, const struct bp_addr *from,
 
 	/* The list is newest first: the last match is the oldest test. */
 	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
-		if (ss->iperf2 && !ss->dead && ss->state == SS_STREAMS &&
+		if (ss->iperf2 && !ss->iperf2->second && !ss->dead && ss->state == SS_STREAMS &&
 		    ss->iperf2->n < (int)ss->iperf2->h.threads &&
 		    bp_addr_same_host(&ss->ctl_addr, from) && same_test(&ss->iperf2->h, h))
 			found = ss;
@@ -222,7 +235,12 @@ static void drain(struct srv_iperf2 *i2)
 	}
 }
 
-/* The test's end: its totals, its log line; the session closes on the way out. */
+static void open_second(const struct srv_session *first);
+
+/*
+ * The test's end: its totals, its log line; the session closes on the way out. -r's first
+ * test, complete, opens its second.
+ */
 static void finish(struct srv_session *ss, const char *note)
 {
 	struct srv_iperf2 *i2 = ss->iperf2;
@@ -237,12 +255,15 @@ static void finish(struct srv_session *ss, const char *note)
 	ss->completed = !note || i2->cut;
 	ss->half->log(ss);
 	srv_session_end(ss, note);
+	if (!note && i2->h.mode == BP_IPERF2_TRADEOFF && !i2->second)
+		open_second(ss);
 }
 
 /*
- * Whether the test is over: the client's FIN on every connection (it sent all), and where
- * this side sends, all it sent acknowledged (-R: the client's close follows, nothing to
- * wait for; --full-duplex: the client's sending may end before this side's).
+ * Whether the test is over: where the client sends, its FIN on every connection (it sent
+ * all); where this side sends, all it sent acknowledged (the client's close follows; with
+ * --full-duplex and -d the client's sending may end before this side's, or after). A -R
+ * client that closed before this side's end gave up.
  */
 static void check_end(struct srv_session *ss)
 {
@@ -253,13 +274,9 @@ static void check_end(struct srv_session *ss)
 		return;
 	for (int i = 0; i < i2->n; i++)
 		all &= i2->conns[i].peer_done;
-	if (i2->h.mode == BP_IPERF2_REVERSE && i2->drained)
+	if ((!i2->recv || all) && (!(i2->send_same || i2->send_back) || i2->drained))
 		finish(ss, NULL);
-	else if (all && i2->h.mode == BP_IPERF2_NORMAL)
-		finish(ss, NULL);
-	else if (all && i2->h.mode == BP_IPERF2_FULL_DUPLEX && i2->drained)
-		finish(ss, NULL);
-	else if (all && i2->h.mode == BP_IPERF2_REVERSE && !i2->sending_done)
+	else if (all && !i2->recv && i2->send_same && !i2->sending_done)
 		finish(ss, "client closed its connections before this side's end: test "
 		       "abandoned");
 }
@@ -314,7 +331,7 @@ static void end_due(struct bp_timer *t, uint64_t now)
 	struct srv_iperf2 *i2 = ss->iperf2;
 	char line[128];
 
-	if (i2->cut && !server_sends(&i2->h)) {
+	if (i2->cut && !i2->send_same && !i2->send_back) {
 		snprintf(line, sizeof(line), "cut at the server's --max-duration (%.0f s)",
 			 (double)ss->np.time_ns / 1e9);
 		finish(ss, line);
@@ -339,7 +356,7 @@ void srv_iperf2_started(struct srv_session *ss, uint64_t now)
 	struct srv_iperf2 *i2 = ss->iperf2;
 
 	i2->end = (struct bp_timer){ .fn = end_due, .data = ss };
-	if (server_sends(&i2->h) || i2->cut)
+	if (i2->send_same || i2->send_back || i2->cut)
 		bp_timer_arm(ss->srv->loop, &i2->end, i2->h.timed ? now + ss->np.time_ns :
 			     now + SEND_POLL_NS);
 	check_end(ss);  /* a client may have sent its -n and its FIN before the last came */
@@ -352,6 +369,8 @@ void srv_iperf2_free(struct srv_session *ss)
 	if (!i2)
 		return;
 	bp_timer_cancel(ss->srv->loop, &i2->end);
+	for (int i = 0; i < i2->nbacks; i++)
+		srv_connect_back_cancel(&i2->backs[i]);
 	for (int i = 0; i < i2->n; i++) {
 		if (i2->conns[i].watch.loop)
 			bp_loop_del(&i2->conns[i].watch);
@@ -386,14 +405,50 @@ static void send_ack(int fd, const struct bp_iperf2_header *h)
 		bp_debug("iperf 2 client's acknowledgement not sent whole");
 }
 
-/* The connection as the test's stream (or two, --full-duplex: a descriptor each). */
+/* A connection back to the client came up (or not): this side's sending stream. */
+static void back_done(struct srv_connect_back *cb, int fd, int err)
+{
+	struct srv_session *ss = cb->data;
+	char who[64];
+
+	if (fd >= 0)
+		srv_session_add_tcp(ss, fd, true);
+	else
+		srv_session_refuse(ss, SRV_REFUSAL_STREAM_SETUP, 0, "connecting back to %s port "
+				   "%u (%s): %s", bp_client_key_str(&ss->client, who, sizeof(who)),
+				   ss->iperf2->h.port, mode_name(ss->iperf2->h.mode), strerror(-err));
+	srv_session_reap(ss);
+}
+
+/* One more connection to the client's listening port (-d, -r's second test). */
+static void connect_back(struct srv_session *ss)
+{
+	struct srv_iperf2 *i2 = ss->iperf2;
+	struct srv_connect_back *cb = &i2->backs[i2->nbacks++];
+	char who[64];
+	int rc;
+
+	srv_connect_back_init(cb, back_done, ss);
+	rc = srv_connect_back_start(cb, ss->srv->loop, &i2->local, &ss->ctl_addr, i2->h.port);
+	if (rc)
+		srv_session_refuse(ss, SRV_REFUSAL_STREAM_SETUP, 0, "connecting back to %s port "
+				   "%u (%s): %s", bp_client_key_str(&ss->client, who, sizeof(who)),
+				   i2->h.port, mode_name(i2->h.mode), strerror(-rc));
+}
+
+/*
+ * The client's connection as the test's streams: the one it sends on, the one this side
+ * sends on (-R: the same descriptor; --full-duplex: a second one of the connection), and
+ * with -d a connection back to the client.
+ */
 static void add_connection(struct srv_session *ss, int fd)
 {
 	struct srv_iperf2 *i2 = ss->iperf2;
 	struct iperf2_conn *c = &i2->conns[i2->n];
-	int wfd = dup(fd), sfd = i2->h.mode == BP_IPERF2_FULL_DUPLEX ? dup(fd) : -1;
+	bool both = i2->recv && i2->send_same;
+	int wfd = dup(fd), sfd = both ? dup(fd) : -1;
 
-	if (wfd < 0 || (i2->h.mode == BP_IPERF2_FULL_DUPLEX && sfd < 0)) {
+	if (wfd < 0 || (both && sfd < 0)) {
 		if (wfd >= 0)
 			close(wfd);
 		reset_close(fd);
@@ -415,36 +470,75 @@ static void add_connection(struct srv_session *ss, int fd)
 		return;
 	}
 	send_ack(fd, &i2->h);
-	srv_session_add_tcp(ss, fd, i2->h.mode == BP_IPERF2_REVERSE);
+	srv_session_add_tcp(ss, fd, !i2->recv);
 	if (sfd >= 0 && !ss->dead)
 		srv_session_add_tcp(ss, sfd, true);
 	else if (sfd >= 0)
 		close(sfd);
+	if (i2->send_back && !ss->dead)
+		connect_back(ss);
 }
 
-/* The first connection of a test: the session, admitted or refused (NULL, fd closed). */
-static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr *from,
-				     const char *peer, const struct bp_iperf2_header *h)
+/*
+ * A test of h's from the client at from (peer: its name), which reached this server at
+ * local; second: -r's second test. Admitted and waiting for its streams, or refused and
+ * closed (NULL, the reason in the log).
+ */
+static struct srv_session *new_test(struct srv *s, const struct bp_addr *from,
+				    const struct bp_addr *local, const char *peer,
+				    const struct bp_iperf2_header *h, bool second)
 {
 	struct srv_iperf2 *i2 = calloc(1, sizeof(*i2));
 	struct srv_session *ss = i2 ? srv_session_headless(s, from, peer, i2) : NULL;
 
 	if (!ss) {
 		free(i2);
-		refuse(s, fd, peer, SRV_REFUSAL_OUT_OF_MEMORY, "server out of memory");
 		return NULL;
 	}
 	i2->h = *h;
-	params_from(s, h, &ss->np, &i2->cut);
+	i2->local = *local;
+	i2->second = second;
+	i2->recv = !second && h->mode != BP_IPERF2_REVERSE;
+	i2->send_same = h->mode == BP_IPERF2_REVERSE || h->mode == BP_IPERF2_FULL_DUPLEX;
+	i2->send_back = h->mode == BP_IPERF2_DUAL || second;
+	params_from(s, i2, &ss->np, &i2->cut);
 	srv_session_begin(ss);
 	if (ss->dead) {
-		reset_close(fd);
 		srv_session_reap(ss);
 		return NULL;
 	}
 	/* Every byte that came is the test's, the header too, as iperf -s counts it. */
 	ss->side.whole_count = true;
 	return ss;
+}
+
+/* The first connection of a test: the session, admitted or refused (NULL, fd closed). */
+static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr *from,
+				     const char *peer, const struct bp_iperf2_header *h)
+{
+	struct bp_addr local = { .len = sizeof(local.ss) };
+	struct srv_session *ss = NULL;
+
+	if (getsockname(fd, (struct sockaddr *)&local.ss, &local.len) ||
+	    !(ss = new_test(s, from, &local, peer, h, false)))
+		reset_close(fd);
+	return ss;
+}
+
+/*
+ * -r: once the client's test is done, this side's: as many connections back to the client
+ * as it had, for the same -t or -n, admitted as a test of its own.
+ */
+static void open_second(const struct srv_session *first)
+{
+	const struct srv_iperf2 *i2 = first->iperf2;
+	struct srv_session *ss = new_test(first->srv, &first->ctl_addr, &i2->local, first->peer,
+					  &i2->h, true);
+
+	for (uint32_t i = 0; ss && i < i2->h.threads && !ss->dead; i++)
+		connect_back(ss);
+	if (ss)
+		srv_session_reap(ss);
 }
 
 void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *hdr,

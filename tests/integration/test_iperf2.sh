@@ -5,14 +5,15 @@
 # --metrics (boardperf_server_received_bytes_total and _sent_, test="tcp"), read before and
 # after each run, exact bytes:
 # - the client sends (-n 10M: 10,485,760 bytes, its header included, as iperf -s counts them;
-#   -t 1 -P 3), -R (-t 1, -n 10M -P 2), --full-duplex (-t 1 -P 2): each direction's bytes
-#   equal to the TCP payload the counter saw (its bytes less 52 per packet of IPv4 and TCP
-#   with timestamps, 8 more per SYN), and to the count asked for;
+#   -t 1 -P 3), -R (-t 1, -n 10M -P 2), --full-duplex (-t 1 -P 2), -d (-t 1 -P 2) and -r
+#   (-n 10M), whose bytes serve sends over connections back to the client's -L port: each
+#   direction's bytes equal to the TCP payload the counter saw (its bytes less 52 per packet
+#   of IPv4 and TCP with timestamps, 8 more per SYN), and to the count asked for;
 # - -X (the client waits for serve's answer) completes; --trip-times -X prints the clock check
 #   from serve's timestamps;
-# - refusals with the reason in serve's log and in --metrics: -d, -R --trip-times, a locked
-#   server (--psk), --max-per-client; a -t above --max-duration is cut there; a header whose
-#   thread count is 0 is junk.
+# - refusals with the reason in serve's log and in --metrics: -d whose connection back is
+#   reset (nftables), -R --trip-times, a locked server (--psk), --max-per-client; a -t above
+#   --max-duration is cut there; a header whose thread count is 0 is junk.
 # Byte counts and log lines only, no timing but the cut's (the client ends well before its
 # own -t 5): runs side by side with the others (~10 s).
 # Usage: test_iperf2.sh BOARDPERF
@@ -27,9 +28,11 @@ port=5201    # port-ok: serve
 mport=5202   # port-ok: serve's --metrics
 lport=5203   # port-ok: a second serve, locked
 mport2=5204  # port-ok: a third, --max-duration 1 and --max-per-client 1
+bport=5205   # port-ok: the -d and -r client's listening port (-L), serve connects back to it
 checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2: sent"
 	"--full-duplex -t 1 -P 2: received" "--full-duplex -t 1 -P 2: sent" "-X completes"
-	"--trip-times -X: clock check" "-d refused" "-R --trip-times refused"
+	"-d -P 2: received" "-d -P 2: sent back" "-r -n 10M: received" "-r -n 10M: sent back"
+	"--trip-times -X: clock check" "-d refused back" "-R --trip-times refused"
 	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
 	"--max-per-client 1" "junk header" "no sanitizer report")
 if ! command -v iperf >/dev/null; then
@@ -57,12 +60,16 @@ table inet bpip2 {
 	counter to_srv_syn { }
 	counter from_srv { }
 	counter from_srv_syn { }
+	counter back { }
+	counter back_syn { }
 	chain in {
 		type filter hook input priority 0;
 		tcp dport $port counter name "to_srv";
 		tcp dport $port tcp flags syn counter name "to_srv_syn";
 		tcp sport $port counter name "from_srv";
 		tcp sport $port tcp flags syn counter name "from_srv_syn";
+		tcp dport $bport counter name "back";
+		tcp dport $bport tcp flags syn counter name "back_syn";
 	}
 }
 EOF
@@ -95,13 +102,18 @@ tests_ok() {
 	ns curl -s "http://127.0.0.1:$mport/metrics" |
 		awk '$1 == "boardperf_server_tests_total{test=\"tcp\",outcome=\"ok\"}" { print $2 }'
 }
-# run ARGS...: one stock client run (its output in $out), after which serve's test is done
-# (its count of completed tests went up: the client may exit before serve's end)
+# run ARGS...: one stock client run (its output in $out), after which serve's tests are done
+# (its count of completed tests went up by one, two for -r: the client may exit before
+# serve's end)
 run() {
-	local before
+	local before tests=1
+	[[ " $* " == *" -r "* ]] && tests=2
 	before=$(tests_ok)
 	out=$(ns timeout -s KILL 20 iperf -c 127.0.0.1 -p "$port" "$@" 2>&1)
-	for _ in $(seq 100); do [ "$(tests_ok)" -gt "${before:-0}" ] && return; sleep 0.05; done
+	for _ in $(seq 100); do
+		[ "$(tests_ok)" -ge $((${before:-0} + tests)) ] && return
+		sleep 0.05
+	done
 }
 # agree WHAT SERVE NFT WANT RETRANS: serve's count is the payload the counter saw (exactly,
 # unless TCP retransmitted: the counter sees a segment again, up to 64 KiB, and serve only
@@ -114,11 +126,13 @@ agree() {
 	ok $? "$what: serve $sv, nft payload $nf, want $want, retransmitted segments $rt"
 }
 # measure DIR WANT ARGS...: one run, serve's received (DIR up), sent (down) or both
-# against the counters (and the count asked for)
+# against the counters (and the count asked for); DIR back: both, what serve sent over its
+# connections back to the client (-d, -r)
 measure() {
-	local dir=$1 want=$2 r0 s0 u0 d0 t0 rt
+	local dir=$1 want=$2 r0 s0 u0 d0 t0 rt sent_ctr=from_srv
 	shift 2
-	r0=$(served received); s0=$(served sent); u0=$(payload to_srv); d0=$(payload from_srv)
+	[ "$dir" = back ] && sent_ctr=back
+	r0=$(served received); s0=$(served sent); u0=$(payload to_srv); d0=$(payload $sent_ctr)
 	t0=$(retrans)
 	run "$@"
 	rt=$(($(retrans) - t0))
@@ -126,8 +140,8 @@ measure() {
 		agree "iperf -c $* (received)" $(($(served received) - r0)) \
 			$(($(payload to_srv) - u0)) "$want" "$rt"
 	[ "$dir" = up ] ||
-		agree "iperf -c $* (sent)" $(($(served sent) - s0)) $(($(payload from_srv) - d0)) \
-			"$want" "$rt"
+		agree "iperf -c $* (sent)" $(($(served sent) - s0)) \
+			$(($(payload $sent_ctr) - d0)) "$want" "$rt"
 }
 
 measure up 10485760 -n 10M
@@ -135,6 +149,8 @@ measure up - -t 1 -P 3 -b 1G
 measure down - -R -t 1 -b 1G
 measure down 20971520 -R -n 10M -P 2
 measure both - --full-duplex -t 1 -P 2 -b 500M
+measure back - -d -L "$bport" -t 1 -P 2 -b 500M
+measure back 10485760 -r -L "$bport" -n 10M
 
 # -X: the client waits for serve's version before it sends (without it, until the KILL)
 run -t 0.3 -X
@@ -143,15 +159,27 @@ run -t 0.3 -X --trip-times
 grep -q 'Clock sync check (ms): RTT/Half=' <<<"$out"; ok $? "--trip-times -X: the client's clock check from serve's timestamps"
 
 # refusals: a reset for the client, the reason in the log and in --metrics
-refused0=$(ns curl -s "http://127.0.0.1:$mport/metrics" | awk -F' ' '/tests_total\{test="tcp",outcome="refused",reason="not-served"\}/ { print $2 }')
-ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$port" -t 1 -d -L 5205 >/dev/null 2>&1 # port-ok: its own namespace
-wait_log "$slog" "iperf 2 client: -d (the server connects back) is not served"
-ok $? "-d: refused, the reason in serve's log"
+reason() {
+	ns curl -s "http://127.0.0.1:$mport/metrics" | awk -v r="$1" \
+		'$1 == "boardperf_server_tests_total{test=\"tcp\",outcome=\"refused\",reason=\"" r "\"}" { print $2 }'
+}
+setup0=$(reason stream-setup)
+# -d whose connection back is refused (a reset for serve's SYN to the client's port)
+ns nft -f - <<EOF
+table inet bpip2rej { chain out { type filter hook output priority 0;
+	tcp dport $bport tcp flags syn reject with tcp reset; }; }
+EOF
+ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$port" -t 1 -d -L "$bport" -b 1M >/dev/null 2>&1
+ns nft delete table inet bpip2rej
+wait_log "$slog" "connecting back to 127.0.0.1 port $bport (-d): Connection refused"
+ok $? "-d: the connection back refused, the test with it, the reason in serve's log"
+served0=$(reason not-served)
 ns timeout -s KILL 10 iperf -c 127.0.0.1 -p "$port" -t 1 -R --trip-times >/dev/null 2>&1
 wait_log "$slog" "iperf 2 client: -R with --trip-times .* is not served"
 ok $? "-R --trip-times: refused, the reason in serve's log"
-refused=$(ns curl -s "http://127.0.0.1:$mport/metrics" | awk -F' ' '/tests_total\{test="tcp",outcome="refused",reason="not-served"\}/ { print $2 }')
-[ "$((refused - ${refused0:-0}))" -eq 2 ]; ok $? "both refusals in --metrics (not-served: ${refused0:-0} -> $refused)"
+[ "$(($(reason stream-setup) - ${setup0:-0}))" -eq 1 ] &&
+	[ "$(($(reason not-served) - ${served0:-0}))" -eq 1 ]
+ok $? "both refusals in --metrics (stream-setup $(reason stream-setup), not-served $(reason not-served))"
 
 # a junk header (threads 0): dropped as junk, named
 ns bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; printf '\x40\x01\x00\x78\x00\x00\x00\x00' >&3; head -c 52 /dev/zero >&3; sleep 0.5" 2>/dev/null

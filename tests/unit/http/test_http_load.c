@@ -82,6 +82,10 @@ static void test_rate(void)
 		printf("#   offered %llu, due %.1f in %.3f s\n", (unsigned long long)out.offered, due,
 		       out.duration_s);
 	CHECK(out.total.txn.done > 0 && out.total.txn.done <= out.offered + 1);
+	if (!(out.total.txn.done > 0 && out.total.txn.done <= out.offered + 1))
+		printf("#   answered %llu, offered %llu in %.3f s\n",
+		       (unsigned long long)out.total.txn.done, (unsigned long long)out.offered,
+		       out.duration_s);
 	bp_http_outcome_free(&out);
 }
 
