@@ -124,20 +124,34 @@ static int connected_twin(int listen_fd, const struct bp_addr *peer, int buffer)
 	return fd;
 }
 
-int bp_udp_read_hello(int listen_fd, char cookie[BP_COOKIE_LEN], struct bp_addr *from)
+int bp_udp_read_hello(int listen_fd, char cookie[BP_COOKIE_LEN], struct bp_addr *from,
+		      struct bp_udp_datagram *raw)
 {
-	char buf[BP_UDP_CONNECT_LEN + BP_COOKIE_LEN + 16];
 	ssize_t n;
 
 	from->len = sizeof(from->ss);
-	n = recvfrom(listen_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from->ss,
-		     &from->len);
+	/* MSG_TRUNC: the datagram's whole length, whatever of it fits */
+	n = recvfrom(listen_fd, raw->head, sizeof(raw->head), MSG_DONTWAIT | MSG_TRUNC,
+		     (struct sockaddr *)&from->ss, &from->len);
+	raw->len = n > 0 ? (size_t)n : 0;
+	raw->arrival_ns = bp_now_ns();
 	/* The first 4 bytes are iperf3's hello; boardperf's cookie may follow them. */
-	if (n < BP_UDP_CONNECT_LEN || !bp_udp_is_connect_msg(buf, BP_UDP_CONNECT_LEN))
+	if (n < BP_UDP_CONNECT_LEN || !bp_udp_is_connect_msg((const char *)raw->head,
+							     BP_UDP_CONNECT_LEN))
 		return n < 0 ? -EAGAIN : -EBADMSG;
 	memset(cookie, 0, BP_COOKIE_LEN);
 	if (n >= BP_UDP_CONNECT_LEN + BP_COOKIE_LEN)
-		memcpy(cookie, buf + BP_UDP_CONNECT_LEN, BP_COOKIE_LEN);
+		memcpy(cookie, raw->head + BP_UDP_CONNECT_LEN, BP_COOKIE_LEN);
+	return 0;
+}
+
+int bp_udp_twin(int listen_fd, const struct bp_addr *peer, int buffer, int *fd_out)
+{
+	int fd = connected_twin(listen_fd, peer, buffer);
+
+	if (fd < 0)
+		return fd;
+	*fd_out = fd;
 	return 0;
 }
 

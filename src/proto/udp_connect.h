@@ -20,15 +20,25 @@ int bp_udp_connect(const struct bp_addr *a, const char cookie[BP_COOKIE_LEN], in
 /* Server: the UDP socket that receives hellos on the test port (non-blocking). */
 int bp_udp_listen(const struct bp_addr *a, int *fd_out, char *err, size_t errlen);
 
+/* A datagram's first bytes as the listener read them (enough for an iperf 2 test header). */
+struct bp_udp_datagram {
+	uint8_t head[160];
+	size_t len;             /* the whole datagram's length (head holds at most 160) */
+	uint64_t arrival_ns;    /* bp_now_ns() when it was read */
+};
+
 /*
  * Server: read one datagram from the listener and tell whether it is a hello. On success
  * *from is its sender and cookie the client's cookie ("" from a stock iperf3); nothing has
  * been sent, so the caller decides whether this sender may get the stream (a hello's
  * source address can be forged: answering it unchecked reflects the test's data to
  * whoever the forger names). -EAGAIN when nothing was waiting, -EBADMSG for a datagram
- * that is not a hello.
+ * that is not a hello (its first bytes in raw: a stock iperf 2 client's, say).
  */
-int bp_udp_read_hello(int listen_fd, char cookie[BP_COOKIE_LEN], struct bp_addr *from);
+int bp_udp_read_hello(int listen_fd, char cookie[BP_COOKIE_LEN], struct bp_addr *from,
+		      struct bp_udp_datagram *raw);
+/* Server: a socket on the listener's address and port connected to peer, nothing sent. */
+int bp_udp_twin(int listen_fd, const struct bp_addr *peer, int buffer, int *fd_out);
 
 /*
  * Server: accept the hello from peer: *fd_out is a new socket bound to the listener's

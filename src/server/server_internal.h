@@ -13,6 +13,7 @@
 #include "io/loop.h"
 #include "proto/params.h"
 #include "proto/control.h"
+#include "proto/udp_connect.h"
 #include "server/server.h"
 #include "server/server_accept.h"
 #include "server/server_auth.h"
@@ -50,6 +51,11 @@ struct srv {
 	/* bytes peers have made the server hold unparsed, all together (core/peer_budget.h):
 	 * o->budget, shared with the HTTP responder, or own_budget */
 	struct bp_peer_budget *budget, own_budget;
+	/* iperf 2 UDP client sockets refused lately (server_iperf2_udp.c): a refused client
+	 * sends on, and its further datagrams are dropped without a line or a count */
+	struct bp_addr udp_refused[16];
+	uint64_t udp_refused_ns[16];
+	int udp_refused_next;
 };
 
 enum srv_state {
@@ -153,8 +159,10 @@ void srv_session_begin(struct srv_session *ss);
 void srv_session_end(struct srv_session *ss, const char *why);
 bool srv_session_reap(struct srv_session *ss);
 /* A UDP stream whose hello came from peer; a repeated hello (the first answer was lost)
- * is recognised and its socket closed. */
-void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer);
+ * is recognised and its socket closed. seeds: a stock iperf 2 client's first datagrams,
+ * read from the listener, counted on the stream (nseeds 0: none). */
+void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer,
+			  const struct bp_udp_datagram *seeds, int nseeds);
 /*
  * Close the oldest session still in set-up (cookie sent, no test admitted): from host when
  * its sessions in set-up reach --max-pending-per-addr, or anyone's when all of them reach

@@ -19,9 +19,8 @@
 #include "core/log_limit.h"
 #include "io/addr_host.h"
 #include "proto/iperf2_header.h"
-#include "server/connect_back.h"
-#include "server/server_internal.h"
 #include "server/server_iperf2.h"
+#include "server/server_iperf2_internal.h"
 
 /* iperf 2's TCP -l when the client gives none */
 #define IPERF2_DEFAULT_LEN (128 * 1024)
@@ -35,47 +34,13 @@
  * they wrote was acknowledged (the drain after the end) */
 #define SEND_POLL_NS (2 * BP_NS_PER_MS)
 
-/* One of the client's connections. */
-struct iperf2_conn {
-	/*
-	 * A second descriptor of the connection, in the server's loop for EPOLLRDHUP alone:
-	 * the client's FIN (it stopped sending) or its reset, the moment it comes, while the
-	 * stream pool's worker reads the data through the first. -1 once seen.
-	 */
-	struct bp_flow watch;
-	struct srv_session *ss;
-	bool peer_done;
-};
-
-struct srv_iperf2 {
-	struct bp_iperf2_header h;     /* the first connection's; the others match it */
-	/*
-	 * What moves where: the client sends on its connections (all but -R and -r's second
-	 * test); this side sends on them (-R, --full-duplex), or on connections it opens back
-	 * to the client's listening port (-d; -r's second test, after the client's own).
-	 */
-	bool recv, send_same, send_back;
-	bool second;                   /* -r's second test: this side's connections only */
-	struct bp_addr local;          /* the address the client reached: the back's source */
-	int n;
-	struct iperf2_conn conns[BP_IPERF2_MAX_THREADS];
-	int nbacks;
-	struct srv_connect_back backs[BP_IPERF2_MAX_THREADS];
-	/* this side stops sending (-t, or -n polled), its bytes drain to the client (polled),
-	 * or --max-duration's cut */
-	struct bp_timer end;
-	bool sending_done, drained;
-	uint64_t sending_done_ns;
-	bool cut;                      /* -t was above --max-duration: the test is cut there */
-};
-
 /* Whether this side sends, on any connection, in the test or its second (-r) */
 static bool server_sends(const struct bp_iperf2_header *h)
 {
 	return h->mode != BP_IPERF2_NORMAL;
 }
 
-static const char *mode_name(enum bp_iperf2_mode m)
+const char *srv_iperf2_mode_name(enum bp_iperf2_mode m)
 {
 	return m == BP_IPERF2_NORMAL ? "client sends" : m == BP_IPERF2_REVERSE ? "-R" :
 	       m == BP_IPERF2_FULL_DUPLEX ? "--full-duplex" : m == BP_IPERF2_DUAL ? "-d" : "-r";
@@ -91,11 +56,8 @@ static void reset_close(int fd)
 	close(fd);
 }
 
-static void refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
-		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
-		   const char *fmt, ...)
+void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
+		       const char *fmt, ...)
 {
 	char line[256];
 	va_list ap;
@@ -103,26 +65,26 @@ static void refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	srv_stats_test(&s->stats, srv_half_number("tcp"), SRV_OUTCOME_REFUSED, why, 0, 0);
-	bp_info_peer(peer, "%s: iperf 2 client: %s; connection reset", peer, line);
-	reset_close(fd);
+	srv_stats_test(&s->stats, srv_half_number(fd < 0 ? "udp" : "tcp"), SRV_OUTCOME_REFUSED,
+		       why, 0, 0);
+	bp_info_peer(peer, "%s: iperf 2 client: %s; %s", peer, line,
+		     fd < 0 ? "its datagrams dropped" : "connection reset");
+	if (fd >= 0)
+		reset_close(fd);
 }
 
-/*
- * What a header asks that this server does not do: 0, or the refusal with its line in why.
- * Every number is checked in its own domain before it becomes a parameter.
- */
-static enum srv_refusal unserved(const struct srv *s, const struct bp_iperf2_header *h,
+/* Every number is checked in its own domain before it becomes a parameter. */
+enum srv_refusal srv_iperf2_unserved(const struct srv *s, const struct bp_iperf2_header *h,
 				 char *why, size_t len)
 {
 	if ((h->mode == BP_IPERF2_DUAL || h->mode == BP_IPERF2_TRADEOFF) && !h->port) {
 		snprintf(why, len, "%s with the client's listening port 0: nowhere to connect "
-			 "back to", mode_name(h->mode));
+			 "back to", srv_iperf2_mode_name(h->mode));
 		return SRV_REFUSAL_BAD_PARAMETERS;
 	}
 	if (server_sends(h) && h->trip_times) {
 		snprintf(why, len, "%s with --trip-times (timestamps in what this server "
-			 "sends) is not served", mode_name(h->mode));
+			 "sends) is not served", srv_iperf2_mode_name(h->mode));
 		return SRV_REFUSAL_NOT_SERVED;
 	}
 	if (srv_auth_locked(s->o)) {
@@ -167,7 +129,8 @@ static void params_from(const struct srv *s, const struct srv_iperf2 *i2,
 	uint64_t max = s->o->max_duration_ns;
 
 	memset(np, 0, sizeof(*np));
-	bp_net_params_set_test(np, "tcp");
+	bp_net_params_set_test(np, i2->udp ? "udp" : "tcp");
+	np->udp64 = i2->udp && (h->flags & BP_IPERF2_HEADER_SEQNO64B);
 	np->parallel = (int)h->threads;
 	np->reverse = !i2->recv;
 	np->bidir = i2->recv && (i2->send_same || i2->send_back);
@@ -202,15 +165,15 @@ static bool same_test(const struct bp_iperf2_header *a, const struct bp_iperf2_h
 	       a->version_u == b->version_u && a->version_l == b->version_l;
 }
 
-/* The test of this client still waiting for connections like this one (its other -P). */
-static struct srv_session *test_of(struct srv *s, const struct bp_addr *from,
-				   const struct bp_iperf2_header *h)
+struct srv_session *srv_iperf2_test_of(struct srv *s, const struct bp_addr *from,
+				       const struct bp_iperf2_header *h, bool udp)
 {
 	struct srv_session *found = NULL;
 
 	/* The list is newest first: the last match is the oldest test. */
 	for (struct srv_session *ss = s->sessions; ss; ss = ss->next)
-		if (ss->iperf2 && !ss->iperf2->second && !ss->dead && ss->state == SS_STREAMS &&
+		if (ss->iperf2 && !ss->iperf2->second && ss->iperf2->udp == udp && !ss->dead &&
+		    ss->state == SS_STREAMS &&
 		    ss->iperf2->n < (int)ss->iperf2->h.threads &&
 		    bp_addr_same_host(&ss->ctl_addr, from) && same_test(&ss->iperf2->h, h))
 			found = ss;
@@ -237,11 +200,8 @@ static void drain(struct srv_iperf2 *i2)
 
 static void open_second(const struct srv_session *first);
 
-/*
- * The test's end: its totals, its log line; the session closes on the way out. -r's first
- * test, complete, opens its second.
- */
-static void finish(struct srv_session *ss, const char *note)
+/* -r's first test, complete, opens its second. */
+void srv_iperf2_finish(struct srv_session *ss, const char *note)
 {
 	struct srv_iperf2 *i2 = ss->iperf2;
 
@@ -275,9 +235,9 @@ static void check_end(struct srv_session *ss)
 	for (int i = 0; i < i2->n; i++)
 		all &= i2->conns[i].peer_done;
 	if ((!i2->recv || all) && (!(i2->send_same || i2->send_back) || i2->drained))
-		finish(ss, NULL);
+		srv_iperf2_finish(ss, NULL);
 	else if (all && !i2->recv && i2->send_same && !i2->sending_done)
-		finish(ss, "client closed its connections before this side's end: test "
+		srv_iperf2_finish(ss, "client closed its connections before this side's end: test "
 		       "abandoned");
 }
 
@@ -334,7 +294,7 @@ static void end_due(struct bp_timer *t, uint64_t now)
 	if (i2->cut && !i2->send_same && !i2->send_back) {
 		snprintf(line, sizeof(line), "cut at the server's --max-duration (%.0f s)",
 			 (double)ss->np.time_ns / 1e9);
-		finish(ss, line);
+		srv_iperf2_finish(ss, line);
 	} else if (!i2->sending_done && !i2->h.timed && !count_sent(ss)) {
 		bp_timer_arm(ss->srv->loop, &i2->end, now + SEND_POLL_NS);
 	} else {
@@ -355,6 +315,10 @@ void srv_iperf2_started(struct srv_session *ss, uint64_t now)
 {
 	struct srv_iperf2 *i2 = ss->iperf2;
 
+	if (i2->udp) {
+		srv_iperf2_udp_started(ss, now);
+		return;
+	}
 	i2->end = (struct bp_timer){ .fn = end_due, .data = ss };
 	if (i2->send_same || i2->send_back || i2->cut)
 		bp_timer_arm(ss->srv->loop, &i2->end, i2->h.timed ? now + ss->np.time_ns :
@@ -369,6 +333,7 @@ void srv_iperf2_free(struct srv_session *ss)
 	if (!i2)
 		return;
 	bp_timer_cancel(ss->srv->loop, &i2->end);
+	srv_iperf2_udp_free(ss);
 	for (int i = 0; i < i2->nbacks; i++)
 		srv_connect_back_cancel(&i2->backs[i]);
 	for (int i = 0; i < i2->n; i++) {
@@ -416,7 +381,7 @@ static void back_done(struct srv_connect_back *cb, int fd, int err)
 	else
 		srv_session_refuse(ss, SRV_REFUSAL_STREAM_SETUP, 0, "connecting back to %s port "
 				   "%u (%s): %s", bp_client_key_str(&ss->client, who, sizeof(who)),
-				   ss->iperf2->h.port, mode_name(ss->iperf2->h.mode), strerror(-err));
+				   ss->iperf2->h.port, srv_iperf2_mode_name(ss->iperf2->h.mode), strerror(-err));
 	srv_session_reap(ss);
 }
 
@@ -433,7 +398,7 @@ static void connect_back(struct srv_session *ss)
 	if (rc)
 		srv_session_refuse(ss, SRV_REFUSAL_STREAM_SETUP, 0, "connecting back to %s port "
 				   "%u (%s): %s", bp_client_key_str(&ss->client, who, sizeof(who)),
-				   i2->h.port, mode_name(i2->h.mode), strerror(-rc));
+				   i2->h.port, srv_iperf2_mode_name(i2->h.mode), strerror(-rc));
 }
 
 /*
@@ -448,25 +413,17 @@ static void add_connection(struct srv_session *ss, int fd)
 	bool both = i2->recv && i2->send_same;
 	int wfd = dup(fd), sfd = both ? dup(fd) : -1;
 
-	if (wfd < 0 || (both && sfd < 0)) {
-		if (wfd >= 0)
-			close(wfd);
-		reset_close(fd);
-		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0,
-				   "out of descriptors for an iperf 2 connection");
-		return;
-	}
 	*c = (struct iperf2_conn){ .ss = ss };
 	c->watch = (struct bp_flow){ .fd = wfd, .events = EPOLLRDHUP, .handler = watch_event,
 				     .data = c };
-	i2->n++;
-	if (bp_loop_add(ss->srv->loop, &c->watch)) {
+	i2->n++;  /* the watch's descriptor goes with the session */
+	if (wfd < 0 || (both && sfd < 0) || bp_loop_add(ss->srv->loop, &c->watch)) {
 		c->watch.loop = NULL;
 		if (sfd >= 0)
 			close(sfd);
 		reset_close(fd);
-		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0,
-				   "an iperf 2 connection not watched (epoll): out of memory");
+		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0, "out of descriptors or "
+				   "memory for an iperf 2 connection");
 		return;
 	}
 	send_ack(fd, &i2->h);
@@ -479,14 +436,9 @@ static void add_connection(struct srv_session *ss, int fd)
 		connect_back(ss);
 }
 
-/*
- * A test of h's from the client at from (peer: its name), which reached this server at
- * local; second: -r's second test. Admitted and waiting for its streams, or refused and
- * closed (NULL, the reason in the log).
- */
-static struct srv_session *new_test(struct srv *s, const struct bp_addr *from,
-				    const struct bp_addr *local, const char *peer,
-				    const struct bp_iperf2_header *h, bool second)
+struct srv_session *srv_iperf2_new_test(struct srv *s, const struct bp_addr *from,
+					const struct bp_addr *local, const char *peer,
+					const struct bp_iperf2_header *h, bool second, bool udp)
 {
 	struct srv_iperf2 *i2 = calloc(1, sizeof(*i2));
 	struct srv_session *ss = i2 ? srv_session_headless(s, from, peer, i2) : NULL;
@@ -498,6 +450,7 @@ static struct srv_session *new_test(struct srv *s, const struct bp_addr *from,
 	i2->h = *h;
 	i2->local = *local;
 	i2->second = second;
+	i2->udp = udp;
 	i2->recv = !second && h->mode != BP_IPERF2_REVERSE;
 	i2->send_same = h->mode == BP_IPERF2_REVERSE || h->mode == BP_IPERF2_FULL_DUPLEX;
 	i2->send_back = h->mode == BP_IPERF2_DUAL || second;
@@ -520,7 +473,7 @@ static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr
 	struct srv_session *ss = NULL;
 
 	if (getsockname(fd, (struct sockaddr *)&local.ss, &local.len) ||
-	    !(ss = new_test(s, from, &local, peer, h, false)))
+	    !(ss = srv_iperf2_new_test(s, from, &local, peer, h, false, false)))
 		reset_close(fd);
 	return ss;
 }
@@ -532,8 +485,8 @@ static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr
 static void open_second(const struct srv_session *first)
 {
 	const struct srv_iperf2 *i2 = first->iperf2;
-	struct srv_session *ss = new_test(first->srv, &first->ctl_addr, &i2->local, first->peer,
-					  &i2->h, true);
+	struct srv_session *ss = srv_iperf2_new_test(first->srv, &first->ctl_addr, &i2->local,
+						     first->peer, &i2->h, true, false);
 
 	for (uint32_t i = 0; ss && i < i2->h.threads && !ss->dead; i++)
 		connect_back(ss);
@@ -561,11 +514,11 @@ void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *h
 		close(fd);
 		return;
 	}
-	if ((r = unserved(s, &h, why, sizeof(why)))) {
-		refuse(s, fd, peer, r, "%s", why);
+	if ((r = srv_iperf2_unserved(s, &h, why, sizeof(why)))) {
+		srv_iperf2_refuse(s, fd, peer, r, "%s", why);
 		return;
 	}
-	ss = test_of(s, &from, &h);
+	ss = srv_iperf2_test_of(s, &from, &h, false);
 	if (!ss && !(ss = open_test(s, fd, &from, peer, &h)))
 		return;
 	add_connection(ss, fd);

@@ -23,6 +23,14 @@ struct srv_session;
  */
 void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *hdr,
 		       size_t len);
+/*
+ * A datagram on the test port's UDP socket that is no hello (server_udp.c): a stock iperf
+ * 2 client's UDP test (server_iperf2_udp.c) opens or joins a test, anything else is left.
+ */
+struct bp_addr;
+struct bp_udp_datagram;
+void srv_iperf2_udp_datagram(struct srv *s, int listen_fd, const struct bp_addr *from,
+			     const struct bp_udp_datagram *d);
 /* The session's streams are all in and it started at now (server_session.c calls it). */
 void srv_iperf2_started(struct srv_session *ss, uint64_t now);
 /* The session closes: its watches and state go (nothing for other sessions). */

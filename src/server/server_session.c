@@ -523,7 +523,8 @@ bool srv_session_any_waiting_udp(const struct srv *s)
 	return false;
 }
 
-void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
+void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer,
+			  const struct bp_udp_datagram *seeds, int nseeds)
 {
 	int index = ss->got_streams, id = stream_id(index);
 	char err[256];
@@ -542,6 +543,10 @@ void srv_session_take_udp(struct srv_session *ss, int fd, const char *peer)
 	ie = ss->half->add_udp(ss, fd, id, stream_sender(ss, index), err, sizeof(err));
 	if (!ie)
 		snprintf(ss->udp_peers[index], sizeof(ss->udp_peers[index]), "%s", peer);
+	/* before the stream can start: its worker has not seen it yet */
+	for (int i = 0; !ie && i < nseeds; i++)
+		bp_udp_stream_seed(ss->side.udp[ss->side.n - 1], seeds[i].head, seeds[i].len,
+				   seeds[i].arrival_ns);
 	stream_opened(ss, ie, "udp stream", id, err);
 	srv_session_reap(ss);
 }

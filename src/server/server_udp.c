@@ -23,6 +23,7 @@
 #include "io/addr_host.h"
 #include "proto/udp_connect.h"
 #include "server/server_internal.h"
+#include "server/server_iperf2.h"
 
 /* The socket buffer of a UDP data stream: room for bursts at high rates. */
 #define UDP_STREAM_BUFFER (4 << 20)
@@ -121,22 +122,28 @@ static void udp_readable(struct bp_flow *f, uint32_t events)
 {
 	struct srv *s = f->data;
 	char cookie[BP_COOKIE_LEN];
+	struct bp_udp_datagram raw;
 	struct bp_addr from;
 	int fd;
 
 	(void)events;
 	for (int i = 0; i < HELLOS_PER_WAKE; i++) {
 		struct srv_session *ss;
-		int rc = bp_udp_read_hello(f->fd, cookie, &from);
+		int rc = bp_udp_read_hello(f->fd, cookie, &from, &raw);
 
 		if (rc == -EAGAIN)
 			return;
+		/* not a hello: a stock iperf 2 client's datagram (server_iperf2_udp.c), or
+		 * nothing to answer */
+		if (rc == -EBADMSG)
+			srv_iperf2_udp_datagram(s, f->fd, &from, &raw);
 		if (rc)
-			continue; /* not a hello: nothing to answer */
+			continue;
 		ss = hello_session(s, cookie, &from);
 		/* Answered only now, from a socket connected to the test's own client. */
 		if (ss && !bp_udp_answer_hello(f->fd, &from, UDP_STREAM_BUFFER, &fd))
-			srv_session_take_udp(ss, fd, bp_addr_str(&from, (char[64]){ 0 }, 64));
+			srv_session_take_udp(ss, fd, bp_addr_str(&from, (char[64]){ 0 }, 64), NULL,
+					     0);
 	}
 }
 

@@ -236,8 +236,11 @@ void bp_stream_side_start(struct bp_stream_side *s, uint64_t now_ns)
 			s->base_bytes[i] = stream_bytes(s, i, &us);
 		}
 		/* -n/-k: the test is its count, what arrived before this side started included
-		 * (a stock iperf3 server sends as soon as it is told to run) */
-		if (s->whole_count && s->tcp[i] && !s->sender[i] && s->kernel_count[i])
+		 * (a stock iperf3 server sends as soon as it is told to run); a UDP receiver's
+		 * datagrams are all counted already, its bytes now too (and a stock iperf 2
+		 * client's first datagrams, read by serve before the stream's socket existed) */
+		if (s->whole_count && !s->sender[i] &&
+		    (s->udp[i] || (s->tcp[i] && s->kernel_count[i])))
 			s->base_bytes[i] = 0;
 		s->last_bytes[i] = s->base_bytes[i];
 	}

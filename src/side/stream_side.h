@@ -41,7 +41,7 @@ struct bp_stream_side {
 	bool frozen;
 	uint64_t start_ns, omit_ns, last_mark_ns, counted_from_ns, stop_ns;
 	bool omit_done, running;
-	bool whole_count;           /* -n/-k: a TCP receiver counts from its first byte */
+	bool whole_count;           /* -n/-k: a receiver counts from its first byte */
 	/*
 	 * Data that stopped moving (a cut link, a server gone): what moved so far (bytes received;
 	 * for a TCP sender bytes acknowledged, since its socket buffer takes bytes for a while

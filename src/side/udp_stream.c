@@ -17,6 +17,7 @@
 #include "io/pacer.h"
 #include "io/pkt_rx.h"
 #include "io/pkt_tx.h"
+#include "proto/iperf2_udp.h"
 #include "side/udp_seq.h"
 
 /* Datagrams per system call: the pacer's cap, so no burst is larger than one batch. */
@@ -272,12 +273,46 @@ static void sender_writable(struct bp_flow *f, uint32_t events)
 	}
 }
 
+/*
+ * iperf 2's datagram: its sequence number from 1 (a first one lost is a loss, as iperf -s
+ * counts it), the FIN counted once and remembered; its repeats (the client sends it until
+ * the server's report comes) only counted.
+ */
+static void on_iperf2_datagram(struct bp_udp_stream *u, const uint8_t *payload, size_t len,
+			       uint64_t arrival_ns)
+{
+	struct bp_iperf2_dgram d;
+
+	if (bp_iperf2_dgram_decode(payload, len, u->cfg.seq64, &d) < 0)
+		return;
+	if (u->st.fin) {
+		u->st.fin_repeats++;
+		return;
+	}
+	u->st.bytes += len;
+	if (!u->have_first) {
+		bp_udp_seq_init(&u->seq, 1);
+		u->have_first = true;
+	}
+	if (d.fin) {
+		u->st.fin = 1;
+		u->st.fin_ns = arrival_ns;
+	}
+	if (d.seq > u->st.top_seq)
+		u->st.top_seq = d.seq;
+	bp_udp_seq_add(&u->seq, d.seq, d.sec, d.usec, arrival_ns);
+}
+
 static void on_datagram(void *arg, const uint8_t *payload, size_t len, uint64_t arrival_ns)
 {
 	struct bp_udp_stream *u = arg;
 	struct bp_udp_header h;
 	uint64_t seq;
 
+	if (u->cfg.iperf2) {
+		on_iperf2_datagram(u, payload, len, arrival_ns);
+		return;
+	}
 	u->st.bytes += len;
 	if (bp_udp_header_decode(payload, len, u->cfg.seq64, &h) < 0)
 		return;
@@ -311,6 +346,13 @@ static void receiver_publish(struct bp_udp_stream *u, bool final)
 	else
 		u->st.kernel_drops = final ? bp_udp_receiver_kernel_drops(&u->rx) : u->rx.drops;
 	publish(u);
+}
+
+void bp_udp_stream_seed(struct bp_udp_stream *u, const uint8_t *payload, size_t len,
+			uint64_t arrival_ns)
+{
+	on_datagram(u, payload, len, arrival_ns);
+	receiver_publish(u, false);
 }
 
 static int receive(struct bp_udp_stream *u)

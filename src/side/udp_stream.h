@@ -30,6 +30,9 @@ struct bp_udp_stream_cfg {
 				 * stream from bp_udp_stream_new on; NULL: the socket engine */
 	struct bp_pkt_rx *pkt_rx;  /* receiver: the packet engine's RX ring (io/pkt_rx.h),
 				    * owned likewise; NULL: the socket engine */
+	/* receiver: iperf 2's datagrams (proto/iperf2_udp.h): numbered from 1, the sender's
+	 * last one (FIN) counted once and noted in the stats, its repeats only counted */
+	bool iperf2;
 };
 
 struct bp_udp_stats {
@@ -42,6 +45,9 @@ struct bp_udp_stats {
 	uint64_t implausible;   /* receiver: forged jumps and transits ignored (udp_seq.h) */
 	uint64_t kernel_drops;  /* receiver: dropped in this host's socket buffer */
 	double jitter_ns;
+	/* receiver, iperf 2: its sender's FIN came (1), when (bp_now_ns), the highest sequence
+	 * number seen, and how many repeats of the FIN came after it */
+	uint64_t fin, fin_ns, top_seq, fin_repeats;
 	char mode[16];          /* the fast path that ran */
 };
 
@@ -50,6 +56,13 @@ struct bp_pkt_tx;
 struct bp_pkt_rx;
 
 struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg);
+/*
+ * A receiver's datagram that came before its socket did (a server reads a stock iperf 2
+ * client's first datagrams from its listening socket): counted as if it came on the
+ * stream. Only before the stream starts (its worker has not touched it yet).
+ */
+void bp_udp_stream_seed(struct bp_udp_stream *u, const uint8_t *payload, size_t len,
+			uint64_t arrival_ns);
 extern const struct bp_stream_ops bp_udp_stream_ops;
 
 /*

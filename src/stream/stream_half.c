@@ -114,6 +114,7 @@ static int add_udp(struct srv_session *ss, int fd, int id, bool sender, char *er
 	 */
 	struct bp_udp_stream_cfg cfg = {
 		.sender = sender, .payload_len = (size_t)ss->np.len, .seq64 = ss->np.udp64,
+		.iperf2 = ss->iperf2 != NULL,  /* a stock iperf 2 client's datagrams */
 	};
 	int ie = BP_IE_NONE;
 	char why[64];

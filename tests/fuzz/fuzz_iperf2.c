@@ -1,7 +1,8 @@
 /*
  * Fuzz target for iperf 2's test header and acknowledgement (src/proto/iperf2_header.c), the
  * first bytes a stranger's iperf 2 client sends serve and the answer a stock `iperf -s`
- * gives the client. A header that decodes must hold every field in its domain, be no longer
+ * gives the client; and for its UDP datagrams (the sequence number, the header inside) and
+ * the server's report a client reads (src/proto/iperf2_udp.c). A header that decodes must hold every field in its domain, be no longer
  * than the input, and decode again to the same test after the client's writer wrote it (the
  * writer keeps what a 2.1.8 client sends: the extension and, with a start, 80 bytes). The
  * prefix check must agree with the length check on the same first bytes.
@@ -11,6 +12,7 @@
 
 #include "fuzz.h"
 #include "proto/iperf2_header.h"
+#include "proto/iperf2_udp.h"
 
 static bool same_test(const struct bp_iperf2_header *a, const struct bp_iperf2_header *b)
 {
@@ -22,6 +24,40 @@ static bool same_test(const struct bp_iperf2_header *a, const struct bp_iperf2_h
 	       a->rate == b->rate && a->tos == b->tos;
 }
 
+/*
+ * The UDP side: a datagram's number decodes within its domain (a FIN's sign removed), the
+ * header inside one as the TCP header's checks say, and a report read back after it was
+ * written again has the same counts.
+ */
+static void udp(const uint8_t *data, size_t size)
+{
+	struct bp_iperf2_udp_report r, again;
+	uint8_t out[BP_IPERF2_UDP_REPORT_LEN];
+	struct bp_iperf2_header h;
+	struct bp_iperf2_dgram d;
+	char err[160] = "";
+
+	for (int wide = 0; wide < 2; wide++)
+		if (bp_iperf2_dgram_decode(data, size, wide, &d) == 0 &&
+		    (d.usec >= 1000000 || d.seq > (uint64_t)INT64_MAX + 1 ||
+		     (!wide && d.seq > 0x80000000ull)))
+			abort();
+	if (bp_iperf2_udp_header_parse(data, size, &h, err, sizeof(err)) == 0) {
+		if (h.len + BP_IPERF2_DGRAM_LEN > size || h.threads < 1 ||
+		    h.threads > BP_IPERF2_MAX_THREADS)
+			abort();
+	} else if (!err[0]) {
+		abort();
+	}
+	if (bp_iperf2_udp_report_parse(data, size, &r) != 0)
+		return;
+	bp_iperf2_udp_report_write(out, &r);
+	if (bp_iperf2_udp_report_parse(out, sizeof(out), &again) != 0 || again.bytes != r.bytes ||
+	    again.lost != r.lost || again.out_of_order != r.out_of_order ||
+	    again.datagrams != r.datagrams)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bp_iperf2_header h, again;
@@ -30,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[160];
 	size_t len;
 
+	udp(data, size);
 	if (size >= 4 && bp_iperf2_header_prefix(data, size) != (bp_iperf2_header_len(data) > 0))
 		abort();
 	if (bp_iperf2_ack_parse(data, size, &vu, &vl) == 0 && size < BP_IPERF2_ACK_LEN)

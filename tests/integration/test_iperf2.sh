@@ -9,13 +9,17 @@
 #   (-n 10M), whose bytes serve sends over connections back to the client's -L port: each
 #   direction's bytes equal to the TCP payload the counter saw (its bytes less 52 per packet
 #   of IPv4 and TCP with timestamps, 8 more per SYN), and to the count asked for;
+# - UDP (-u -b 10M -t 1, -P 2, and with every fifth datagram dropped by an nftables rule):
+#   the client's server report says total = the data datagrams the counter saw + 1 (the
+#   FIN's number, as iperf -s counts it), lost = what the rule dropped, and serve received
+#   (total - lost) datagrams of -l bytes; UDP -R is refused (no reflection);
 # - -X (the client waits for serve's answer) completes; --trip-times -X prints the clock check
 #   from serve's timestamps;
 # - refusals with the reason in serve's log and in --metrics: -d whose connection back is
 #   reset (nftables), -R --trip-times, a locked server (--psk), --max-per-client; a -t above
 #   --max-duration is cut there; a header whose thread count is 0 is junk.
 # Byte counts and log lines only, no timing but the cut's (the client ends well before its
-# own -t 5): runs side by side with the others (~10 s).
+# own -t 5): runs side by side with the others (~16 s).
 # Usage: test_iperf2.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -32,6 +36,7 @@ bport=5205   # port-ok: the -d and -r client's listening port (-L), serve connec
 checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2: sent"
 	"--full-duplex -t 1 -P 2: received" "--full-duplex -t 1 -P 2: sent" "-X completes"
 	"-d -P 2: received" "-d -P 2: sent back" "-r -n 10M: received" "-r -n 10M: sent back"
+	"-u -b 10M" "-u -P 2" "-u, every fifth dropped" "-u -R refused"
 	"--trip-times -X: clock check" "-d refused back" "-R --trip-times refused"
 	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
 	"--max-per-client 1" "junk header" "no sanitizer report")
@@ -62,6 +67,17 @@ table inet bpip2 {
 	counter from_srv_syn { }
 	counter back { }
 	counter back_syn { }
+	counter udp_data { }
+	counter udp_fin { }
+	counter udp_dropped { }
+	chain count {
+		type filter hook input priority -10;
+		udp dport $port @th,64,1 0 counter name "udp_data";
+		udp dport $port @th,64,1 1 counter name "udp_fin";
+	}
+	chain lose {
+		type filter hook input priority 0;
+	}
 	chain in {
 		type filter hook input priority 0;
 		tcp dport $port counter name "to_srv";
@@ -98,9 +114,10 @@ served() { # served received|sent: serve's count of tcp bytes, from --metrics
 	ns curl -s "http://127.0.0.1:$mport/metrics" |
 		awk -v f="boardperf_server_$1_bytes_total{test=\"tcp\"}" '$1 == f { print $2 }'
 }
-tests_ok() {
+tests_ok() { # tcp's and udp's
 	ns curl -s "http://127.0.0.1:$mport/metrics" |
-		awk '$1 == "boardperf_server_tests_total{test=\"tcp\",outcome=\"ok\"}" { print $2 }'
+		awk '$1 ~ /^boardperf_server_tests_total\{test="(tcp|udp)",outcome="ok"\}$/ { n += $2 }
+			END { print n + 0 }'
 }
 # run ARGS...: one stock client run (its output in $out), after which serve's tests are done
 # (its count of completed tests went up by one, two for -r: the client may exit before
@@ -151,6 +168,45 @@ measure down 20971520 -R -n 10M -P 2
 measure both - --full-duplex -t 1 -P 2 -b 500M
 measure back - -d -L "$bport" -t 1 -P 2 -b 500M
 measure back 10485760 -r -L "$bport" -n 10M
+
+# UDP (iperf -u): the client's "Server Report" and serve's count against the datagrams the
+# counter saw (a positive sequence number: data; negative: the FIN and its repeats); the
+# report's total is the FIN's number (the data datagrams + 1), as iperf -s counts it.
+# udp_check WHAT DROPPED ARGS...: one run; DROPPED: the report's lost must be what the
+# lose chain dropped
+udp_check() {
+	local what=$1 lossy=$2 d0 x0 b0 d x b lost total reports len
+	shift 2
+	d0=$(ctr udp_data); x0=$(ctr udp_dropped); b0=$(served_udp)
+	run -u "$@"
+	read -r d _ <<<"$(ctr udp_data)"; read -r x _ <<<"$(ctr udp_dropped)"
+	d=$((d - ${d0%% *})); x=$((x - ${x0%% *})); b=$(($(served_udp) - b0))
+	len=$(sed -n 's/.*-l \([0-9]*\).*/\1/p' <<<" $* ")
+	# the report lines' Lost/Total, summed over -P
+	reports=$(grep -c 'Server Report:' <<<"$out")
+	read -r lost total <<<"$(grep -o ' [0-9]*/[0-9]* *(' <<<"$out" | tr '/(' '  ' |
+		awk '{ l += $1; t += $2 } END { print l + 0, t + 0 }')"
+	[ "$reports" -ge 1 ] && [ "$total" -eq $((d + reports)) ] && [ "$lost" -eq "$x" ] &&
+		{ [ "$lossy" = yes ] || [ "$x" -eq 0 ]; } &&
+		[ "$b" -eq $(((d - x + reports) * len)) ]
+	ok $? "$what: $reports server report(s), lost/total $lost/$total; nft $d data datagrams ($x dropped); serve received $b bytes of -l $len"
+}
+served_udp() {
+	ns curl -s "http://127.0.0.1:$mport/metrics" |
+		awk '$1 == "boardperf_server_received_bytes_total{test=\"udp\"}" { print $2 + 0 }'
+}
+udp_check "iperf -u -b 10M -t 1" no -b 10M -t 1 -l 1000
+udp_check "iperf -u -b 10M -t 1 -P 2" no -b 10M -t 1 -l 1000 -P 2
+ns nft add rule inet bpip2 lose udp dport "$port" @th,64,1 0 numgen inc mod 5 == 0 \
+	counter name udp_dropped drop
+udp_check "iperf -u -b 10M -t 1, every fifth datagram dropped" yes -b 10M -t 1 -l 1000
+ns nft flush chain inet bpip2 lose
+# UDP -R: serve would send to whatever address the datagrams claim: refused (no reflection);
+# the stock client waits for data that never comes (KILL ends it)
+ns timeout -s KILL 3 iperf -c 127.0.0.1 -p "$port" -u -R -t 1 >/dev/null 2>&1
+wait_log "$slog" "iperf 2 client: UDP -R is not served: this server would send to whatever address a datagram claims" &&
+	[ "$(grep -c 'UDP -R is not served' "$slog")" -eq 1 ]
+ok $? "iperf -u -R: refused, the reason in serve's log once (the client sends on)"
 
 # -X: the client waits for serve's version before it sends (without it, until the KILL)
 run -t 0.3 -X
