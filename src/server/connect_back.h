@@ -27,7 +27,8 @@ struct srv_connect_back {
 void srv_connect_back_init(struct srv_connect_back *cb, srv_connect_back_fn done, void *data);
 /*
  * Start connecting from local (its port ignored) to peer's address at port (1-65535).
- * 0 while in progress (done comes later), or a negative errno now (done is not called).
+ * 0: connecting, and done is called from the loop with the outcome; or a negative errno
+ * at once (done is not called).
  */
 int srv_connect_back_start(struct srv_connect_back *cb, struct bp_loop *loop,
 			   const struct bp_addr *local, const struct bp_addr *peer, uint16_t port);
