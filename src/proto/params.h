@@ -59,6 +59,7 @@ struct bp_net_params {
 	double fq_rate;         /* bit/s per stream paced by the kernel ("fqrate"), 0: none */
 	bool dont_fragment;     /* UDP datagrams with DF set ("dont_fragment") */
 	bool iperf3;            /* client: the server is a stock iperf3, send iperf3's keys only */
+	bool iperf2;            /* client: speak iperf 2 (tcp --iperf2): no control connection */
 	/* tcp, rr and crr over SCTP one-to-one sockets instead of TCP ("sctp", as iperf3's
 	 * --sctp sends it); the control connection stays TCP */
 	bool sctp;

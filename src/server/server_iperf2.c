@@ -22,8 +22,9 @@
 #include "server/server_iperf2.h"
 #include "server/server_iperf2_internal.h"
 
-/* iperf 2's TCP -l when the client gives none */
+/* iperf 2's -l when the client gives none: TCP's, UDP's */
 #define IPERF2_DEFAULT_LEN (128 * 1024)
+#define IPERF2_UDP_DEFAULT_LEN 1470
 /* The stream pool's (and iperf3's) largest write; a -l above it is refused */
 #define IPERF2_MAX_LEN (1 << 20)
 /* A -w above this is refused (what boardperf's own clients may ask for) */
@@ -75,7 +76,7 @@ void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal
 
 /* Every number is checked in its own domain before it becomes a parameter. */
 enum srv_refusal srv_iperf2_unserved(const struct srv *s, const struct bp_iperf2_header *h,
-				 char *why, size_t len)
+				     bool udp, char *why, size_t len)
 {
 	if ((h->mode == BP_IPERF2_DUAL || h->mode == BP_IPERF2_TRADEOFF) && !h->port) {
 		snprintf(why, len, "%s with the client's listening port 0: nowhere to connect "
@@ -102,7 +103,7 @@ enum srv_refusal srv_iperf2_unserved(const struct srv *s, const struct bp_iperf2
 			 IPERF2_MAX_WINDOW);
 		return SRV_REFUSAL_BAD_PARAMETERS;
 	}
-	if (h->upper & BP_IPERF2_UPPER_UNITS_PPS) {
+	if (!udp && (h->upper & BP_IPERF2_UPPER_UNITS_PPS)) {
 		snprintf(why, len, "-b in packets per second: for UDP, this is a TCP test");
 		return SRV_REFUSAL_BAD_PARAMETERS;
 	}
@@ -134,9 +135,13 @@ static void params_from(const struct srv *s, const struct srv_iperf2 *i2,
 	np->parallel = (int)h->threads;
 	np->reverse = !i2->recv;
 	np->bidir = i2->recv && (i2->send_same || i2->send_back);
-	np->len = h->buffer_len ? (int)h->buffer_len : IPERF2_DEFAULT_LEN;
-	/* -b: each stream's pace, as in iperf 2 (and the rate --max-rate admits) */
+	np->len = h->buffer_len ? (int)h->buffer_len :
+		  i2->udp ? IPERF2_UDP_DEFAULT_LEN : IPERF2_DEFAULT_LEN;
+	/* -b: each stream's pace, as in iperf 2 (and the rate --max-rate admits); UDP's may be
+	 * in datagrams per second, of -l bytes (1470 unless set) */
 	np->bandwidth = (double)h->rate;
+	if (h->upper & BP_IPERF2_UPPER_UNITS_PPS)
+		np->bandwidth *= 8.0 * (h->buffer_len ? h->buffer_len : IPERF2_UDP_DEFAULT_LEN);
 	/* the client's -w and TOS are for its sockets; iperf 2's server takes them for its
 	 * own sending */
 	if (server_sends(h)) {
@@ -514,7 +519,7 @@ void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *h
 		close(fd);
 		return;
 	}
-	if ((r = srv_iperf2_unserved(s, &h, why, sizeof(why)))) {
+	if ((r = srv_iperf2_unserved(s, &h, false, why, sizeof(why)))) {
 		srv_iperf2_refuse(s, fd, peer, r, "%s", why);
 		return;
 	}

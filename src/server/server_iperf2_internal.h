@@ -58,9 +58,10 @@ struct srv_iperf2 {
  * --metrics, its line in the log. */
 void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
 		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* What a header asks that this server does not do: 0, or the refusal with its line in why. */
+/* What a header asks that this server does not do (over UDP: udp): 0, or the refusal with
+ * its line in why. */
 enum srv_refusal srv_iperf2_unserved(const struct srv *s, const struct bp_iperf2_header *h,
-				     char *why, size_t len);
+				     bool udp, char *why, size_t len);
 /* The test of this client still waiting for streams like this one (its other -P). */
 struct srv_session *srv_iperf2_test_of(struct srv *s, const struct bp_addr *from,
 				       const struct bp_iperf2_header *h, bool udp);

@@ -308,7 +308,7 @@ void srv_iperf2_udp_datagram(struct srv *s, int listen_fd, const struct bp_addr 
 				  "reflection); over TCP it is", srv_iperf2_mode_name(h.mode));
 		return;
 	}
-	if ((r = srv_iperf2_unserved(s, &h, why, sizeof(why)))) {
+	if ((r = srv_iperf2_unserved(s, &h, true, why, sizeof(why)))) {
 		note_refused(s, from);
 		srv_iperf2_refuse(s, -1, who, r, "%s", why);
 		return;

@@ -47,6 +47,11 @@ static int udp_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
+	if (p->net.iperf2) {
+		snprintf(err, errlen, "udp --iperf2: this client sends iperf3's datagrams; a stock "
+			 "iperf -s takes tcp --iperf2 (and boardperf serve takes iperf -c -u)");
+		return -EINVAL;
+	}
 	p->payload = (size_t)p->len;
 	/* A frame size names the payload that fills exactly that frame (IPv6 has 20 B more). */
 	if (p->frame && bp_frame_payload((unsigned)p->frame, p->net.v6 ? 6 : 4,

@@ -12,6 +12,38 @@
 #include "proto/iperf3_auth.h"
 #include "proto/params.h"
 
+/*
+ * --iperf2: what iperf 2's test header can carry. Its -t counts in 10 ms; it has no omitted
+ * start, no block count, no key and no SCTP; its port is 5001.
+ */
+static int iperf2_check(struct bp_net_cli *n, const struct bp_parsed *parsed, char *err,
+			size_t errlen)
+{
+	const char *no = n->iperf3 ? "--iperf3" : n->omit ? "-O" : n->blocks ? "-k" :
+			 n->psk_file ? "--psk" : n->username ? "--username" :
+			 n->sctp ? "--sctp" : NULL;
+
+	if (no) {
+		snprintf(err, errlen, "--iperf2 with %s: iperf 2's test header has no such field",
+			 no);
+		return -EINVAL;
+	}
+	if (n->time % (10 * BP_NS_PER_MS)) {
+		snprintf(err, errlen, "--iperf2: -t %g must be a multiple of 0.01 s (iperf 2 "
+			 "counts its time in 10 ms)", (double)n->time / 1e9);
+		return -EINVAL;
+	}
+	if (n->bytes && n->bytes / (uint64_t)n->parallel > 0x7fffffffu) {
+		snprintf(err, errlen, "--iperf2: -n %llu over -P %lld is more than iperf 2's "
+			 "2147483647 bytes a connection", (unsigned long long)n->bytes,
+			 (long long)n->parallel);
+		return -EINVAL;
+	}
+	if (!bp_parsed_given(parsed, "port"))
+		n->port = 5001;
+	return 0;
+}
+
 int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 		     char *err, size_t errlen)
 {
@@ -41,6 +73,8 @@ int bp_net_cli_check(struct bp_net_cli *n, const struct bp_parsed *parsed,
 			 (double)n->omit / 1e9);
 		return -EINVAL;
 	}
+	if (n->iperf2 && iperf2_check(n, parsed, err, errlen))
+		return -EINVAL;
 	if (n->psk_file && n->iperf3) {
 		snprintf(err, errlen, "--psk '%s' with --iperf3: a stock iperf3 server has no "
 			 "pre-shared key to answer with", n->psk_file);
@@ -89,6 +123,7 @@ void bp_net_cli_fill(const struct bp_net_cli *n, const char *test, struct bp_str
 	np->reverse = n->reverse;
 	np->bidir = n->bidir;
 	np->iperf3 = n->iperf3;
+	np->iperf2 = n->iperf2;
 	np->sctp = n->sctp;
 	np->nstreams = (int)n->nstreams;
 	snprintf(np->client_version, sizeof(np->client_version), "boardperf %s", bp_version());

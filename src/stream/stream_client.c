@@ -14,6 +14,7 @@
 #include "proto/control.h"
 #include "io/stream_pool.h"
 #include "io/udp_path.h"
+#include "stream/iperf2_client.h"
 #include "stream/stream_report.h"
 #include "side/stream_side.h"
 #include "side/udp_stream.h"
@@ -100,6 +101,48 @@ static int open_udp_stream(struct client *c, bool sender, int id, uint64_t limit
 }
 
 /*
+ * --iperf2: the connection opens with iperf 2's test header (its -n share: the blocks of
+ * this connection's sending stream, or of the server's with -R) and is the test's stream;
+ * with --bidir (iperf 2's --full-duplex) both, a descriptor each.
+ */
+static int open_iperf2_connection(struct client *c, int fd, bool sender, int id,
+				  struct bp_stream_opts so, uint64_t limit)
+{
+	const struct bp_net_params *np = &c->o->np;
+	int rc, twin;
+
+	if (np->num_bytes && !limit) {
+		snprintf(c->err, c->errlen, "--iperf2: -n %llu leaves connection %d of -P %d no "
+			 "whole -l block of %d bytes (iperf 2 counts each connection's)",
+			 (unsigned long long)np->num_bytes, id, np->parallel, np->len);
+		close(fd);
+		return -EINVAL;
+	}
+	rc = bp_iperf2_client_hello(fd, np, limit * (uint64_t)np->len, bp_ctl_deadline(), c->err,
+				    c->errlen);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	if (!np->bidir)
+		return bp_stream_side_add(&c->side, fd, sender, id, &so, c->err, c->errlen);
+	twin = dup(fd);
+	if (twin < 0) {
+		rc = -errno;
+		snprintf(c->err, c->errlen, "data connection %d: %s", id, strerror(errno));
+		close(fd);
+		return rc;
+	}
+	rc = bp_stream_side_add(&c->side, fd, true, id, &so, c->err, c->errlen);
+	if (rc) {
+		close(twin);
+		return rc;
+	}
+	return bp_stream_side_add(&c->side, twin, false, id + np->parallel, &so, c->err,
+				  c->errlen);
+}
+
+/*
  * One data connection: connect, name the session with its cookie, hand it to the pool.
  * limit: -n/-k's blocks for a sending stream (0: none).
  */
@@ -125,6 +168,8 @@ static int open_stream(struct client *c, bool sender, int id, struct bp_stream_o
 	}
 	if (rc)
 		return rc;
+	if (np.iperf2)
+		return open_iperf2_connection(c, fd, sender, id, so, limit);
 	/* ids 1, 3, 4, ...: the index is the order of opening, as the server counts */
 	rc = bp_ctl_stream_hello(&c->ctl, fd, (uint32_t)(id == 1 ? 0 : id - 2), bp_ctl_deadline());
 	if (rc) {
@@ -157,6 +202,15 @@ static int open_streams(void *arg)
 	if (rc)
 		return rc;
 	c->side_ready = true;
+	/* iperf 2: one connection per stream of a direction (--bidir: both on each) */
+	if (np->iperf2) {
+		int n = up ? up : down;
+
+		for (int i = 0; i < n && !rc; i++)
+			rc = open_stream(c, up > 0, i + 1, so,
+					 bp_net_params_blocks_of_stream(np, i, n));
+		return rc;
+	}
 	for (int i = 0; i < up + down && !rc; i++, id += id == 1 ? 2 : 1)
 		rc = open_stream(c, i < up, id, so,
 				 i < up ? bp_net_params_blocks_of_stream(np, i, up) : 0);
@@ -287,7 +341,8 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 	uint64_t now = bp_now_ns(), end;
 	int rc = 0;
 
-	c->side.whole_count = np->num_bytes || np->num_blocks;
+	/* iperf 2's server sends as soon as it read the header (-R): all of it is the test's */
+	c->side.whole_count = np->num_bytes || np->num_blocks || np->iperf2;
 	bp_stream_side_start(&c->side, now);
 	/* As iperf3: the omitted start comes on top of -t. */
 	end = now + np->omit_ns + np->time_ns;
@@ -341,7 +396,10 @@ static int run_timed(struct client *c, struct bp_stream_outcome *out)
 	 * counted lost (docs/network.md, "Loss"). A stock iperf3 stops reading at TEST_END
 	 * without a drain: towards it this side's senders stop first, then TEST_END.
 	 */
-	if (!rc && !out->data_stopped &&
+	/* iperf 2: no TEST_END; what this side sent is acknowledged, what comes ends (FIN) */
+	if (np->iperf2 && !rc && !out->data_stopped && !out->interrupted)
+		now = bp_iperf2_client_drain(&c->side, now + idle_ns(c->o));
+	if (!np->iperf2 && !rc && !out->data_stopped &&
 	    (!bp_net_params_udp(np) || !np->iperf3 || !side_sends(&c->side))) {
 		bp_stream_side_freeze(&c->side);
 		bp_ctl_end_test(&c->ctl);
@@ -398,6 +456,28 @@ static int exchange_results(struct client *c, struct bp_stream_outcome *out)
 	return rc;
 }
 
+/* --iperf2: no control connection; the streams go straight to the server's port. */
+static int start_iperf2(struct client *c)
+{
+	int rc = bp_resolve(c->o->host, c->o->port, c->o->family, false, &c->ctl.addr, c->err,
+			    c->errlen);
+
+	return rc ? rc : open_streams(c);
+}
+
+/*
+ * --iperf2: each connection's sending shut down and the server's close awaited (iperf -s
+ * closes once it read the FIN); the server's figures are what this side's TCP saw it take
+ * or send (iperf 2 sends none back).
+ */
+static void end_iperf2(struct client *c, struct bp_stream_outcome *out)
+{
+	if (!c->side_ready)
+		return;
+	bp_iperf2_client_close(&c->side, bp_now_ns() + idle_ns(c->o));
+	bp_iperf2_client_mirror(c->side.res, out->remote);
+}
+
 static void note_workers(struct client *c, struct bp_stream_outcome *out)
 {
 	out->pool_workers = bp_stream_pool_workers(c->pool);
@@ -414,16 +494,21 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 	out->remote = calloc(1, sizeof(*out->remote));
 	if (!out->remote)
 		return -ENOMEM;
-	rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
-							    o->connect_timeout_ns,
-							    o->idle_timeout_ns, o->psk },
-			  &o->np, open_streams, &c, err, errlen);
+	if (o->np.iperf2)
+		rc = start_iperf2(&c);
+	else
+		rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
+								    o->connect_timeout_ns,
+								    o->idle_timeout_ns, o->psk },
+				  &o->np, open_streams, &c, err, errlen);
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		rc = run_timed(&c, out);
 		note_workers(&c, out);
-		if (!rc)
+		if (o->np.iperf2)
+			end_iperf2(&c, out);
+		else if (!rc)
 			rc = exchange_results(&c, out);
 	}
 	if (c.side_ready) {

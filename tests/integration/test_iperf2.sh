@@ -15,11 +15,15 @@
 #   (total - lost) datagrams of -l bytes; UDP -R is refused (no reflection);
 # - -X (the client waits for serve's answer) completes; --trip-times -X prints the clock check
 #   from serve's timestamps;
+# - boardperf tcp --iperf2 against a stock iperf -s (-n 10M, -t 1 -P 2, -R -t 1, -R -n 10M,
+#   --bidir): this side's counts against the counters on the stock server's port, exactly
+#   (the header's 60 bytes a connection aside) or within what TCP retransmitted; toward
+#   serve, serve's count is the client's + 60; -O and udp --iperf2 refused;
 # - refusals with the reason in serve's log and in --metrics: -d whose connection back is
 #   reset (nftables), -R --trip-times, a locked server (--psk), --max-per-client; a -t above
 #   --max-duration is cut there; a header whose thread count is 0 is junk.
 # Byte counts and log lines only, no timing but the cut's (the client ends well before its
-# own -t 5): runs side by side with the others (~16 s).
+# own -t 5): runs side by side with the others (~25 s).
 # Usage: test_iperf2.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -33,13 +37,15 @@ mport=5202   # port-ok: serve's --metrics
 lport=5203   # port-ok: a second serve, locked
 mport2=5204  # port-ok: a third, --max-duration 1 and --max-per-client 1
 bport=5205   # port-ok: the -d and -r client's listening port (-L), serve connects back to it
+sport=5206   # port-ok: a stock iperf -s, for boardperf tcp --iperf2
 checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2: sent"
 	"--full-duplex -t 1 -P 2: received" "--full-duplex -t 1 -P 2: sent" "-X completes"
 	"-d -P 2: received" "-d -P 2: sent back" "-r -n 10M: received" "-r -n 10M: sent back"
 	"-u -b 10M" "-u -P 2" "-u, every fifth dropped" "-u -R refused"
 	"--trip-times -X: clock check" "-d refused back" "-R --trip-times refused"
 	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
-	"--max-per-client 1" "junk header" "no sanitizer report")
+	"--max-per-client 1" "junk header" "tcp --iperf2 (10 checks)" "tcp --iperf2 to serve"
+	"tcp --iperf2 -O" "udp --iperf2" "no sanitizer report")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
 	tap_done
@@ -50,9 +56,10 @@ if ! rig_require nft jq curl; then
 	tap_done
 	exit
 fi
-lsrv=
+lsrv= stock=
 cleanup() {
 	[ -n "$lsrv" ] && kill "$lsrv" 2>/dev/null && wait "$lsrv" 2>/dev/null
+	[ -n "$stock" ] && kill "$stock" 2>/dev/null && wait "$stock" 2>/dev/null
 	rig_lo_down
 	rm -rf "$tap_tmp"
 }
@@ -67,6 +74,10 @@ table inet bpip2 {
 	counter from_srv_syn { }
 	counter back { }
 	counter back_syn { }
+	counter stock_in { }
+	counter stock_in_syn { }
+	counter stock_out { }
+	counter stock_out_syn { }
 	counter udp_data { }
 	counter udp_fin { }
 	counter udp_dropped { }
@@ -86,6 +97,10 @@ table inet bpip2 {
 		tcp sport $port tcp flags syn counter name "from_srv_syn";
 		tcp dport $bport counter name "back";
 		tcp dport $bport tcp flags syn counter name "back_syn";
+		tcp dport $sport counter name "stock_in";
+		tcp dport $sport tcp flags syn counter name "stock_in_syn";
+		tcp sport $sport counter name "stock_out";
+		tcp sport $sport tcp flags syn counter name "stock_out_syn";
 	}
 }
 EOF
@@ -140,7 +155,7 @@ agree() {
 	d=$((nf - sv))
 	[ "$sv" -gt 0 ] && { [ "$want" = - ] || [ "$sv" -eq "$want" ]; } &&
 		{ [ "$d" -eq 0 ] || { [ "$rt" -gt 0 ] && [ "$d" -gt 0 ] && [ "$d" -le $((rt * 65536)) ]; }; }
-	ok $? "$what: serve $sv, nft payload $nf, want $want, retransmitted segments $rt"
+	ok $? "$what: counted $sv, nft payload $nf, want $want, retransmitted segments $rt"
 }
 # measure DIR WANT ARGS...: one run, serve's received (DIR up), sent (down) or both
 # against the counters (and the count asked for); DIR back: both, what serve sent over its
@@ -275,6 +290,52 @@ wait "$first"
 ms=$((($(date +%s%N) - t0) / 1000000))
 grep -q "cut at the server's --max-duration (1 s)" "$llog" && [ "$ms" -lt 4000 ]
 ok $? "--max-duration 1 cuts iperf -t 5 (the client done after $ms ms)"
+# --- boardperf tcp --iperf2 against a stock iperf -s: this side's counts against the
+# counters on the stock server's port (the header, 60 bytes a connection, is not data)
+metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
+ip netns exec "$RIG_LO_NS" iperf -s -p "$sport" -B 127.0.0.1 >"$tap_tmp/stock.log" 2>&1 &
+stock=$!
+for _ in $(seq 100); do
+	[ -n "$(ns ss -Htl "( sport = :$sport )")" ] && break
+	sleep 0.02
+done
+# client_check WHAT DIR WANT ARGS...: DIR up (this side sends), down (-R) or both (--bidir)
+client_check() {
+	local what=$1 dir=$2 want=$3 u0 d0 t0 rt rc p=1
+	shift 3
+	[[ " $* " =~ \ -P\ ([0-9]+)\  ]] && p=${BASH_REMATCH[1]}
+	u0=$(payload stock_in); d0=$(payload stock_out); t0=$(retrans)
+	out=$(ns "$bp" tcp --iperf2 -c 127.0.0.1 -p "$sport" --json --no-save "$@"); rc=$?
+	rt=$(($(retrans) - t0))
+	[ "$rc" -eq 0 ]; ok $? "tcp --iperf2 $*: exit $rc"
+	case $dir in
+	up) agree "$what: sent + 60 a connection" $(($(metric sender.bytes "$out") + 60 * p)) \
+		$(($(payload stock_in) - u0)) "$want" "$rt" ;;
+	down) agree "$what: received" "$(metric receiver.bytes "$out")" \
+		$(($(payload stock_out) - d0)) "$want" "$rt" ;;
+	both) agree "$what: sent + 60 a connection" \
+		$(($(metric up.sender.bytes "$out") + 60 * p)) $(($(payload stock_in) - u0)) - "$rt"
+		agree "$what: received" "$(metric down.receiver.bytes "$out")" \
+			$(($(payload stock_out) - d0)) - "$rt" ;;
+	esac
+}
+client_check "tcp --iperf2 -n 10M" up 10485820 -n 10M
+client_check "tcp --iperf2 -t 1 -P 2" up - -t 1 -P 2 -b 500M
+client_check "tcp --iperf2 -R -t 1" down - -R -t 1 -b 500M
+client_check "tcp --iperf2 -R -n 10M" down 10485760 -R -n 10M
+client_check "tcp --iperf2 --bidir -t 1" both - --bidir -t 1 -b 300M
+kill "$stock"; wait "$stock" 2>/dev/null; stock=
+# and toward boardperf serve, which counts the header as iperf -s does
+r0=$(served received)
+out=$(ns "$bp" tcp --iperf2 -c 127.0.0.1 -p "$port" -n 10M --json --no-save)
+for _ in $(seq 100); do [ "$(served received)" -gt "$r0" ] && break; sleep 0.05; done
+[ "$(metric sender.bytes "$out")" = 10485760 ] && [ $(($(served received) - r0)) -eq 10485820 ]
+ok $? "tcp --iperf2 -n 10M to serve: sent $(metric sender.bytes "$out"), serve received $(($(served received) - r0)) (the header's 60 too)"
+expect_exit 2 "tcp --iperf2 -O 1: refused" "$bp" tcp --iperf2 -c 127.0.0.1 -O 1
+grep -q -- "--iperf2 with -O: iperf 2's test header has no such field" <<<"$err"
+ok $? "tcp --iperf2 -O 1: the line names -O"
+expect_exit 2 "udp --iperf2: refused" "$bp" udp --iperf2 -c 127.0.0.1
+
 # the servers stop as a user stops them; a sanitizer's report (an ASan build) is a failure
 kill "$lsrv"; wait "$lsrv" 2>/dev/null; lsrv=
 rig_lo_down

@@ -1,0 +1,49 @@
+/*
+ * boardperf tcp --iperf2: the client's side of iperf 2's TCP test toward a stock `iperf -s`
+ * (or boardperf serve), docs/iperf2.md "boardperf against iperf -s". No control connection:
+ * each data connection opens with the test header (proto/iperf2_header.h); the client ends
+ * its sending with its FIN and waits for the server's close, and with -R reads until the
+ * server's FIN. The steps the stream client (stream_client.c) takes in place of the control
+ * protocol's, over the same stream side.
+ */
+#ifndef BP_STREAM_IPERF2_CLIENT_H
+#define BP_STREAM_IPERF2_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/params.h"
+#include "proto/results.h"
+#include "side/stream_side.h"
+
+/*
+ * The header on connection fd of a test of np (threads: its connections; bytes: this
+ * connection's -n share, 0 for a timed test): written whole before deadline_ns. 0, or a
+ * negative errno with the line in err.
+ */
+int bp_iperf2_client_hello(int fd, const struct bp_net_params *np, uint64_t bytes,
+			   uint64_t deadline_ns, char *err, size_t errlen);
+
+/*
+ * The end of the data, iperf 2's way, before the side stops: this side's senders stop
+ * writing, their FIN follows, and the test waits until what they wrote was acknowledged
+ * (what the server counts); its receivers read until the server's FIN (iperf -s sends for
+ * its -t, then closes). Until deadline_ns at most. Returns when it was done: the span's end.
+ */
+uint64_t bp_iperf2_client_drain(struct bp_stream_side *s, uint64_t deadline_ns);
+
+/*
+ * After the side stopped: each connection's sending shut down, and what the server still
+ * sends (its acknowledgement of the header, the rest of -R's data) read until it closes,
+ * before deadline_ns: a close with unread bytes would reset the server's connection.
+ */
+void bp_iperf2_client_close(const struct bp_stream_side *s, uint64_t deadline_ns);
+
+/*
+ * The server's figures, which iperf 2 does not send: what this side's TCP saw the server's
+ * TCP take (its senders' acknowledged bytes) or send (its receivers' bytes), as the peer's
+ * streams, roles turned round; no intervals, its CPU unknown.
+ */
+void bp_iperf2_client_mirror(const struct bp_net_results *local, struct bp_net_results *remote);
+
+#endif
