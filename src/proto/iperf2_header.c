@@ -5,27 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/be32.h"
+
 /* The base header (flags .. amount) and its extension (type .. write prefetch). */
 #define BASE_LEN 24
 /* A day: the longest test a header may ask for (serve cuts at --max-duration anyway). */
 #define MAX_DURATION_10MS (24 * 3600 * 100)
 
-static uint32_t get32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 static uint16_t get16(const uint8_t *b)
 {
 	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static void put32(uint8_t *b, uint32_t v)
-{
-	b[0] = (uint8_t)(v >> 24);
-	b[1] = (uint8_t)(v >> 16);
-	b[2] = (uint8_t)(v >> 8);
-	b[3] = (uint8_t)v;
 }
 
 static void put16(uint8_t *b, uint16_t v)
@@ -44,7 +33,7 @@ bool bp_iperf2_header_prefix(const uint8_t *b, size_t n)
 
 int bp_iperf2_header_len(const uint8_t b[4])
 {
-	uint32_t flags = get32(b), len = (flags & BP_IPERF2_HEADER_LEN_MASK) >> 1;
+	uint32_t flags = bp_get_be32(b), len = (flags & BP_IPERF2_HEADER_LEN_MASK) >> 1;
 
 	if (!(flags & (BP_IPERF2_HEADER_EXTEND | BP_IPERF2_HEADER_VERSION1)) ||
 	    !(flags & BP_IPERF2_HEADER_LEN_BIT) ||
@@ -83,18 +72,18 @@ int bp_iperf2_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_header *
 		return bad(err, errlen, "the header is cut short");
 	if (len < 0) {
 		snprintf(err, errlen, "flags 0x%08" PRIx32 ": not an iperf 2.1 TCP test header",
-			 get32(b));
+			 bp_get_be32(b));
 		return -EINVAL;
 	}
 	if (n < (size_t)len)
 		return bad(err, errlen, "the header is cut short");
-	h->flags = get32(b);
+	h->flags = bp_get_be32(b);
 	h->len = (uint32_t)len;
-	threads = (int32_t)get32(b + 4);
-	port = (int32_t)get32(b + 8);
-	buffer_len = (int32_t)get32(b + 12);
-	window = (int32_t)get32(b + 16);
-	amount = (int32_t)get32(b + 20);
+	threads = (int32_t)bp_get_be32(b + 4);
+	port = (int32_t)bp_get_be32(b + 8);
+	buffer_len = (int32_t)bp_get_be32(b + 12);
+	window = (int32_t)bp_get_be32(b + 16);
+	amount = (int32_t)bp_get_be32(b + 20);
 	if (threads < 1 || threads > BP_IPERF2_MAX_THREADS) {
 		snprintf(err, errlen, "threads %" PRId32 ": expected 1 to %d", threads,
 			 BP_IPERF2_MAX_THREADS);
@@ -129,11 +118,11 @@ int bp_iperf2_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_header *
 		h->extended = true;
 		h->upper = get16(b + 32);
 		h->lower = get16(b + 34);
-		h->version_u = get32(b + 36);
-		h->version_l = get32(b + 40);
+		h->version_u = bp_get_be32(b + 36);
+		h->version_l = bp_get_be32(b + 40);
 		h->tos = get16(b + 46);
 		/* the upper word's high 24 bits are the rate's upper 32, as 2.1 writes them */
-		h->rate = (uint64_t)(get32(b + 52) >> 8) << 32 | get32(b + 48);
+		h->rate = (uint64_t)(bp_get_be32(b + 52) >> 8) << 32 | bp_get_be32(b + 48);
 	}
 	h->mode = mode_of(h->flags, h->upper);
 	h->trip_times = h->upper & BP_IPERF2_UPPER_TRIPTIME;
@@ -141,8 +130,8 @@ int bp_iperf2_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_header *
 		if (len < BP_IPERF2_HEADER_START_LEN)
 			return bad(err, errlen, "a start time announced in a header too short for it");
 		h->has_start = true;
-		h->start_sec = get32(b + 64);
-		h->start_usec = get32(b + 68);
+		h->start_sec = bp_get_be32(b + 64);
+		h->start_usec = bp_get_be32(b + 68);
 		if (h->start_usec >= 1000000) {
 			snprintf(err, errlen, "start microseconds %" PRIu32 ": expected under 1000000",
 				 h->start_usec);
@@ -169,22 +158,22 @@ size_t bp_iperf2_header_write(const struct bp_iperf2_header *h, uint8_t *out, si
 	if (h->trip_times)
 		upper |= BP_IPERF2_UPPER_TRIPTIME;
 	memset(out, 0, len);
-	put32(out, flags);
-	put32(out + 4, h->threads);
-	put32(out + 8, h->port);
-	put32(out + 12, h->buffer_len);
-	put32(out + 16, h->window);
-	put32(out + 20, (uint32_t)(int32_t)amount);
+	bp_put_be32(out, flags);
+	bp_put_be32(out + 4, h->threads);
+	bp_put_be32(out + 8, h->port);
+	bp_put_be32(out + 12, h->buffer_len);
+	bp_put_be32(out + 16, h->window);
+	bp_put_be32(out + 20, (uint32_t)(int32_t)amount);
 	put16(out + 32, upper);
 	put16(out + 34, h->lower);
-	put32(out + 36, h->version_u);
-	put32(out + 40, h->version_l);
+	bp_put_be32(out + 36, h->version_u);
+	bp_put_be32(out + 40, h->version_l);
 	put16(out + 46, h->tos);
-	put32(out + 48, (uint32_t)h->rate);
-	put32(out + 52, (uint32_t)(h->rate >> 32) << 8);
+	bp_put_be32(out + 48, (uint32_t)h->rate);
+	bp_put_be32(out + 52, (uint32_t)(h->rate >> 32) << 8);
 	if (h->has_start) {
-		put32(out + 64, h->start_sec);
-		put32(out + 68, h->start_usec);
+		bp_put_be32(out + 64, h->start_sec);
+		bp_put_be32(out + 68, h->start_usec);
 	}
 	return len;
 }
@@ -199,12 +188,12 @@ size_t bp_iperf2_ack_write(uint8_t out[BP_IPERF2_ACK_TIMES_LEN], bool times,
 	size_t len = times ? BP_IPERF2_ACK_TIMES_LEN : BP_IPERF2_ACK_LEN;
 
 	memset(out, 0, len);
-	put32(out, BP_IPERF2_ACK_TYPE);
-	put32(out + 4, (uint32_t)len);
-	put32(out + 12, SERVER_VERSION_U);
-	put32(out + 16, SERVER_VERSION_L);
+	bp_put_be32(out, BP_IPERF2_ACK_TYPE);
+	bp_put_be32(out + 4, (uint32_t)len);
+	bp_put_be32(out + 12, SERVER_VERSION_U);
+	bp_put_be32(out + 16, SERVER_VERSION_L);
 	for (int i = 0; times && i < 6; i++)
-		put32(out + 28 + 4 * i, ts[i]);
+		bp_put_be32(out + 28 + 4 * i, ts[i]);
 	return len;
 }
 
@@ -212,12 +201,12 @@ int bp_iperf2_ack_parse(const uint8_t *b, size_t n, uint32_t *version_u, uint32_
 {
 	uint32_t len;
 
-	if (n < BP_IPERF2_ACK_LEN || get32(b) != BP_IPERF2_ACK_TYPE)
+	if (n < BP_IPERF2_ACK_LEN || bp_get_be32(b) != BP_IPERF2_ACK_TYPE)
 		return -EINVAL;
-	len = get32(b + 4);
+	len = bp_get_be32(b + 4);
 	if ((len != BP_IPERF2_ACK_LEN && len != BP_IPERF2_ACK_TIMES_LEN) || n < len)
 		return -EINVAL;
-	*version_u = get32(b + 12);
-	*version_l = get32(b + 16);
+	*version_u = bp_get_be32(b + 12);
+	*version_l = bp_get_be32(b + 16);
 	return 0;
 }

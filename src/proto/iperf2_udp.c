@@ -60,6 +60,28 @@ int bp_iperf2_udp_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_head
 	return bp_iperf2_header_parse(tcp, k, h, err, errlen);
 }
 
+void bp_iperf2_dgram_encode(uint8_t b[BP_IPERF2_DGRAM_LEN], int64_t id, uint32_t sec,
+			    uint32_t usec)
+{
+	bp_put_be32(b, (uint32_t)(uint64_t)id);
+	bp_put_be32(b + 4, sec);
+	bp_put_be32(b + 8, usec);
+	bp_put_be32(b + 12, (uint32_t)((uint64_t)id >> 32));
+}
+
+size_t bp_iperf2_udp_header_write(const struct bp_iperf2_header *h, uint8_t *out, size_t cap)
+{
+	size_t len = bp_iperf2_header_write(h, out, cap);
+	uint32_t flags;
+
+	if (!len)
+		return 0;
+	flags = bp_get_be32(out) & ~BP_IPERF2_HEADER_LEN_MASK;
+	bp_put_be32(out, flags | BP_IPERF2_HEADER_SEQNO64B |
+		    (uint32_t)(len + BP_IPERF2_DGRAM_LEN) << 1);
+	return len;
+}
+
 /* A value in seconds as iperf 2's two words: whole seconds, then microseconds. */
 static void put_seconds(uint8_t *b, double s)
 {

@@ -45,6 +45,16 @@ int bp_iperf2_dgram_decode(const uint8_t *b, size_t n, bool seq64, struct bp_ipe
 int bp_iperf2_udp_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_header *h,
 			       char *err, size_t errlen);
 
+/*
+ * A client's writing of them: the datagram's own 16 bytes (id, the send time, 64-bit), and
+ * the test header that follows them in every datagram (h as bp_iperf2_header_write takes it;
+ * its length field counting the 16, SEQNO64B set). Returns the header's length, 0 when cap
+ * is too small.
+ */
+void bp_iperf2_dgram_encode(uint8_t b[BP_IPERF2_DGRAM_LEN], int64_t id, uint32_t sec,
+			    uint32_t usec);
+size_t bp_iperf2_udp_header_write(const struct bp_iperf2_header *h, uint8_t *out, size_t cap);
+
 /* What a server counted, for its report (iperf -s's server_hdr). */
 struct bp_iperf2_udp_report {
 	uint64_t bytes;         /* payload received, the FIN's included */

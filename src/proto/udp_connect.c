@@ -78,6 +78,24 @@ int bp_udp_connect(const struct bp_addr *a, const char cookie[BP_COOKIE_LEN], in
 	return -ETIMEDOUT;
 }
 
+int bp_udp_connect_plain(const struct bp_addr *a, int buffer, int *fd_out, char *err,
+			 size_t errlen)
+{
+	int fd = udp_socket(a->ss.ss_family, buffer, err, errlen);
+	char where[64];
+
+	if (fd < 0)
+		return fd;
+	if (connect(fd, (const struct sockaddr *)&a->ss, a->len)) {
+		snprintf(err, errlen, "udp connect %s: %s", bp_addr_str(a, where, sizeof(where)),
+			 strerror(errno));
+		close(fd);
+		return -EHOSTUNREACH;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
 int bp_udp_listen(const struct bp_addr *a, int *fd_out, char *err, size_t errlen)
 {
 	int fd = udp_socket(a->ss.ss_family, 0, err, errlen), one = 1, zero = 0;

@@ -17,6 +17,10 @@
 int bp_udp_connect(const struct bp_addr *a, const char cookie[BP_COOKIE_LEN], int buffer,
 		   uint64_t deadline_ns, int *fd_out, char *err, size_t errlen);
 
+/* Client: a UDP socket connected to a, nothing sent (iperf 2's datagrams need no hello). */
+int bp_udp_connect_plain(const struct bp_addr *a, int buffer, int *fd_out, char *err,
+			 size_t errlen);
+
 /* Server: the UDP socket that receives hellos on the test port (non-blocking). */
 int bp_udp_listen(const struct bp_addr *a, int *fd_out, char *err, size_t errlen);
 

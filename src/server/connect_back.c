@@ -8,9 +8,22 @@
 
 #include "server/connect_back.h"
 
+static int try_connect(struct srv_connect_back *cb);
+
+static void retry_due(struct bp_timer *t, uint64_t now)
+{
+	struct srv_connect_back *cb = t->data;
+	int rc;
+
+	(void)now;
+	if ((rc = try_connect(cb)))
+		cb->done(cb, -1, rc);
+}
+
 void srv_connect_back_init(struct srv_connect_back *cb, srv_connect_back_fn done, void *data)
 {
 	*cb = (struct srv_connect_back){ .flow = { .fd = -1 }, .done = done, .data = data };
+	cb->retry = (struct bp_timer){ .fn = retry_due, .data = cb };
 }
 
 static void set_port(struct bp_addr *a, uint16_t port)
@@ -35,6 +48,10 @@ static void connected(struct bp_flow *f, uint32_t events)
 		soerr = errno;
 	if (soerr) {
 		close(fd);
+		if (soerr == ECONNREFUSED && bp_now_ns() < cb->retry_until_ns) {
+			bp_timer_arm(cb->loop, &cb->retry, bp_now_ns() + SRV_CONNECT_BACK_RETRY_NS);
+			return;
+		}
 		cb->done(cb, -1, -soerr);
 		return;
 	}
@@ -44,26 +61,39 @@ static void connected(struct bp_flow *f, uint32_t events)
 int srv_connect_back_start(struct srv_connect_back *cb, struct bp_loop *loop,
 			   const struct bp_addr *local, const struct bp_addr *peer, uint16_t port)
 {
-	struct bp_addr from = *local, to = *peer;
-	int fd, rc;
-
 	if (!port || local->ss.ss_family != peer->ss.ss_family)
 		return -EINVAL;
-	set_port(&from, 0);
-	set_port(&to, port);
-	fd = socket(to.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	cb->loop = loop;
+	cb->from = *local;
+	cb->to = *peer;
+	set_port(&cb->from, 0);
+	set_port(&cb->to, port);
+	cb->retry_until_ns = bp_now_ns() + SRV_CONNECT_BACK_TRY_NS;
+	return try_connect(cb);
+}
+
+static int try_connect(struct srv_connect_back *cb)
+{
+	const struct bp_addr *from = &cb->from, *to = &cb->to;
+	int fd, rc;
+
+	fd = socket(to->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (bind(fd, (struct sockaddr *)&from.ss, from.len) ||
-	    (connect(fd, (struct sockaddr *)&to.ss, to.len) && errno != EINPROGRESS)) {
+	if (bind(fd, (const struct sockaddr *)&from->ss, from->len) ||
+	    (connect(fd, (const struct sockaddr *)&to->ss, to->len) && errno != EINPROGRESS)) {
 		rc = -errno;
 		close(fd);
+		if (rc == -ECONNREFUSED && bp_now_ns() < cb->retry_until_ns) {
+			bp_timer_arm(cb->loop, &cb->retry, bp_now_ns() + SRV_CONNECT_BACK_RETRY_NS);
+			return 0;
+		}
 		return rc;
 	}
 	/* even a connect that completed at once (loopback) is reported from the loop */
 	cb->flow = (struct bp_flow){ .fd = fd, .events = EPOLLOUT, .handler = connected,
 				     .data = cb };
-	if ((rc = bp_loop_add(loop, &cb->flow))) {
+	if ((rc = bp_loop_add(cb->loop, &cb->flow))) {
 		close(fd);
 		cb->flow.fd = -1;
 		return rc;
@@ -73,6 +103,8 @@ int srv_connect_back_start(struct srv_connect_back *cb, struct bp_loop *loop,
 
 void srv_connect_back_cancel(struct srv_connect_back *cb)
 {
+	if (cb->loop)
+		bp_timer_cancel(cb->loop, &cb->retry);
 	if (cb->flow.fd < 0)
 		return;
 	bp_loop_del(&cb->flow);

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "core/clock.h"
 #include "io/loop.h"
 #include "io/sock.h"
 
@@ -21,15 +22,24 @@ struct srv_connect_back {
 	struct bp_flow flow;           /* fd -1 when idle */
 	srv_connect_back_fn done;
 	void *data;                    /* the owner's */
+	/* a refused connect is tried again until retry_until_ns: the client's listener may
+	 * come up a moment after its header (iperf -c -d starts both at once) */
+	struct bp_timer retry;
+	struct bp_loop *loop;
+	struct bp_addr from, to;
+	uint64_t retry_until_ns;
 };
 
 /* cb zeroed, then: */
 void srv_connect_back_init(struct srv_connect_back *cb, srv_connect_back_fn done, void *data);
 /*
- * Start connecting from local (its port ignored) to peer's address at port (1-65535).
+ * Start connecting from local (its port ignored) to peer's address at port (1-65535),
+ * again every SRV_CONNECT_BACK_RETRY_NS while it is refused, for SRV_CONNECT_BACK_TRY_NS.
  * 0: connecting, and done is called from the loop with the outcome; or a negative errno
  * at once (done is not called).
  */
+#define SRV_CONNECT_BACK_RETRY_NS (20 * BP_NS_PER_MS)
+#define SRV_CONNECT_BACK_TRY_NS (2 * BP_NS_PER_SEC)
 int srv_connect_back_start(struct srv_connect_back *cb, struct bp_loop *loop,
 			   const struct bp_addr *local, const struct bp_addr *peer, uint16_t port);
 /* Drop a connect still in progress (nothing when idle); done is not called. */

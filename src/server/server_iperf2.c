@@ -224,11 +224,14 @@ void srv_iperf2_finish(struct srv_session *ss, const char *note)
 		open_second(ss);
 }
 
+static bool count_written(const struct srv_session *ss);
+
 /*
  * Whether the test is over: where the client sends, its FIN on every connection (it sent
  * all); where this side sends, all it sent acknowledged (the client's close follows; with
  * --full-duplex and -d the client's sending may end before this side's, or after). A -R
- * client that closed before this side's end gave up.
+ * client that closed before this side's end gave up, unless its -n was all written (a
+ * stock -R -n client closes once its count came, before the last ACK is seen here).
  */
 static void check_end(struct srv_session *ss)
 {
@@ -240,6 +243,8 @@ static void check_end(struct srv_session *ss)
 	for (int i = 0; i < i2->n; i++)
 		all &= i2->conns[i].peer_done;
 	if ((!i2->recv || all) && (!(i2->send_same || i2->send_back) || i2->drained))
+		srv_iperf2_finish(ss, NULL);
+	else if (all && !i2->recv && i2->send_same && !i2->h.timed && count_written(ss))
 		srv_iperf2_finish(ss, NULL);
 	else if (all && !i2->recv && i2->send_same && !i2->sending_done)
 		srv_iperf2_finish(ss, "client closed its connections before this side's end: test "
@@ -279,15 +284,19 @@ static void stop_sending(struct srv_session *ss, uint64_t now)
 		}
 }
 
-/* The bytes -n asked of this side's streams went out and were acknowledged. */
-static bool count_sent(const struct srv_session *ss)
+/* The bytes -n asked of this side's streams were written (count_sent: and acknowledged). */
+static bool count_written(const struct srv_session *ss)
 {
 	const struct bp_net_params *np = &ss->np;
 	uint64_t want = bp_net_params_blocks_total(np, bp_net_params_down_streams(np)) *
 			(uint64_t)np->len;
 
-	return bp_stream_side_written(&ss->side) >= want &&
-	       !bp_stream_side_acks_pending(&ss->side);
+	return bp_stream_side_written(&ss->side) >= want;
+}
+
+static bool count_sent(const struct srv_session *ss)
+{
+	return count_written(ss) && !bp_stream_side_acks_pending(&ss->side);
 }
 
 static void end_due(struct bp_timer *t, uint64_t now)

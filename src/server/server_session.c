@@ -435,19 +435,25 @@ static bool stream_sender(const struct srv_session *ss, int index)
 	return index >= bp_net_params_up_streams(&ss->np);
 }
 
-/* Without srv_session_reap: the caller (the entry point) reaps. */
-void srv_session_add_tcp(struct srv_session *ss, int fd, bool sender)
+/* Stream index (its id, iperf3's), sending or not; the caller (the entry point) reaps. */
+static void add_tcp_at(struct srv_session *ss, int fd, int index, bool sender)
 {
-	int id = stream_id(ss->got_streams);
+	int id = stream_id(index);
 	char err[256];
 	int ie = ss->half->add_tcp(ss, fd, id, sender, err, sizeof(err));
 
 	stream_opened(ss, ie, "data connection", id, err); /* on failure fd was closed */
 }
 
+void srv_session_add_tcp(struct srv_session *ss, int fd, bool sender)
+{
+	add_tcp_at(ss, fd, ss->got_streams, sender);
+}
+
+/* A proved stream keeps the index its proof named (server_proof.c), not the arrival order. */
 void srv_session_add_stream(struct srv_session *ss, int fd, int index)
 {
-	srv_session_add_tcp(ss, fd, stream_sender(ss, index));
+	add_tcp_at(ss, fd, index, stream_sender(ss, index));
 	srv_session_reap(ss);
 }
 

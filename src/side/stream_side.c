@@ -536,9 +536,12 @@ bool bp_stream_side_acks_pending(const struct bp_stream_side *s)
 {
 	uint64_t acked;
 
+	/* what was acknowledged before the start (a cookie, iperf 2's header) is no write */
 	for (int i = 0; i < s->n; i++)
 		if (s->sender[i] && s->tcp[i] && s->kernel_count[i] && !s->frozen &&
-		    kernel_bytes(s, i, &acked) && acked < bp_stream_bytes(s->streams[i]))
+		    kernel_bytes(s, i, &acked) &&
+		    acked - (acked > s->base_acked[i] ? s->base_acked[i] : acked) <
+		    bp_stream_bytes(s->streams[i]))
 			return true;
 	return false;
 }

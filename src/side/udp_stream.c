@@ -58,6 +58,10 @@ struct bp_udp_stream {
 	uint64_t backoff_ns;         /* sender: the wait after a full qdisc's refusal; 0 none */
 	uint64_t next_seq;           /* sender: the next datagram's number (iperf3 starts at 1) */
 	uint64_t now_ns;             /* sender: the batch's send time, for the headers */
+	/* iperf 2 sender: the wall clock less the monotonic one, taken at the start: its
+	 * datagrams carry the wall clock's time, as iperf -c's (its FIN too, and a server's
+	 * transit figures compare them with its own clock) */
+	uint64_t wall_offset_ns;
 	struct bp_udp_stats st;      /* the worker's own ... */
 	struct bp_udp_stats pub;     /* ... published copy, relaxed atomics per field */
 };
@@ -155,7 +159,12 @@ static void fill_header(void *arg, uint8_t *payload, size_t len, int index)
 	struct bp_udp_stream *u = arg;
 	struct bp_udp_header h = { .seq = u->next_seq + (uint64_t)index };
 
-	bp_udp_header_set_time(&h, u->now_ns);
+	bp_udp_header_set_time(&h, u->now_ns + (u->cfg.iperf2 ? u->wall_offset_ns : 0));
+	if (u->cfg.iperf2 && len >= BP_IPERF2_DGRAM_LEN + u->cfg.iperf2_hdr_len) {
+		bp_iperf2_dgram_encode(payload, (int64_t)h.seq, h.sec, h.usec);
+		memcpy(payload + BP_IPERF2_DGRAM_LEN, u->cfg.iperf2_hdr, u->cfg.iperf2_hdr_len);
+		return;
+	}
 	bp_udp_header_encode(payload, len, &h, u->cfg.seq64);
 }
 
@@ -380,6 +389,13 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 	int rc;
 
 	u->loop = loop;
+	if (u->cfg.iperf2 && u->cfg.sender) {
+		struct timespec wall;
+
+		clock_gettime(CLOCK_REALTIME, &wall);
+		u->wall_offset_ns = (uint64_t)wall.tv_sec * BP_NS_PER_SEC +
+				    (uint64_t)wall.tv_nsec - bp_now_ns();
+	}
 	if (!u->io_ready) {
 		/* GSO only where the caller found that each datagram becomes a packet and the
 		 * qdiscs keep the loss count exact (io/udp_path.h); GRO buffers are counted by

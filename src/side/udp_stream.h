@@ -30,9 +30,13 @@ struct bp_udp_stream_cfg {
 				 * stream from bp_udp_stream_new on; NULL: the socket engine */
 	struct bp_pkt_rx *pkt_rx;  /* receiver: the packet engine's RX ring (io/pkt_rx.h),
 				    * owned likewise; NULL: the socket engine */
-	/* receiver: iperf 2's datagrams (proto/iperf2_udp.h): numbered from 1, the sender's
-	 * last one (FIN) counted once and noted in the stats, its repeats only counted */
+	/* iperf 2's datagrams (proto/iperf2_udp.h): a receiver's numbered from 1, the sender's
+	 * last one (FIN) counted once and noted in the stats, its repeats only counted; a
+	 * sender's carry their number and time in iperf 2's order, then iperf2_hdr (its test
+	 * header, iperf2_hdr_len bytes) */
 	bool iperf2;
+	uint8_t iperf2_hdr[80];
+	size_t iperf2_hdr_len;
 };
 
 struct bp_udp_stats {

@@ -47,9 +47,10 @@ static int udp_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
-	if (p->net.iperf2) {
-		snprintf(err, errlen, "udp --iperf2: this client sends iperf3's datagrams; a stock "
-			 "iperf -s takes tcp --iperf2 (and boardperf serve takes iperf -c -u)");
+	if (p->net.iperf2 && (p->net.reverse || p->net.bidir)) {
+		snprintf(err, errlen, "udp --iperf2 %s: not offered: this client sends iperf 2's "
+			 "datagrams and reads the server's report; tcp --iperf2 %s runs both ways",
+			 p->net.reverse ? "-R" : "--bidir", p->net.reverse ? "-R" : "--bidir");
 		return -EINVAL;
 	}
 	p->payload = (size_t)p->len;

@@ -5,14 +5,18 @@
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "io/sock.h"
 #include "io/stream_pool.h"
 #include "proto/iperf2_header.h"
+#include "proto/iperf2_udp.h"
+#include "side/udp_stream.h"
 
 /* How often the drain looks at the acknowledgements and the receivers' ends */
 #define DRAIN_POLL_NS (1 * BP_NS_PER_MS)
@@ -34,10 +38,10 @@ static void wait_acked(int fd, size_t len, uint64_t deadline_ns)
 		bp_sleep_until_ns(now + ACK_POLL_NS);
 }
 
-int bp_iperf2_client_hello(int fd, const struct bp_net_params *np, uint64_t bytes,
-			   uint64_t deadline_ns, char *err, size_t errlen)
+void bp_iperf2_client_header(const struct bp_net_params *np, uint64_t bytes,
+			     struct bp_iperf2_header *h)
 {
-	struct bp_iperf2_header h = {
+	*h = (struct bp_iperf2_header){
 		.threads = (uint32_t)np->parallel, .buffer_len = (uint32_t)np->len,
 		.window = (uint32_t)np->window, .extended = true,
 		.version_u = 0x00020001, .version_l = 0x00080003,  /* 2.1.8's, as its peers know */
@@ -46,8 +50,17 @@ int bp_iperf2_client_hello(int fd, const struct bp_net_params *np, uint64_t byte
 			BP_IPERF2_NORMAL,
 		.timed = !bytes, .duration_ns = np->time_ns, .bytes = bytes,
 	};
+}
+
+int bp_iperf2_client_hello(int fd, const struct bp_net_params *np, uint64_t bytes,
+			   uint64_t deadline_ns, char *err, size_t errlen)
+{
+	struct bp_iperf2_header h;
 	uint8_t b[BP_IPERF2_HEADER_MAX];
-	size_t len = bp_iperf2_header_write(&h, b, sizeof(b)), off = 0;
+	size_t len, off = 0;
+
+	bp_iperf2_client_header(np, bytes, &h);
+	len = bp_iperf2_header_write(&h, b, sizeof(b));
 
 	while (off < len) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
@@ -94,7 +107,8 @@ uint64_t bp_iperf2_client_drain(struct bp_stream_side *s, uint64_t deadline_ns)
 	for (int i = 0; i < s->n; i++)
 		if (s->sender[i]) {
 			bp_stream_stop(s->streams[i]);
-			shutdown(bp_stream_fd(s->streams[i]), SHUT_WR);
+			if (s->tcp[i])  /* a UDP socket's FIN is a datagram, sent after */
+				shutdown(bp_stream_fd(s->streams[i]), SHUT_WR);
 		}
 	while ((now = bp_now_ns()) < deadline_ns &&
 	       (bp_stream_side_acks_pending(s) || !receivers_ended(s)))
@@ -137,4 +151,83 @@ void bp_iperf2_client_mirror(const struct bp_net_results *local, struct bp_net_r
 			.start_s = local->streams[i].start_s, .end_s = local->streams[i].end_s,
 		};
 	}
+}
+
+/* How often a FIN goes out again while no report came, and for how long (iperf -c's) */
+#define FIN_RETRY_NS (10 * BP_NS_PER_MS)
+#define FIN_TRIES 200
+
+/* One socket's FIN until its report comes: 0 with *r filled, -ETIMEDOUT. */
+static int fin_until_report(int fd, uint8_t *dgram, size_t len, uint64_t last,
+			    struct bp_iperf2_udp_report *r)
+{
+	uint8_t in[256];
+
+	for (int k = 0; k < FIN_TRIES; k++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct timeval tv;
+		ssize_t n;
+
+		gettimeofday(&tv, NULL);
+		/* each repeat numbered one further, as iperf -c does, so none is a duplicate */
+		bp_iperf2_dgram_encode(dgram, -(int64_t)(last + 1 + (uint64_t)k),
+				       (uint32_t)tv.tv_sec, (uint32_t)tv.tv_usec);
+		if (send(fd, dgram, len, MSG_NOSIGNAL) < 0 && errno != ECONNREFUSED)
+			return -errno;
+		if (poll(&p, 1, (int)(FIN_RETRY_NS / BP_NS_PER_MS)) <= 0)
+			continue;
+		n = recv(fd, in, sizeof(in), MSG_DONTWAIT);
+		/* an answer to the header (-X's acknowledgement) is no report */
+		if (n > 0 && (size_t)n != BP_IPERF2_ACK_LEN &&
+		    bp_iperf2_udp_report_parse(in, (size_t)n, r) == 0)
+			return 0;
+	}
+	return -ETIMEDOUT;
+}
+
+int bp_iperf2_client_udp_end(const struct bp_stream_side *s, size_t len, const uint8_t *hdr,
+			     size_t hdr_len, struct bp_net_results *remote, char *err,
+			     size_t errlen)
+{
+	size_t cap = len > BP_IPERF2_DGRAM_LEN + hdr_len ? len : BP_IPERF2_DGRAM_LEN + hdr_len;
+	uint8_t *dgram = calloc(1, cap);
+	int rc = 0, missing = 0;
+
+	if (!dgram)
+		return -ENOMEM;
+	memcpy(dgram + BP_IPERF2_DGRAM_LEN, hdr, hdr_len);
+	remote->cpu_total = remote->cpu_user = remote->cpu_system = NAN;
+	remote->busy_max = NAN;
+	snprintf(remote->recv_mode, sizeof(remote->recv_mode), "unknown");
+	remote->nstreams = 0;
+	for (int i = 0; i < s->n; i++) {
+		struct bp_net_stream_result *out = &remote->streams[remote->nstreams];
+		struct bp_iperf2_udp_report r;
+		struct bp_udp_stats us;
+
+		if (!s->sender[i] || !s->udp[i])
+			continue;
+		bp_udp_stream_stats(s->udp[i], &us);
+		if (fin_until_report(bp_stream_fd(s->streams[i]), dgram, cap, us.datagrams, &r)) {
+			missing++;
+			continue;
+		}
+		/* the report counts the FIN (its number is the total, its bytes are in): the
+		 * data datagrams are the rest */
+		*out = (struct bp_net_stream_result){
+			.id = s->ids[i], .sender = false, .retransmits = -1,
+			.packets = r.datagrams > r.lost + 1 ? r.datagrams - r.lost - 1 : 0,
+			.lost = (int64_t)r.lost, .out_of_order = r.out_of_order,
+			.bytes = r.bytes > cap ? r.bytes - cap : 0,
+			.jitter_ns = r.jitter_s * 1e9, .start_s = 0, .end_s = r.stop_s,
+		};
+		remote->nstreams++;
+	}
+	free(dgram);
+	if (missing) {
+		snprintf(err, errlen, "no server report for %d of the UDP sockets within 2 s of "
+			 "their FIN (iperf -s answers each; its figures are missing)", missing);
+		rc = -ETIMEDOUT;
+	}
+	return rc;
 }

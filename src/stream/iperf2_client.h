@@ -12,9 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/iperf2_header.h"
 #include "proto/params.h"
 #include "proto/results.h"
 #include "side/stream_side.h"
+
+/* The test header of np's test for one connection or UDP socket (bytes: its -n share). */
+void bp_iperf2_client_header(const struct bp_net_params *np, uint64_t bytes,
+			     struct bp_iperf2_header *h);
 
 /*
  * The header on connection fd of a test of np (threads: its connections; bytes: this
@@ -45,5 +50,16 @@ void bp_iperf2_client_close(const struct bp_stream_side *s, uint64_t deadline_ns
  * streams, roles turned round; no intervals, its CPU unknown.
  */
 void bp_iperf2_client_mirror(const struct bp_net_results *local, struct bp_net_results *remote);
+
+/*
+ * udp --iperf2, after the side stopped: each sending socket's FIN (its last number + 1,
+ * negated, in a datagram of len bytes with the test header hdr), again every 10 ms until
+ * the server's report comes, 2 s at most per socket (iperf -c's), and the reports as the
+ * server's receiving streams in remote (the FIN, which the report counts, left out).
+ * 0, or -ETIMEDOUT with the line in err when a report never came (the others are there).
+ */
+int bp_iperf2_client_udp_end(const struct bp_stream_side *s, size_t len, const uint8_t *hdr,
+			     size_t hdr_len, struct bp_net_results *remote, char *err,
+			     size_t errlen);
 
 #endif

@@ -28,7 +28,7 @@ struct bp_net_cli {
 	uint64_t connect_timeout;
 	uint64_t idle_timeout;
 	bool iperf3;
-	bool iperf2;             /* --iperf2 (tcp): the server is a stock iperf -s (iperf 2.1) */
+	bool iperf2;             /* --iperf2: the server is a stock iperf -s (iperf 2.1) */
 	bool sctp;               /* --sctp: the data over SCTP (tcp, rr, crr) */
 	int64_t nstreams;        /* --nstreams: SCTP streams per association, 0: the kernel's */
 	const char *username, *rsa_public_key;  /* iperf3's authentication (net_cli_auth.c) */
@@ -98,8 +98,8 @@ extern const char *const bp_net_cli_padding_names[];
 	{ 0, "iperf3", BP_OPT_FLAG, offsetof(T, net.iperf3), NULL, NULL, 0, 0, NULL, \
 	  "the server is a stock iperf3 (3.x): its keys only, whole-second -t and -O" }, \
 	{ 0, "iperf2", BP_OPT_FLAG, offsetof(T, net.iperf2), NULL, NULL, 0, 0, NULL, \
-	  "tcp: the server is a stock iperf -s (iperf 2.1, its port 5001 unless -p): no " \
-	  "control connection, the server's figures are what TCP saw it take" }, \
+	  "the server is a stock iperf -s (iperf 2.1, its port 5001 unless -p): no control " \
+	  "connection; its figures are what TCP saw it take, over UDP its report" }, \
 	{ 'n', "bytes", BP_OPT_SIZE, offsetof(T, net.bytes), "SIZE", "0", 0, 0x1p62, NULL, \
 	  "end the test once SIZE bytes are through, in whole -l blocks over all streams " \
 	  "(iperf3's -n); -t is then the cut, default " BP_NET_CLI_COUNT_CUT_TEXT }, \

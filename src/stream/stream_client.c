@@ -14,6 +14,7 @@
 #include "proto/control.h"
 #include "io/stream_pool.h"
 #include "io/udp_path.h"
+#include "proto/iperf2_udp.h"
 #include "stream/iperf2_client.h"
 #include "stream/stream_report.h"
 #include "side/stream_side.h"
@@ -33,6 +34,9 @@ struct client {
 	struct bp_stream_side side;
 	bool side_ready;
 	int live_sent;  /* intervals of this side handed to the live sink */
+	/* udp --iperf2: the test header every datagram carries, for the FIN too */
+	uint8_t i2hdr[80];
+	size_t i2hdr_len;
 	char *err;
 	size_t errlen;
 };
@@ -73,6 +77,30 @@ static int sctp_options(int fd, void *arg, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * udp --iperf2: iperf 2's datagrams (64-bit numbers), each with the test header (its -n
+ * share in bytes); no hello: the first datagram is the server's news of the test.
+ */
+static int iperf2_udp_cfg(struct client *c, struct bp_udp_stream_cfg *cfg, uint64_t limit)
+{
+	const struct bp_net_params *np = &c->o->np;
+	struct bp_iperf2_header h;
+
+	bp_iperf2_client_header(np, limit * (uint64_t)np->len, &h);
+	cfg->iperf2 = cfg->seq64 = true;
+	cfg->iperf2_hdr_len = bp_iperf2_udp_header_write(&h, cfg->iperf2_hdr,
+							 sizeof(cfg->iperf2_hdr));
+	memcpy(c->i2hdr, cfg->iperf2_hdr, cfg->iperf2_hdr_len);
+	c->i2hdr_len = cfg->iperf2_hdr_len;
+	if (cfg->payload_len < BP_IPERF2_DGRAM_LEN + cfg->iperf2_hdr_len) {
+		snprintf(c->err, c->errlen, "--iperf2: -l %zu is shorter than iperf 2's datagram "
+			 "header and test header (%zu bytes)", cfg->payload_len,
+			 BP_IPERF2_DGRAM_LEN + cfg->iperf2_hdr_len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A UDP stream: greet the server's port, then paced datagrams or a counting receiver. */
 static int open_udp_stream(struct client *c, bool sender, int id, uint64_t limit)
 {
@@ -82,11 +110,15 @@ static int open_udp_stream(struct client *c, bool sender, int id, uint64_t limit
 		.rate_bps = np->bandwidth, .seq64 = np->udp64, .limit_datagrams = limit,
 	};
 	char why[64];
-	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
-	int fd, rc = bp_udp_connect(&c->ctl.addr, c->ctl.cookie,
-				    np->window ? np->window : 4 << 20, bp_ctl_deadline(), &fd,
-				    c->err, c->errlen);
+	int fd, rc = np->iperf2 ? iperf2_udp_cfg(c, &cfg, limit) : 0;
 
+	/* Bursts at line rate need more than the default 208 KiB receive buffer. */
+	if (!rc && np->iperf2)
+		rc = bp_udp_connect_plain(&c->ctl.addr, np->window ? np->window : 4 << 20, &fd,
+					  c->err, c->errlen);
+	else if (!rc)
+		rc = bp_udp_connect(&c->ctl.addr, c->ctl.cookie, np->window ? np->window : 4 << 20,
+				    bp_ctl_deadline(), &fd, c->err, c->errlen);
 	if (rc)
 		return rc;
 	/* GSO only where each datagram becomes a packet before anything counts it (udp_path.h). */
@@ -468,14 +500,19 @@ static int start_iperf2(struct client *c)
 /*
  * --iperf2: each connection's sending shut down and the server's close awaited (iperf -s
  * closes once it read the FIN); the server's figures are what this side's TCP saw it take
- * or send (iperf 2 sends none back).
+ * or send (iperf 2 sends none back). UDP: each socket's FIN, and the server's report as
+ * its figures.
  */
-static void end_iperf2(struct client *c, struct bp_stream_outcome *out)
+static int end_iperf2(struct client *c, struct bp_stream_outcome *out)
 {
 	if (!c->side_ready)
-		return;
+		return 0;
+	if (bp_net_params_udp(&c->o->np))
+		return bp_iperf2_client_udp_end(&c->side, (size_t)c->o->np.len, c->i2hdr,
+						c->i2hdr_len, out->remote, c->err, c->errlen);
 	bp_iperf2_client_close(&c->side, bp_now_ns() + idle_ns(c->o));
 	bp_iperf2_client_mirror(c->side.res, out->remote);
+	return 0;
 }
 
 static void note_workers(struct client *c, struct bp_stream_outcome *out)
@@ -506,9 +543,11 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		rc = run_timed(&c, out);
 		note_workers(&c, out);
-		if (o->np.iperf2)
-			end_iperf2(&c, out);
-		else if (!rc)
+		if (o->np.iperf2) {
+			int end_rc = end_iperf2(&c, out);
+
+			rc = rc ? rc : end_rc;
+		} else if (!rc)
 			rc = exchange_results(&c, out);
 	}
 	if (c.side_ready) {
