@@ -13,6 +13,7 @@
 #include "core/peer_budget.h"
 #include "core/units.h"
 #include "http/http_serve_limit.h"
+#include "io/sock.h"
 
 /* iovecs and bytes per send: many pipelined answers, or a large body, in one call. */
 #define WRITE_IOV 64
@@ -189,9 +190,7 @@ void bp_http_serve_conn_free(struct bp_http_serve_conn *c)
 
 void bp_http_serve_conn_abort(struct bp_http_serve_conn *c)
 {
-	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
-
-	setsockopt(c->flow.fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+	bp_sock_reset_on_close(c->flow.fd);
 	bp_http_serve_conn_free(c);
 }
 

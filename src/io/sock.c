@@ -567,3 +567,10 @@ void bp_addr_host_key(const struct bp_addr *a, unsigned char key[16])
 		memcpy(key, b, !memcmp(b, mapped, sizeof(mapped)) ? 16 : 8);
 	}
 }
+
+void bp_sock_reset_on_close(int fd)
+{
+	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+}

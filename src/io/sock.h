@@ -142,4 +142,10 @@ int bp_sctp_info_read(int fd, struct bp_tcp_info *ti);
  */
 void bp_addr_host_key(const struct bp_addr *a, unsigned char key[16]);
 
+/*
+ * The socket's close resets the connection (SO_LINGER 0: an RST, nothing queued sent) - a
+ * refusal the peer sees at once, and no TIME_WAIT left behind by a flood of them.
+ */
+void bp_sock_reset_on_close(int fd);
+
 #endif

@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "core/log_limit.h"
 #include "io/addr_host.h"
+#include "io/sock.h"
 #include "proto/iperf2_header.h"
 #include "server/server_iperf2.h"
 #include "server/server_iperf2_internal.h"
@@ -49,14 +50,6 @@ const char *srv_iperf2_mode_name(enum bp_iperf2_mode m)
 
 /* A refused connection is reset: iperf 2 has no channel for a reason, and a reset makes
  * the client report a failed test rather than one that moved nothing. */
-static void reset_close(int fd)
-{
-	struct linger l = { .l_onoff = 1, .l_linger = 0 };
-
-	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
-	close(fd);
-}
-
 void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
 		       const char *fmt, ...)
 {
@@ -70,8 +63,10 @@ void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal
 		       why, 0, 0);
 	bp_info_peer(peer, "%s: iperf 2 client: %s; %s", peer, line,
 		     fd < 0 ? "its datagrams dropped" : "connection reset");
-	if (fd >= 0)
-		reset_close(fd);
+	if (fd >= 0) {
+		bp_sock_reset_on_close(fd);
+		close(fd);
+	}
 }
 
 /* Every number is checked in its own domain before it becomes a parameter. */
@@ -435,7 +430,10 @@ static void add_connection(struct srv_session *ss, int fd)
 		c->watch.loop = NULL;
 		if (sfd >= 0)
 			close(sfd);
-		reset_close(fd);
+	{
+		bp_sock_reset_on_close(fd);
+		close(fd);
+	}
 		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0, "out of descriptors or "
 				   "memory for an iperf 2 connection");
 		return;
@@ -488,7 +486,10 @@ static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr
 
 	if (getsockname(fd, (struct sockaddr *)&local.ss, &local.len) ||
 	    !(ss = srv_iperf2_new_test(s, from, &local, peer, h, false, false)))
-		reset_close(fd);
+	{
+		bp_sock_reset_on_close(fd);
+		close(fd);
+	}
 	return ss;
 }
 

@@ -31,7 +31,7 @@
 /* The socket buffer of a stream (as server_udp.c's) */
 #define UDP_STREAM_BUFFER (4 << 20)
 /* Datagrams of a new client socket already queued on the listener, read with its first */
-#define MAX_SEEDS 64
+#define FIRST_SEEDS 64
 /* How long a refused client socket's further datagrams are dropped without a line */
 #define REFUSED_QUIET_NS (10 * BP_NS_PER_SEC)
 /* How often a running test is asked whether every FIN came */
@@ -194,31 +194,56 @@ static struct srv_session *test_of_socket(struct srv *s, const struct bp_addr *f
 }
 
 /*
- * The client socket's datagrams that came on the listener before its connected twin did
- * (the twin takes the rest): read now, while the stream has not started, so that they
- * count. Only those next in the listener's queue: another sender's datagram ends the read.
+ * The datagrams of this test's client sockets that came on the listener before their
+ * connected twins did (the twins take the rest): read now, while no stream has started,
+ * so that they count; from's on *seeds (grown as needed), a sibling's seeded on its own
+ * stream. Only those next in the listener's queue: another sender's datagram ends the read
+ * (the loop takes it); the queue is bounded by the listener's buffer. The number read onto
+ * *seeds after its first n, or -ENOMEM.
  */
-static int queued(int listen_fd, const struct bp_addr *from, struct bp_udp_datagram *seeds,
-		  int cap)
+static int queued(struct srv_session *ss, int listen_fd, const struct bp_addr *from,
+		  struct bp_udp_datagram **seeds, int n, int *cap)
 {
+	struct srv_iperf2 *i2 = ss->iperf2;
+	struct bp_udp_datagram d;
 	struct bp_addr next;
-	int n = 0;
+	int sibling, got0 = n;
 	ssize_t got;
 
-	while (n < cap) {
+	for (;;) {
 		next.len = sizeof(next.ss);
-		if (recvfrom(listen_fd, seeds[n].head, 0, MSG_PEEK | MSG_DONTWAIT,
-			     (struct sockaddr *)&next.ss, &next.len) < 0 || !same_socket(&next, from))
+		if (recvfrom(listen_fd, d.head, 0, MSG_PEEK | MSG_DONTWAIT,
+			     (struct sockaddr *)&next.ss, &next.len) < 0)
 			break;
-		got = recv(listen_fd, seeds[n].head, sizeof(seeds[n].head),
-			   MSG_DONTWAIT | MSG_TRUNC);
+		sibling = -1;
+		for (int i = 0; i < i2->nudp && !same_socket(&next, from); i++)
+			if (same_socket(&i2->udp_peers[i].addr, &next))
+				sibling = i;
+		if (sibling < 0 && !same_socket(&next, from))
+			break;
+		got = recv(listen_fd, d.head, sizeof(d.head), MSG_DONTWAIT | MSG_TRUNC);
 		if (got < 0)
 			break;
-		seeds[n].len = (size_t)got;
-		seeds[n].arrival_ns = bp_now_ns();
-		n++;
+		d.len = (size_t)got;
+		d.arrival_ns = bp_now_ns();
+		if (sibling >= 0) {
+			int k = i2->udp_peers[sibling].stream;
+
+			if (ss->state == SS_STREAMS && k < ss->side.n)
+				bp_udp_stream_seed(ss->side.udp[k], d.head, d.len, d.arrival_ns);
+			continue;
+		}
+		if (n == *cap) {
+			struct bp_udp_datagram *more = realloc(*seeds, 2 * (size_t)*cap * sizeof(d));
+
+			if (!more)
+				return -ENOMEM;
+			*seeds = more;
+			*cap *= 2;
+		}
+		(*seeds)[n++] = d;
 	}
-	return n;
+	return n - got0;
 }
 
 /* A new client socket of the test: a socket connected to it, its stream, its first datagrams. */
@@ -227,9 +252,9 @@ static void add_socket(struct srv_session *ss, int listen_fd, const struct bp_ad
 {
 	struct srv_iperf2 *i2 = ss->iperf2;
 	struct iperf2_udp_peer *p = &i2->udp_peers[i2->nudp];
-	struct bp_udp_datagram *seeds = malloc(MAX_SEEDS * sizeof(*seeds));
+	int cap = FIRST_SEEDS, fd, rc, n = 1;
+	struct bp_udp_datagram *seeds = malloc((size_t)cap * sizeof(*seeds));
 	char who[64];
-	int fd, rc, n = 1;
 
 	if (!seeds) {
 		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0, "server out of memory");
@@ -242,7 +267,13 @@ static void add_socket(struct srv_session *ss, int listen_fd, const struct bp_ad
 		return;
 	}
 	seeds[0] = *d;
-	n += queued(listen_fd, from, seeds + 1, MAX_SEEDS - 1);
+	if ((rc = queued(ss, listen_fd, from, &seeds, n, &cap)) < 0) {
+		close(fd);
+		free(seeds);
+		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0, "server out of memory");
+		return;
+	}
+	n += rc;
 	if (!i2->nudp)
 		i2->first_ns = d->arrival_ns;
 	*p = (struct iperf2_udp_peer){ .addr = *from, .stream = ss->side.n, .ss = ss,

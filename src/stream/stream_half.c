@@ -3,7 +3,9 @@
  * latency's load): data streams on the stream pool, each with the socket options the
  * client asked for, and --max-rate on what the client sends.
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -213,15 +215,36 @@ static void log_part(char *buf, size_t len, const char *verb, const struct bp_ne
 		 bp_format_rate(b, sizeof(b), secs > 0 ? (double)bytes * 8 / secs : 0));
 }
 
+/*
+ * A datagram test's loss after what it received: ", lost 49 of 1313, 49 of them dropped
+ * by this host's socket buffers" - the second part says this server was the bottleneck.
+ */
+static void log_loss(char *buf, size_t len, const struct bp_net_results *r)
+{
+	int64_t lost = bp_net_results_lost(r);
+	uint64_t drops = bp_net_results_kernel_drops(r), got = bp_net_results_packets(r, false);
+	size_t at = strlen(buf);
+
+	if (lost > 0 && at < len)
+		snprintf(buf + at, len - at, ", lost %" PRId64 " of %" PRIu64, lost,
+			 got + (uint64_t)lost);
+	at = strlen(buf);
+	if (drops && at < len)
+		snprintf(buf + at, len - at, ", %" PRIu64 " dropped by this host's socket buffers",
+			 drops);
+}
+
 /* One line per test, as a person reads it in a log. */
 static void log_test(const struct srv_session *ss)
 {
 	const struct bp_net_results *r = ss->side.res;
 	bool up = bp_net_params_up_streams(&ss->np), down = bp_net_params_down_streams(&ss->np);
-	char got[96] = "", sent[96] = "";
+	char got[192] = "", sent[96] = "";
 
 	if (up)
 		log_part(got, sizeof(got), "received", r, false);
+	if (up && bp_net_params_datagram(&ss->np))
+		log_loss(got, sizeof(got), r);
 	if (down)
 		log_part(sent, sizeof(sent), "sent", r, true);
 	bp_info_peer(ss->peer, "%s: %s%s %s, %d stream%s, %.1f s: %s%s%s", ss->peer,
