@@ -29,7 +29,10 @@ wait_log "$slog" listening; ok $? "server listens on $port"
 
 if plain; then
 	# --- rr over TCP, closed loop ---
-	expect_exit 0 "rr TCP" "$bp" rr -c 127.0.0.1 -p "$port" -t 2 -l 64 --json
+	# --timeout 10 where a timeout is not what is checked: over TCP one transaction past it
+	# ends the test, and a machine busy with sanitizer builds stalled serve past the 1 s
+	# default once (CI run 61)
+	expect_exit 0 "rr TCP" "$bp" rr -c 127.0.0.1 -p "$port" -t 2 -l 64 --timeout 10 --json
 	tx=$(metric transactions "$out"); srv=$(metric server.transactions "$out")
 	ge "$tx" 2000; ok $? "rr: thousands of transactions ($tx)"
 	[ "$srv" -ge "$tx" ] && [ "$srv" -le $((tx + 1)) ]
@@ -47,7 +50,7 @@ if plain; then
 
 	# --csv: every scope it writes, cpu included, is named in docs/json.md, "CSV (`--csv`)", and
 	# each cpu row's name ends in a unit suffix that section explains.
-	expect_exit 0 "rr --csv" "$bp" rr -c 127.0.0.1 -p "$port" -t 0.3 --csv
+	expect_exit 0 "rr --csv" "$bp" rr -c 127.0.0.1 -p "$port" -t 0.3 --timeout 10 --csv
 	manual=$(dirname "$0")/../../docs/json.md
 	csv_doc=$(sed -n '/^## CSV (`--csv`)/,/^## /p' "$manual")
 	scopes=$(tail -n +2 <<<"$out" | cut -d, -f2 | sort -u)
@@ -62,7 +65,7 @@ if plain; then
 	done
 	[ -z "$bad" ]; ok $? "docs/json.md's CSV section gives the unit of every cpu row (not:${bad:- none})"
 
-	expect_exit 0 "rr TCP -P 4 -l 64,1K" "$bp" rr -c 127.0.0.1 -p "$port" -t 1 -P 4 -l 64,1K --json
+	expect_exit 0 "rr TCP -P 4 -l 64,1K" "$bp" rr -c 127.0.0.1 -p "$port" -t 1 -P 4 -l 64,1K --timeout 10 --json
 	jq -e '.params.workers == 2 or .params.workers == 1' <<<"$out" >/dev/null
 	ok $? "flows spread over per-core workers"
 	[ "$(metric failures "$out")" = 0 ]; ok $? "four flows, no failures"
@@ -85,7 +88,7 @@ fi
 
 if timed; then
 	# --- open loop: the offered rate is held, latency counts from the due time ---
-	expect_exit 0 "rr --rate 2000" "$bp" rr -c 127.0.0.1 -p "$port" -t 2 -P 2 --rate 2000 --json
+	expect_exit 0 "rr --rate 2000" "$bp" rr -c 127.0.0.1 -p "$port" -t 2 -P 2 --rate 2000 --timeout 10 --json
 	rate=$(metric transactions.rate "$out")
 	near "$rate" 2000 1; ok $? "rr --rate 2000 delivers 2000 ± 1 %/s ($rate)"
 	[ "$(metric offered.rate "$out")" = 2000 ]; ok $? "offered rate recorded"
