@@ -24,11 +24,12 @@
 /* A GRO buffer holds at most 64 KiB of coalesced datagrams (the kernel's own limit). */
 #define GRO_SLOT_LEN 65536
 /*
- * Our two control messages (SO_RXQ_OVFL, UDP_GRO) and room for one we did not ask for
- * (a timestamp another user of the socket switched on), so ours are never cut off.
+ * Our three control messages (SO_RXQ_OVFL, UDP_GRO, SO_TIMESTAMPNS when asked) and room for
+ * one we did not ask for (a timestamp another user of the socket switched on), so ours are
+ * never cut off.
  */
 #define CTRL_LEN (CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(int)) + \
-		  CMSG_SPACE(2 * sizeof(uint64_t)))
+		  2 * CMSG_SPACE(2 * sizeof(uint64_t)))
 /* ICMP errors queued by IP_RECVERR that one hard error drains; the rest wait for the next. */
 #define ERRQUEUE_DRAIN_MAX 64
 /* A send helper's *err when sendmmsg stopped early without saying why. */
@@ -401,11 +402,22 @@ int bp_udp_receiver_limit_mode(struct bp_udp_receiver *r, enum bp_udp_recv_mode 
 	return 0;
 }
 
-/* The drop counter and the GRO segment size ride along as control messages. */
+int bp_udp_receiver_stamps(struct bp_udp_receiver *r)
+{
+	int one = 1;
+
+	if (setsockopt(r->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
+		return -errno;
+	r->stamps = true;
+	return 0;
+}
+
+/* The drop counter, the GRO segment size and the arrival time ride along as control messages. */
 static int parse_cmsgs(struct bp_udp_receiver *r, struct msghdr *mh)
 {
 	int seg = 0;
 
+	r->stamp_ns = 0;
 	if (mh->msg_controllen == 0)
 		return 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
@@ -416,6 +428,15 @@ static int parse_cmsgs(struct bp_udp_receiver *r, struct msghdr *mh)
 			note_drops(r, v);
 		} else if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO) {
 			memcpy(&seg, CMSG_DATA(c), sizeof(seg));
+		} else if (r->stamps && c->cmsg_level == SOL_SOCKET &&
+			   c->cmsg_type == SCM_TIMESTAMPNS &&
+			   c->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			if (ts.tv_sec > 0 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000)
+				r->stamp_ns = (uint64_t)ts.tv_sec * 1000000000u +
+					      (uint64_t)ts.tv_nsec;
 		}
 	}
 	return seg;

@@ -113,6 +113,10 @@ struct bp_udp_receiver {
 	bool gro;              /* UDP_GRO is on (stays on when recvmmsg is missing) */
 	bool ovfl_ok;          /* SO_RXQ_OVFL is on: the drop counter rides with datagrams */
 	bool meminfo_ok;       /* SO_MEMINFO reads the drop counter on demand */
+	bool stamps;           /* SO_TIMESTAMPNS is on (bp_udp_receiver_stamps) */
+	/* with stamps: the kernel's arrival time (CLOCK_REALTIME, ns) of the buffer being
+	 * handed over, read in the handler; 0 when none came with it */
+	uint64_t stamp_ns;
 	size_t max_payload;
 	size_t slot_len;       /* per-message buffer: max_payload, or 64 KiB with GRO */
 	int batch;
@@ -146,6 +150,15 @@ void bp_udp_receiver_free(struct bp_udp_receiver *r);
  */
 typedef void (*bp_udp_handler_fn)(void *arg, const uint8_t *payload, size_t len,
 				  uint64_t arrival_ns);
+
+/*
+ * Per-datagram arrival times from the kernel (SO_TIMESTAMPNS) in stamp_ns, for a receiver
+ * that compares them with the sender's wall-clock send times (iperf 2's one-way delay and
+ * jitter, as iperf -s reads them): the stamp is taken where the packet entered the host,
+ * before the wait for this process's read. The costs above are why it is not the default.
+ * 0 or -errno.
+ */
+int bp_udp_receiver_stamps(struct bp_udp_receiver *r);
 
 /*
  * Read what is queued, up to batch buffers (more datagrams with GRO), calling handler for

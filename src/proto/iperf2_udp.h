@@ -21,6 +21,14 @@
 #define BP_IPERF2_HEADER_SEQNO64B 0x08000000u
 /* The datagram's own header, before the test header */
 #define BP_IPERF2_DGRAM_LEN 16
+/*
+ * A UDP test header with a start time (--trip-times): the TCP header's 60 bytes, an
+ * isochronous block of 32 (zero), then the start block of 20 whose second and third words
+ * are the start's seconds and microseconds (at 96 and 100). Its length field says 92 (the
+ * start block not counted), as 2.1.8 writes it.
+ */
+#define BP_IPERF2_UDP_HEADER_START_LEN 112
+#define BP_IPERF2_UDP_START_AT 96
 /* The server's report: the datagram header's 16 bytes and 112 of counts */
 #define BP_IPERF2_UDP_REPORT_LEN 128
 
@@ -48,7 +56,8 @@ int bp_iperf2_udp_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_head
 /*
  * A client's writing of them: the datagram's own 16 bytes (id, the send time, 64-bit), and
  * the test header that follows them in every datagram (h as bp_iperf2_header_write takes it;
- * its length field counting the 16, SEQNO64B set). Returns the header's length, 0 when cap
+ * its length field counting the 16, SEQNO64B set; with a start time, the 112-byte layout
+ * above). Returns the header's length, 0 when cap
  * is too small.
  */
 void bp_iperf2_dgram_encode(uint8_t b[BP_IPERF2_DGRAM_LEN], int64_t id, uint32_t sec,
@@ -62,6 +71,19 @@ struct bp_iperf2_udp_report {
 	uint64_t lost, out_of_order;
 	double stop_s;          /* from the first datagram to the FIN, seconds */
 	double jitter_s;        /* RFC 1889's, seconds */
+	/*
+	 * The extension iperf -s sends when the client asked for --trip-times (or the server
+	 * runs -e), the client's "Latency avg/min/max/stdev" and "PPS": the data datagrams'
+	 * transits (arrival on the server's wall clock less the send time each carries; the
+	 * one-way delay when the clocks agree), seconds, negative when they do not; m2 is the
+	 * sum of squared deviations from their mean (s^2: variance = m2 / (count - 1)); pps
+	 * the datagrams per second. On the wire a transit is the whole seconds and the
+	 * microseconds, each truncated toward zero (a negative one reads as unrealistic to a
+	 * stock client, which then prints no latency), m2 in microseconds^2.
+	 */
+	bool transit;
+	double transit_min_s, transit_max_s, transit_sum_s, transit_mean_s, transit_m2;
+	uint32_t transit_count, pps;
 };
 
 /* The report's 128 bytes; returns BP_IPERF2_UDP_REPORT_LEN. */

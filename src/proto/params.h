@@ -60,6 +60,7 @@ struct bp_net_params {
 	bool dont_fragment;     /* UDP datagrams with DF set ("dont_fragment") */
 	bool iperf3;            /* client: the server is a stock iperf3, send iperf3's keys only */
 	bool iperf2;            /* client: speak iperf 2 (tcp --iperf2): no control connection */
+	bool trip_times;        /* udp --iperf2 --trip-times: the server's one-way delay */
 	/* tcp, rr and crr over SCTP one-to-one sockets instead of TCP ("sctp", as iperf3's
 	 * --sctp sends it); the control connection stays TCP */
 	bool sctp;

@@ -407,6 +407,14 @@ uint64_t bp_net_results_stalls(const struct bp_net_results *r)
 	return sum_field(r, true, offsetof(struct bp_net_stream_result, stalls));
 }
 
+void bp_net_results_owd(const struct bp_net_results *r, struct bp_welford *out)
+{
+	bp_welford_init(out);
+	for (int i = 0; i < r->nstreams; i++)
+		if (!r->streams[i].sender && r->streams[i].owd.n)
+			bp_welford_merge(out, &r->streams[i].owd);
+}
+
 double bp_net_results_jitter_ns(const struct bp_net_results *r)
 {
 	double sum = 0;

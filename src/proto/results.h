@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "stats/welford.h"
+
 #define BP_NET_MAX_STREAMS 256
 #define BP_NET_MAX_INTERVALS 4096
 
@@ -31,6 +33,12 @@ struct bp_net_stream_result {
 	 * left out of lost and jitter; "bp_implausible" */
 	uint64_t implausible;
 	double jitter_ns;
+	/*
+	 * A receiver's one-way delay (udp --iperf2 --trip-times: the server's report): how
+	 * many datagrams, their mean, least and most transit (the receiver's clock at arrival
+	 * less the sender's at sending) and the sum of squared deviations from the mean (ns^2)
+	 */
+	struct bp_welford owd;
 	/* A TCP sender's TCP_INFO when the test ended (0: unknown); see results_streams.h */
 	uint32_t snd_cwnd;      /* bytes: segments times the MSS */
 	uint32_t rtt_us, rttvar_us;
@@ -141,5 +149,7 @@ uint64_t bp_net_results_out_of_order(const struct bp_net_results *r);
 uint64_t bp_net_results_duplicates(const struct bp_net_results *r);
 /* The receiving streams' mean jitter. */
 double bp_net_results_jitter_ns(const struct bp_net_results *r);
+/* The receiving streams' one-way delay pooled over them (n 0: none measured it), ns. */
+void bp_net_results_owd(const struct bp_net_results *r, struct bp_welford *out);
 
 #endif

@@ -13,6 +13,7 @@
  * make it send more (-R, --full-duplex, -d, -r over UDP) is refused (no reflection).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,42 @@ static void fill_report(const struct srv_session *ss, struct iperf2_udp_peer *p)
 			  (double)(us.fin_ns - ss->iperf2->first_ns) / 1e9 : 0,
 		.jitter_s = us.jitter_ns / 1e9,
 	};
+	/* --trip-times: the client says the clocks agree, the transits are one-way delays */
+	if (ss->iperf2->h.trip_times && us.transit.n) {
+		r.transit = true;
+		r.transit_min_s = us.transit.min / 1e9;
+		r.transit_max_s = us.transit.max / 1e9;
+		r.transit_sum_s = us.transit.mean * (double)us.transit.n / 1e9;
+		r.transit_mean_s = us.transit.mean / 1e9;
+		r.transit_m2 = us.transit.m2 / 1e18;
+		r.transit_count = us.transit.n > UINT32_MAX ? UINT32_MAX : (uint32_t)us.transit.n;
+		r.pps = r.stop_s > 0 && (double)r.datagrams / r.stop_s < UINT32_MAX ?
+			(uint32_t)((double)r.datagrams / r.stop_s) : 0;
+	}
 	bp_iperf2_udp_report_write(p->report, &r);
+}
+
+/*
+ * --trip-times: the one-way delay over the test's streams, for the log (the client prints
+ * each stream's from its report).
+ */
+static void log_one_way_delay(const struct srv_session *ss)
+{
+	const struct srv_iperf2 *i2 = ss->iperf2;
+	struct bp_welford all;
+	struct bp_udp_stats us;
+
+	bp_welford_init(&all);
+	for (int i = 0; i < i2->nudp; i++) {
+		bp_udp_stream_stats(ss->side.udp[i2->udp_peers[i].stream], &us);
+		bp_welford_merge(&all, &us.transit);
+	}
+	if (!all.n)
+		return;
+	bp_info_peer(ss->peer, "%s: iperf 2 udp --trip-times: one-way delay %.3f ms (min %.3f, "
+		     "max %.3f, stdev %.3f) over %" PRIu64 " datagrams, by the client's clock "
+		     "and this host's", ss->peer, all.mean / 1e6, all.min / 1e6, all.max / 1e6,
+		     bp_welford_stddev(&all) / 1e6, all.n);
 }
 
 /* Every stream's FIN came: the counts end, each client socket gets its report. */
@@ -113,6 +149,8 @@ static void report_all(struct srv_session *ss, uint64_t now)
 	i2->reporting = true;
 	bp_timer_cancel(ss->srv->loop, &ss->tick);
 	bp_stream_side_stop(&ss->side, now);
+	if (i2->h.trip_times)
+		log_one_way_delay(ss);
 	for (int i = 0; i < i2->nudp; i++) {
 		struct iperf2_udp_peer *p = &i2->udp_peers[i];
 		int fd = dup(bp_stream_fd(ss->side.streams[p->stream]));

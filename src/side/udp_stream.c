@@ -105,6 +105,7 @@ struct bp_udp_stream *bp_udp_stream_new(const struct bp_udp_stream_cfg *cfg)
 	if (u) {
 		u->cfg = *cfg;
 		u->next_seq = 1;
+		bp_welford_init(&u->st.transit);
 	} else {
 		free_engines(cfg);
 	}
@@ -283,6 +284,20 @@ static void sender_writable(struct bp_flow *f, uint32_t events)
 }
 
 /*
+ * The wall clock less the monotonic one: what turns bp_now_ns() into the wall-clock time
+ * iperf 2 stamps its datagrams with. The two differ only by the wall clock's steps (NTP's
+ * frequency corrections slew both), so a receiver takes it again at every publish.
+ */
+static void take_wall_offset(struct bp_udp_stream *u)
+{
+	struct timespec wall;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	u->wall_offset_ns = (uint64_t)wall.tv_sec * BP_NS_PER_SEC + (uint64_t)wall.tv_nsec -
+			    bp_now_ns();
+}
+
+/*
  * iperf 2's datagram: its sequence number from 1 (a first one lost is a loss, as iperf -s
  * counts it), the FIN counted once and remembered; its repeats (the client sends it until
  * the server's report comes) only counted.
@@ -309,6 +324,16 @@ static void on_iperf2_datagram(struct bp_udp_stream *u, const uint8_t *payload, 
 	}
 	if (d.seq > u->st.top_seq)
 		u->st.top_seq = d.seq;
+	if (!u->wall_offset_ns)  /* a datagram seeded before the stream started */
+		take_wall_offset(u);
+	/* the kernel's arrival time where it came with the datagram, on the monotonic clock */
+	if (u->rx.stamp_ns > u->wall_offset_ns)
+		arrival_ns = u->rx.stamp_ns - u->wall_offset_ns;
+	if (!d.fin)
+		bp_welford_add(&u->st.transit,
+			       (double)((int64_t)(arrival_ns + u->wall_offset_ns) -
+					(int64_t)((uint64_t)d.sec * BP_NS_PER_SEC +
+						  (uint64_t)d.usec * 1000)));
 	bp_udp_seq_add(&u->seq, d.seq, d.sec, d.usec, arrival_ns);
 }
 
@@ -344,6 +369,8 @@ static void receiver_publish(struct bp_udp_stream *u, bool final)
 	struct bp_udp_seq_counts c;
 
 	bp_udp_seq_totals(&u->seq, &c);
+	if (u->cfg.iperf2 && !u->cfg.sender && !final)
+		take_wall_offset(u);
 	u->st.datagrams = c.received;
 	u->st.lost = c.lost;
 	u->st.out_of_order = c.out_of_order;
@@ -389,21 +416,21 @@ static int udp_start(void *state, struct bp_loop *loop, int fd)
 	int rc;
 
 	u->loop = loop;
-	if (u->cfg.iperf2 && u->cfg.sender) {
-		struct timespec wall;
-
-		clock_gettime(CLOCK_REALTIME, &wall);
-		u->wall_offset_ns = (uint64_t)wall.tv_sec * BP_NS_PER_SEC +
-				    (uint64_t)wall.tv_nsec - bp_now_ns();
-	}
+	if (u->cfg.iperf2)
+		take_wall_offset(u);
 	if (!u->io_ready) {
 		/* GSO only where the caller found that each datagram becomes a packet and the
 		 * qdiscs keep the loss count exact (io/udp_path.h); GRO buffers are counted by
-		 * their segments (udp_io.c deliver), so receivers may always ask for it. */
+		 * their segments (udp_io.c deliver), so receivers may always ask for it - but
+		 * an iperf 2 receiver, which takes each datagram's kernel arrival time as
+		 * iperf -s does (one-way delay, jitter): a coalesced buffer has one. */
 		rc = u->cfg.pkt || u->cfg.pkt_rx ? 0 :
 		     u->cfg.sender ? bp_udp_sender_init(&u->tx, fd, u->cfg.payload_len, BATCH,
 							u->cfg.gso) :
-				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH, true);
+				     bp_udp_receiver_init(&u->rx, fd, MAX_PAYLOAD, BATCH,
+							  !u->cfg.iperf2);
+		if (!rc && u->cfg.iperf2 && !u->cfg.sender && !u->cfg.pkt_rx)
+			bp_udp_receiver_stamps(&u->rx);  /* without: the read's time, as before */
 		if (rc)
 			return rc;
 		u->io_ready = true;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/welford.h"
+
 #include "io/stream_pool.h"
 
 /* How long a stopping receiver may go on reading what is still queued in its socket or
@@ -35,7 +37,7 @@ struct bp_udp_stream_cfg {
 	 * sender's carry their number and time in iperf 2's order, then iperf2_hdr (its test
 	 * header, iperf2_hdr_len bytes) */
 	bool iperf2;
-	uint8_t iperf2_hdr[80];
+	uint8_t iperf2_hdr[112];     /* BP_IPERF2_UDP_HEADER_START_LEN at most */
 	size_t iperf2_hdr_len;
 };
 
@@ -52,6 +54,11 @@ struct bp_udp_stats {
 	/* receiver, iperf 2: its sender's FIN came (1), when (bp_now_ns), the highest sequence
 	 * number seen, and how many repeats of the FIN came after it */
 	uint64_t fin, fin_ns, top_seq, fin_repeats;
+	/*
+	 * receiver, iperf 2: its data datagrams' transits (this host's wall clock at arrival
+	 * less the send time each carries: the one-way delay when both clocks agree), ns
+	 */
+	struct bp_welford transit;
 	char mode[16];          /* the fast path that ran */
 };
 

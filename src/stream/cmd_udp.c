@@ -23,6 +23,7 @@ struct udp_params {
 	int64_t frame;
 	uint64_t window;
 	int engine;       /* enum bp_udp_engine */
+	bool trip_times;  /* --trip-times (with --iperf2) */
 	size_t payload;   /* resolved by udp_check */
 };
 
@@ -38,6 +39,9 @@ static const struct bp_opt udp_opts[] = {
 	  1 << 30, NULL, "socket buffers (a receiver needs room for bursts)" },
 	{ 0, "engine", BP_OPT_CHOICE, offsetof(struct udp_params, engine), "ENGINE", "socket", 0,
 	  0, bp_udp_engine_names, "the sender's path: " BP_UDP_ENGINE_HELP },
+	{ 0, "trip-times", BP_OPT_FLAG, offsetof(struct udp_params, trip_times), NULL, NULL, 0,
+	  0, NULL, "with --iperf2: the server's one-way delay (iperf 2's --trip-times), read "
+	  "off this host's clock and the server's: they must agree (NTP, PTP)" },
 	BP_OPT_END,
 };
 
@@ -51,6 +55,11 @@ static int udp_check(void *params, const struct bp_parsed *parsed, char *err, si
 		snprintf(err, errlen, "udp --iperf2 %s: not offered: this client sends iperf 2's "
 			 "datagrams and reads the server's report; tcp --iperf2 %s runs both ways",
 			 p->net.reverse ? "-R" : "--bidir", p->net.reverse ? "-R" : "--bidir");
+		return -EINVAL;
+	}
+	if (p->trip_times && !p->net.iperf2) {
+		snprintf(err, errlen, "--trip-times needs --iperf2: it asks an iperf 2 server "
+			 "(iperf -s, or serve) for the one-way delay; boardperf's own test has none");
 		return -EINVAL;
 	}
 	p->payload = (size_t)p->len;
@@ -98,6 +107,7 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	/* A stock iperf3 uses 32-bit counters unless asked; they wrap only after 2^32. */
 	np->udp64 = !p->net.iperf3;
 	np->packet_engine = p->engine == BP_UDP_ENGINE_PACKET;
+	np->trip_times = p->trip_times;
 	json_object_set_new(r->params, "payload", json_integer((json_int_t)p->payload));
 	rc = bp_net_cli_run(&p->net, &o, r, err, errlen);
 	set_engine(r, "");
@@ -110,7 +120,7 @@ const struct bp_test bp_cmd_udp = {
 	.name = "udp",
 	.summary = "UDP packet rate, loss and jitter to or from `boardperf serve`",
 	.synopsis = "-c HOST [-b RATE] [-l LEN | --frame SIZE] [-t S] [-P N] [-R | --bidir] "
-		    "[--iperf3] [--engine socket|packet]",
+		    "[--iperf3 | --iperf2 [--trip-times]] [--engine socket|packet]",
 	.opts = udp_opts,
 	.params_size = sizeof(struct udp_params),
 	.check = udp_check,

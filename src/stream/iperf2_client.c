@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -49,7 +50,17 @@ void bp_iperf2_client_header(const struct bp_net_params *np, uint64_t bytes,
 		.mode = np->bidir ? BP_IPERF2_FULL_DUPLEX : np->reverse ? BP_IPERF2_REVERSE :
 			BP_IPERF2_NORMAL,
 		.timed = !bytes, .duration_ns = np->time_ns, .bytes = bytes,
+		.trip_times = np->trip_times,
 	};
+	/* --trip-times announces the clocks agree with the client's start on its wall clock */
+	if (np->trip_times) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		h->has_start = true;
+		h->start_sec = (uint32_t)now.tv_sec;
+		h->start_usec = (uint32_t)(now.tv_nsec / 1000);
+	}
 }
 
 int bp_iperf2_client_hello(int fd, const struct bp_net_params *np, uint64_t bytes,
@@ -221,6 +232,14 @@ int bp_iperf2_client_udp_end(const struct bp_stream_side *s, size_t len, const u
 			.bytes = r.bytes > cap ? r.bytes - cap : 0,
 			.jitter_ns = r.jitter_s * 1e9, .start_s = 0, .end_s = r.stop_s,
 		};
+		/* --trip-times: the one-way delay, as the server read it (its clock less ours) */
+		bp_welford_init(&out->owd);
+		if (r.transit && r.transit_count)
+			out->owd = (struct bp_welford){
+				.n = r.transit_count, .mean = r.transit_sum_s / r.transit_count * 1e9,
+				.m2 = r.transit_m2 * 1e18, .min = r.transit_min_s * 1e9,
+				.max = r.transit_max_s * 1e9,
+			};
 		remote->nstreams++;
 	}
 	free(dgram);

@@ -35,7 +35,7 @@ struct client {
 	bool side_ready;
 	int live_sent;  /* intervals of this side handed to the live sink */
 	/* udp --iperf2: the test header every datagram carries, for the FIN too */
-	uint8_t i2hdr[80];
+	uint8_t i2hdr[BP_IPERF2_UDP_HEADER_START_LEN];
 	size_t i2hdr_len;
 	char *err;
 	size_t errlen;

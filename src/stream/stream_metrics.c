@@ -65,6 +65,14 @@ static const struct bp_metric_decl udp_metrics[] = {
 	  "datagrams that arrived twice", .directed = true),
 	BP_METRIC("jitter", "ns", LOWER, MAX, BOTH,
 	  "variation of the transit time (RFC 3550)", .directed = true),
+	BP_METRIC("owd.mean", "ns", LOWER, MEAN, TOTAL,
+	  "one-way delay, mean (--iperf2 --trip-times: read across two clocks)", .directed = true),
+	BP_METRIC("owd.min", "ns", LOWER, MIN, TOTAL,
+	  "one-way delay, least", .directed = true),
+	BP_METRIC("owd.max", "ns", LOWER, MAX, TOTAL,
+	  "one-way delay, most", .directed = true),
+	BP_METRIC("owd.stdev", "ns", LOWER, MAX, TOTAL,
+	  "one-way delay, standard deviation", .directed = true),
 	STREAM_BYTE_METRICS,
 };
 

@@ -7,6 +7,7 @@
 
 #include "core/cpuacct.h"
 #include "result/result_this_host.h"
+#include "stream/stream_owd.h"
 #include "stream/stream_streams.h"
 
 /* The two ends' spans (of the totals, of an interval) may differ by this share of the span,
@@ -555,6 +556,9 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 			rc = report_udp(r, &dirs[i]);
 		if (!rc && bp_net_params_udp(np))
 			udp_warnings(r, np, &dirs[i]);
+		if (!rc && bp_net_params_udp(np))
+			rc = bp_stream_report_owd(r, dirs[i].prefix, dirs[i].receiver,
+						  out->this_host);
 	}
 	if (rc)
 		return rc;

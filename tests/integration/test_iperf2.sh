@@ -21,7 +21,10 @@
 #   (the header's 60 bytes a connection aside) or within what TCP retransmitted; toward
 #   serve, serve's count is the client's + 60; -O refused; udp --iperf2 against iperf -s -u:
 #   datagrams sent = what the counter saw, the server report's lost = an nft rule's drops +
-#   RcvbufErrors, received = the rest; toward serve, serve's bytes = (sent + the FIN) x -l; udp -R refused;
+#   RcvbufErrors, received = the rest; toward serve, serve's bytes = (sent + the FIN) x -l;
+#   udp -R refused; udp --iperf2 --trip-times: the one-way delay from iperf -s -u's report
+#   and from serve's (one clock: positive, under 5 ms, min <= mean <= max, no clock
+#   warning), serve's log line; --trip-times without --iperf2 refused;
 # - refusals with the reason in serve's log and in --metrics: -d whose connection back is
 #   reset (nftables), -R --trip-times, a locked server (--psk), --max-per-client; a -t above
 #   --max-duration is cut there; a header whose thread count is 0 is junk.
@@ -50,6 +53,7 @@ checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2
 	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
 	"--max-per-client 1" "junk header" "tcp --iperf2 (10 checks)" "tcp --iperf2 to serve"
 	"tcp --iperf2 -O" "udp --iperf2 (2 checks)" "udp --iperf2 to serve" "udp --iperf2 -R"
+	"udp --iperf2 --trip-times (4 checks)" "--trip-times without --iperf2"
 	"no sanitizer report")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
@@ -352,15 +356,19 @@ kill -KILL "$stock"; wait "$stock" 2>/dev/null; stock=
 # lose chain dropped. Debian's iperf -s -u 2.1.8 crashes (SIGSEGV) after its first UDP test,
 # stock clients' too: a server of its own for each run.
 # uclient_check WHAT ARGS...: one run; the report's lost must be what the lose chain dropped
-uclient_check() {
-	local what=$1 d0 x0 k0 d x k rc sp rp lost
-	shift
+stock_u_start() {
 	ip netns exec "$RIG_LO_NS" iperf -s -u -p "$sport" -B 127.0.0.1 >>"$tap_tmp/stock_u.log" 2>&1 &
 	stock=$!
 	for _ in $(seq 100); do
 		[ -n "$(ns ss -Hul "( sport = :$sport )")" ] && break
 		sleep 0.02
 	done
+}
+stock_u_stop() { kill -KILL "$stock"; wait "$stock" 2>/dev/null; stock=; }
+uclient_check() {
+	local what=$1 d0 x0 k0 d x k rc sp rp lost
+	shift
+	stock_u_start
 	read -r d0 _ <<<"$(ctr stock_udp_data)"; read -r x0 _ <<<"$(ctr udp_dropped)"; k0=$(kdrops)
 	out=$(ns "$bp" udp --iperf2 -c 127.0.0.1 -p "$sport" --json --no-save "$@"); rc=$?
 	read -r d _ <<<"$(ctr stock_udp_data)"; read -r x _ <<<"$(ctr udp_dropped)"
@@ -370,7 +378,7 @@ uclient_check() {
 	[ "$rc" -eq 0 ] && [ -n "$sp" ] && [ "$sp" -eq "$d" ] && [ "$lost" -eq $((x + k)) ] &&
 		[ "$rp" -eq $((d - x - k)) ]
 	ok $? "$what: exit $rc, sent $sp (nft $d), the report: received $rp, lost $lost (dropped $x, $k by full socket buffers)"
-	kill -KILL "$stock"; wait "$stock" 2>/dev/null; stock=
+	stock_u_stop
 }
 uclient_check "udp --iperf2 -b 10M -t 1" -b 10M -t 1 -l 1000
 ns nft add rule inet bpip2 lose udp dport "$sport" @th,64,1 0 numgen inc mod 5 == 0 \
@@ -385,6 +393,27 @@ k=$(($(kdrops) - k0))
 	[ "$(metric lost.packets "$out")" = "$k" ]
 ok $? "udp --iperf2 to serve: sent $(metric sender.packets "$out"), serve received $(($(served_udp) - u0)) bytes (the FIN's too; $k dropped by full socket buffers)"
 expect_exit 2 "udp --iperf2 -R: refused" "$bp" udp --iperf2 -R -c 127.0.0.1
+# --trip-times: the one-way delay from a stock iperf -s -u's report, and from serve's (one
+# clock: positive, under 5 ms on loopback, min <= mean <= max, no clock warning); serve logs it
+owd_check() { # owd_check WHAT: the JSON in $out
+	local mean min max
+	mean=$(metric owd.mean "$out"); min=$(metric owd.min "$out"); max=$(metric owd.max "$out")
+	awk -v a="${min:-x}" -v m="${mean:-x}" -v b="${max:-x}" 'BEGIN {
+		exit !(a ~ /^[0-9.e+]+$/ && a > 0 && a <= m && m <= b && m < 5e6) }' &&
+		! jq -e '.warnings[] | select(.code == "clock-unsynced")' <<<"$out" >/dev/null
+	ok $? "$1: one-way delay $mean ns (min $min, max $max), no clock warning"
+}
+stock_u_start
+out=$(ns "$bp" udp --iperf2 --trip-times -c 127.0.0.1 -p "$sport" -b 10M -t 1 -l 1000 --json \
+	--no-save)
+owd_check "udp --iperf2 --trip-times against iperf -s -u"
+stock_u_stop
+out=$(ns "$bp" udp --iperf2 --trip-times -c 127.0.0.1 -p "$port" -b 10M -t 1 -l 1000 --json \
+	--no-save)
+owd_check "udp --iperf2 --trip-times to serve"
+wait_log "$slog" "iperf 2 udp --trip-times: one-way delay [0-9.]* ms (min [0-9.]*, max [0-9.]*, stdev [0-9.]*) over [0-9]* datagrams"
+ok $? "serve's log: the one-way delay ($(grep -o 'one-way delay [^(]*' "$slog" | head -1))"
+expect_exit 2 "--trip-times without --iperf2: refused" "$bp" udp --trip-times -c 127.0.0.1
 
 # and toward boardperf serve, which counts the header as iperf -s does
 r0=$(served received)

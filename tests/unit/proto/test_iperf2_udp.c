@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "core/be32.h"
 #include "proto/iperf2_udp.h"
 #include "tap.h"
 
@@ -73,6 +74,47 @@ static void headers(void)
 	CHECK(bp_iperf2_udp_header_parse(b, sizeof(b), &h, err, sizeof(err)) < 0);
 }
 
+/*
+ * --trip-times: the first 128 bytes of a datagram of Debian's 2.1.8 (`iperf -c -u -e
+ * --trip-times -b 1M -t 0.2 -l 1000 -p 5313`, 2026-12-06): the start time after the
+ * isochronous block, the length field saying 108; and ours written the same way.
+ */
+static void trip_times(void)
+{
+	static const uint32_t stock[32] = {
+		0x00000001, 0x6b1562ed, 0x00040c6b, 0, 0x680100d8, 1, 0x14c1, 0x3e8, 0,
+		0xffffffec, 0, 0, 0x00100000, 0x00020001, 0x00080003, 0, 0x00100000, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0x6b1562ed, 0x00040c6b, 0, 0,
+	};
+	uint8_t b[128], ours[BP_IPERF2_UDP_HEADER_START_LEN];
+	struct bp_iperf2_header h, back;
+	char err[160];
+
+	for (int i = 0; i < 32; i++)
+		bp_put_be32(b + 4 * i, stock[i]);
+	CHECK(bp_iperf2_udp_header_parse(b, sizeof(b), &h, err, sizeof(err)) == 0);
+	CHECK(h.trip_times && h.has_start);
+	CHECK_INT(h.start_sec, 0x6b1562ed);
+	CHECK_INT(h.start_usec, 0x40c6b);
+	CHECK_INT(h.rate, 1048576);
+	/* cut before the start time: refused, not read from the isochronous block */
+	CHECK(bp_iperf2_udp_header_parse(b, 16 + 100, &h, err, sizeof(err)) < 0);
+	/* ours: the same layout and length field */
+	h = (struct bp_iperf2_header){ .threads = 1, .buffer_len = 1000, .extended = true,
+				       .timed = true, .duration_ns = 200000000, .trip_times = true,
+				       .has_start = true, .start_sec = 0x6b1562ed,
+				       .start_usec = 0x40c6b, .version_u = 0x00020001,
+				       .version_l = 0x00080003, .rate = 1048576 };
+	CHECK_INT(bp_iperf2_udp_header_write(&h, ours, sizeof(ours)), 112);
+	CHECK_INT(bp_get_be32(ours) & 0xffff, 0x00d8);	/* length 108, as 2.1.8's */
+	CHECK(!memcmp(ours + 32, b + 48, 4));		/* the upper flags: TRIPTIME */
+	CHECK(!memcmp(ours + 96, b + 112, 8));		/* the start, where 2.1.8 puts it */
+	CHECK_INT(bp_iperf2_udp_header_write(&h, ours, 111), 0);
+	memcpy(b + 16, ours, sizeof(ours));
+	CHECK(bp_iperf2_udp_header_parse(b, sizeof(b), &back, err, sizeof(err)) == 0);
+	CHECK(back.trip_times && back.start_sec == h.start_sec && back.start_usec == h.start_usec);
+}
+
 static void reports(void)
 {
 	struct bp_iperf2_udp_report r = { .bytes = 0x100000123ull, .datagrams = 0x200000005ull,
@@ -98,12 +140,53 @@ static void reports(void)
 	r.stop_s = -1;
 	bp_iperf2_udp_report_write(out, &r);
 	CHECK(bp_iperf2_udp_report_parse(out, sizeof(out), &back) == 0 && back.stop_s == 0);
+	CHECK(!back.transit);	/* no extension unless asked */
+}
+
+/*
+ * --trip-times: the transit extension iperf -s sends, at its offsets (2.1.8's server_hdr:
+ * min, max, sum, mean, m2 in us^2, vd, count, IPG count and sum after the 40-byte base),
+ * a negative transit in two's complement as iperf -s's (long) casts write it.
+ */
+static void transits(void)
+{
+	struct bp_iperf2_udp_report r = { .datagrams = 1251, .stop_s = 1.0, .transit = true,
+					  .transit_min_s = 0.000021, .transit_max_s = 0.000215,
+					  .transit_sum_s = 0.0575, .transit_mean_s = 0.000046,
+					  .transit_m2 = 1.5e-7, .transit_count = 1250, .pps = 1251 },
+				    back;
+	uint8_t out[BP_IPERF2_UDP_REPORT_LEN], *h = out + 16;
+
+	bp_iperf2_udp_report_write(out, &r);
+	CHECK_INT(h[0], 0xc8);			/* VERSION1 | SERVER_HEADER_EXTEND | SEQNO64B */
+	CHECK_INT(bp_get_be32(h + 44), 21);	/* min: 0 s, 21 us */
+	CHECK_INT(bp_get_be32(h + 52), 215);	/* max */
+	CHECK_INT(bp_get_be32(h + 64), 0);	/* mean: 0 s ... */
+	CHECK_INT(bp_get_be32(h + 68), 46);	/* ... 46 us */
+	CHECK_INT(bp_get_be32(h + 72), 150000);	/* m2: 1.5e-7 s^2 = 150,000 us^2 */
+	CHECK_INT(bp_get_be32(h + 88), 1250);
+	CHECK_INT(bp_get_be32(h + 92), 1251);	/* pps over an IPG sum of 1 */
+	CHECK_INT(bp_get_be32(h + 96), 1);
+	CHECK(bp_iperf2_udp_report_parse(out, sizeof(out), &back) == 0 && back.transit);
+	CHECK(back.transit_min_s > 0.0000209 && back.transit_min_s < 0.0000211);
+	CHECK(back.transit_sum_s > 0.05749 && back.transit_sum_s < 0.05751);
+	CHECK(back.transit_m2 > 1.49e-7 && back.transit_m2 < 1.51e-7);
+	CHECK_INT(back.transit_count, 1250);
+	/* clocks apart: -1.5 s is -1 s and -500,000 us */
+	r.transit_min_s = -1.5;
+	bp_iperf2_udp_report_write(out, &r);
+	CHECK_INT(bp_get_be32(h + 40), 0xffffffffu);
+	CHECK_INT(bp_get_be32(h + 44), (uint32_t)-500000);
+	CHECK(bp_iperf2_udp_report_parse(out, sizeof(out), &back) == 0);
+	CHECK(back.transit_min_s > -1.5001 && back.transit_min_s < -1.4999);
 }
 
 int main(void)
 {
 	datagrams();
 	headers();
+	trip_times();
 	reports();
+	transits();
 	return tap_done();
 }
