@@ -68,6 +68,8 @@ struct bp_net_params {
 	/* rr and crr ("bp_rr_request", "bp_rr_response", "bp_rr_udp", "bp_crr_hold") */
 	int rr_request, rr_response;  /* bytes per request and per answer */
 	bool rr_udp;            /* rr over UDP */
+	/* serve: a stock iperf 2 client's bounceback test (rr's half, never on the wire) */
+	bool rr_bounceback;
 	bool crr_hold;          /* crr --concurrent: the server keeps connections open */
 	/* Server: iperf3's "authtoken" (proto/iperf3_auth.h), "" for none; the parameters are
 	 * refused when it does not fit, and one of BP_NET_AUTHTOKEN_MAX + 1 characters the

@@ -1,6 +1,8 @@
 /*
  * rr's half on the server: each flow the client opens (a TCP connection, or a UDP socket
- * with --udp) gets a responder on the stream pool that answers every request.
+ * with --udp) gets a responder on the stream pool that answers every request; a stock
+ * iperf 2 client's bounceback test (np.rr_bounceback, server/server_iperf2.c) one that
+ * sends each request back with this host's times in it (rr/bb_responder.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "core/log_limit.h"
 #include "io/sock.h"
 #include "proto/iperf3_error.h"
+#include "rr/bb_responder.h"
 #include "rr/rr_half.h"
 #include "rr/rr_responder.h"
 #include "server/server_internal.h"
@@ -17,13 +20,43 @@
 /* The responders of the flows, by stream index (freed by the pool at release). */
 struct rr_state {
 	struct bp_rr_responder *responders[BP_NET_MAX_STREAMS];
+	struct bp_bb_responder *bouncers[BP_NET_MAX_STREAMS];
 };
 
-static struct bp_rr_responder *responder(const struct srv_session *ss, int i)
+/* Flow i's answers and request bytes so far, whichever responder it has. */
+static uint64_t served(const struct srv_session *ss, int i)
 {
 	const struct rr_state *st = ss->half_state;
 
-	return st->responders[i];
+	return st->bouncers[i] ? bp_bb_responder_served(st->bouncers[i]) :
+				 bp_rr_responder_served(st->responders[i]);
+}
+
+static uint64_t request_bytes(const struct srv_session *ss, int i)
+{
+	const struct rr_state *st = ss->half_state;
+
+	return st->bouncers[i] ? bp_bb_responder_bytes(st->bouncers[i]) :
+				 bp_rr_responder_bytes(st->responders[i]);
+}
+
+/* iperf 2's bounceback: the connection's first request began at the door (ss->first). */
+static int add_bouncer(struct srv_session *ss, int fd, int id, char *err, size_t errlen)
+{
+	struct bp_bb_responder *b = bp_bb_responder_new((size_t)ss->np.rr_request, ss->first,
+							ss->first_len);
+
+	bp_sock_set_nodelay(fd, err, errlen);
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		return BP_IE_INITTEST;
+	}
+	if (bp_stream_side_add_custom(&ss->side, fd, &bp_bb_responder_ops, b, false, id, NULL,
+				      err, errlen))
+		return BP_IE_STREAMACCEPT;
+	((struct rr_state *)ss->half_state)->bouncers[ss->got_streams] = b;
+	return BP_IE_NONE;
 }
 
 /* 0, or iperf3's error number with the reason in err (fd closed). */
@@ -34,9 +67,12 @@ static int add_responder(struct srv_session *ss, int fd, int id, bool sender, ch
 		.req_len = (size_t)ss->np.rr_request, .resp_len = (size_t)ss->np.rr_response,
 		.udp = ss->np.rr_udp, .sctp = ss->np.sctp,
 	};
-	struct bp_rr_responder *r = bp_rr_responder_new(&cfg);
+	struct bp_rr_responder *r;
 
 	(void)sender; /* a responder both reads and writes */
+	if (ss->np.rr_bounceback)
+		return add_bouncer(ss, fd, id, err, errlen);
+	r = bp_rr_responder_new(&cfg);
 	/* Small answers must not wait for Nagle and the peer's delayed ACK (40 ms). */
 	if (!cfg.udp && ss->np.sctp)
 		bp_sctp_set_nodelay(fd, err, errlen);
@@ -60,7 +96,7 @@ static uint64_t progress(const struct srv_session *ss)
 	uint64_t n = 0;
 
 	for (int i = 0; i < ss->got_streams; i++)
-		n += bp_rr_responder_served(responder(ss, i));
+		n += served(ss, i);
 	return n;
 }
 
@@ -73,8 +109,8 @@ static void finish(struct srv_session *ss)
 	struct bp_net_results *r = ss->side.res;
 
 	for (int i = 0; i < r->nstreams && i < ss->got_streams; i++) {
-		r->streams[i].packets = bp_rr_responder_served(responder(ss, i));
-		r->streams[i].bytes = bp_rr_responder_bytes(responder(ss, i));
+		r->streams[i].packets = served(ss, i);
+		r->streams[i].bytes = request_bytes(ss, i);
 	}
 }
 
@@ -92,8 +128,8 @@ static void moved(const struct srv_session *ss, uint64_t *received, uint64_t *se
 		}
 	} else {
 		for (int i = 0; i < ss->got_streams; i++) {
-			*received += bp_rr_responder_bytes(responder(ss, i));
-			answered += bp_rr_responder_served(responder(ss, i));
+			*received += request_bytes(ss, i);
+			answered += served(ss, i);
 		}
 	}
 	*sent = answered * (uint64_t)ss->np.rr_response;
@@ -119,7 +155,8 @@ void srv_rr_log(const struct srv_session *ss)
 	for (int i = 0; i < r->nstreams; i++)
 		answered += r->streams[i].packets;
 	bp_info_peer(ss->peer, "%s: %s%s, %d flow%s, %.1f s: answered %" PRIu64 " transactions",
-		ss->peer, ss->np.test, ss->np.rr_udp ? " udp" : "", ss->np.parallel,
+		ss->peer, ss->np.rr_bounceback ? "iperf 2 bounceback" : ss->np.test,
+		ss->np.rr_udp ? " udp" : "", ss->np.parallel,
 		ss->np.parallel == 1 ? "" : "s", measured_seconds(ss), answered);
 }
 

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/peer_budget.h"
 #include "io/loop.h"
+#include "proto/iperf2_bounceback.h"
 #include "proto/params.h"
 #include "proto/control.h"
 #include "proto/udp_connect.h"
@@ -107,6 +108,9 @@ struct srv_session {
 	/* A stock iperf 2 client's test (server_iperf2.h): no control connection (flow.fd is
 	 * -1), its header for the parameters, its connections the streams; NULL otherwise */
 	struct srv_iperf2 *iperf2;
+	/* iperf 2's bounceback: the first request's bytes the door read (its head) */
+	uint8_t first[BP_IPERF2_BB_HEAD_LEN];
+	size_t first_len;
 	bool dead;                     /* closed at the end of the current handler */
 	char why[256];                 /* what the log says about the end */
 };

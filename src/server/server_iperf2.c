@@ -5,6 +5,7 @@
  * the watchdogs, --max-rate, the log line and --metrics.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "core/log_limit.h"
 #include "io/addr_host.h"
 #include "io/sock.h"
+#include "proto/iperf2_bounceback.h"
 #include "proto/iperf2_header.h"
 #include "server/server_iperf2.h"
 #include "server/server_iperf2_internal.h"
@@ -210,6 +212,8 @@ void srv_iperf2_finish(struct srv_session *ss, const char *note)
 	bp_stream_side_stop(&ss->side, bp_now_ns());
 	if (!note)
 		drain(i2);
+	if (ss->half->finish)  /* the half's own counts (rr's: the answers), streams still there */
+		ss->half->finish(ss);
 	bp_stream_side_release(&ss->side);
 	ss->state = SS_DONE;  /* --metrics takes what moved from the results */
 	ss->completed = !note || i2->cut;
@@ -430,15 +434,14 @@ static void add_connection(struct srv_session *ss, int fd)
 		c->watch.loop = NULL;
 		if (sfd >= 0)
 			close(sfd);
-	{
 		bp_sock_reset_on_close(fd);
 		close(fd);
-	}
 		srv_session_refuse(ss, SRV_REFUSAL_OUT_OF_MEMORY, 0, "out of descriptors or "
 				   "memory for an iperf 2 connection");
 		return;
 	}
-	send_ack(fd, &i2->h);
+	if (!i2->bb)
+		send_ack(fd, &i2->h);
 	srv_session_add_tcp(ss, fd, !i2->recv);
 	if (sfd >= 0 && !ss->dead)
 		srv_session_add_tcp(ss, sfd, true);
@@ -485,8 +488,7 @@ static struct srv_session *open_test(struct srv *s, int fd, const struct bp_addr
 	struct srv_session *ss = NULL;
 
 	if (getsockname(fd, (struct sockaddr *)&local.ss, &local.len) ||
-	    !(ss = srv_iperf2_new_test(s, from, &local, peer, h, false, false)))
-	{
+	    !(ss = srv_iperf2_new_test(s, from, &local, peer, h, false, false))) {
 		bp_sock_reset_on_close(fd);
 		close(fd);
 	}
@@ -509,6 +511,75 @@ static void open_second(const struct srv_session *first)
 		srv_session_reap(ss);
 }
 
+/*
+ * iperf 2's bounceback (`iperf -c HOST --bounceback`): no header, the first request came
+ * instead (its head, read at the door). One connection, a test of rr's kind whose responder
+ * sends each request back with this host's times in it (rr/bb_responder.h), until the
+ * client's STOP and close; its length unknown here (the client's -t), cut at
+ * --max-duration.
+ */
+static void bb_accept(struct srv *s, int fd, const char *peer, const struct bp_addr *from,
+		      const uint8_t *head, size_t len)
+{
+	struct bp_addr local = { .len = sizeof(local.ss) };
+	uint64_t max = s->o->max_duration_ns;
+	struct srv_iperf2 *i2;
+	struct srv_session *ss;
+	struct bp_iperf2_bb bb;
+	char why[200];
+
+	if (bp_iperf2_bb_parse(head, len, &bb, why, sizeof(why))) {
+		s->door.junk++;  /* "not-a-client" in --metrics */
+		bp_info_peer(peer, "%s: not a boardperf, iperf3 or iperf 2 client (an iperf 2 "
+			     "bounceback request unread: %s), dropped", peer, why);
+		close(fd);
+		return;
+	}
+	if (srv_auth_locked(s->o)) {
+		srv_iperf2_refuse(s, fd, peer, SRV_REFUSAL_AUTHENTICATION, "this server is locked "
+				  "(--psk or --users) and iperf 2 cannot prove a key");
+		return;
+	}
+	if (bb.hold_us) {
+		srv_iperf2_refuse(s, fd, peer, SRV_REFUSAL_NOT_SERVED, "--bounceback-hold %" PRIu32
+				  " us is not served: each answer would hold this server's loop",
+				  bb.hold_us);
+		return;
+	}
+	if (getsockname(fd, (struct sockaddr *)&local.ss, &local.len) ||
+	    !(i2 = calloc(1, sizeof(*i2)))) {
+		close(fd);
+		return;
+	}
+	i2->bb = i2->recv = true;
+	i2->local = local;
+	i2->cut = max != 0;
+	i2->h = (struct bp_iperf2_header){ .threads = 1, .timed = true,
+					   .duration_ns = max ? max : 86400 * BP_NS_PER_SEC };
+	if (!(ss = srv_session_headless(s, from, peer, i2))) {
+		free(i2);
+		close(fd);
+		return;
+	}
+	memset(&ss->np, 0, sizeof(ss->np));
+	bp_net_params_set_test(&ss->np, "rr");
+	ss->np.parallel = 1;
+	ss->np.rr_request = ss->np.rr_response = (int)bb.size;
+	ss->np.rr_bounceback = true;
+	ss->np.time_ns = i2->h.duration_ns;
+	memcpy(ss->first, head, len);
+	ss->first_len = len;
+	srv_session_begin(ss);
+	if (ss->dead) {
+		srv_session_reap(ss);
+		bp_sock_reset_on_close(fd);
+		close(fd);
+		return;
+	}
+	add_connection(ss, fd);
+	srv_session_reap(ss);
+}
+
 void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *hdr,
 		       size_t len)
 {
@@ -518,6 +589,13 @@ void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *h
 	enum srv_refusal r;
 	char why[200];
 
+	if (bp_iperf2_bb_prefix(hdr, len)) {
+		if (getpeername(fd, (struct sockaddr *)&from.ss, &from.len))
+			close(fd);
+		else
+			bb_accept(s, fd, peer, &from, hdr, len);
+		return;
+	}
 	if (bp_iperf2_header_parse(hdr, len, &h, why, sizeof(why))) {
 		s->door.junk++;  /* "not-a-client" in --metrics */
 		bp_info_peer(peer, "%s: not a boardperf, iperf3 or iperf 2 client (an iperf 2 "

@@ -48,6 +48,7 @@ struct srv_iperf2 {
 	bool cut;                      /* -t was above --max-duration: the test is cut there */
 	/* UDP (server_iperf2_udp.c): each client socket's stream, and its report */
 	bool udp;
+	bool bb;                       /* a bounceback test (no header: h is made up for it) */
 	uint64_t first_ns;             /* the first datagram's arrival */
 	int nudp;
 	struct iperf2_udp_peer *udp_peers;  /* h.threads of them */

@@ -2,9 +2,9 @@
  * Connections accepted whose first 37 bytes (the cookie) have not all come yet: they say
  * whether the connection is a test's control connection or one of its data streams. Until
  * then the connection belongs to nobody, so it is bounded here (server_accept.h says how).
- * A stock iperf 2 client sends its test header instead (proto/iperf2_header.h), told from a
- * cookie by its first byte, read whole under the same bounds and timeout, and handed to
- * server_iperf2.c.
+ * A stock iperf 2 client sends its test header instead (proto/iperf2_header.h; its bounceback
+ * test the head of its first request, proto/iperf2_bounceback.h), told from a cookie by its
+ * first byte, read whole under the same bounds and timeout, and handed to server_iperf2.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/log_limit.h"
+#include "proto/iperf2_bounceback.h"
 #include "proto/iperf2_header.h"
 #include "server/server_accept.h"
 #include "server/server_internal.h"
@@ -120,6 +121,8 @@ static size_t first_len(const unsigned char *b, size_t have)
 {
 	int len;
 
+	if (have && bp_iperf2_bb_prefix(b, have))
+		return BP_IPERF2_BB_HEAD_LEN;  /* iperf 2's bounceback: its first request */
 	if (!have || !bp_iperf2_header_prefix(b, have))
 		return BP_COOKIE_LEN;
 	if (have < 4)

@@ -2,7 +2,8 @@
  * Fuzz target for iperf 2's test header and acknowledgement (src/proto/iperf2_header.c), the
  * first bytes a stranger's iperf 2 client sends serve and the answer a stock `iperf -s`
  * gives the client; and for its UDP datagrams (the sequence number, the header inside) and
- * the server's report a client reads (src/proto/iperf2_udp.c). A header that decodes must hold every field in its domain, be no longer
+ * the server's report a client reads (src/proto/iperf2_udp.c); and for the head of a
+ * bounceback request (src/proto/iperf2_bounceback.c). A header that decodes must hold every field in its domain, be no longer
  * than the input, and decode again to the same test after the client's writer wrote it (the
  * writer keeps what a 2.1.8 client sends: the extension and, with a start, 80 bytes). The
  * prefix check must agree with the length check on the same first bytes.
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "proto/iperf2_bounceback.h"
 #include "proto/iperf2_header.h"
 #include "proto/iperf2_udp.h"
 
@@ -58,6 +60,26 @@ static void udp(const uint8_t *data, size_t size)
 		abort();
 }
 
+/*
+ * A bounceback head that decodes has its size and its send time in their domains, and its
+ * first bytes pass the prefix check the server's door makes; one that does not says why.
+ */
+static void bounceback(const uint8_t *data, size_t size)
+{
+	struct bp_iperf2_bb bb;
+	char err[160] = "";
+
+	if (bp_iperf2_bb_parse(data, size, &bb, err, sizeof(err)) != 0) {
+		if (!err[0])
+			abort();
+		return;
+	}
+	if (bb.size < BP_IPERF2_BB_HEAD_LEN || bb.size > BP_IPERF2_BB_MAX_SIZE ||
+	    bb.client_usec >= 1000000 || !bp_iperf2_bb_prefix(data, size) ||
+	    bp_iperf2_bb_is_stop(data) != !!(bb.flags & BP_IPERF2_BB_STOP))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bp_iperf2_header h, again;
@@ -67,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 
 	udp(data, size);
+	bounceback(data, size);
 	if (size >= 4 && bp_iperf2_header_prefix(data, size) != (bp_iperf2_header_len(data) > 0))
 		abort();
 	if (bp_iperf2_ack_parse(data, size, &vu, &vl) == 0 && size < BP_IPERF2_ACK_LEN)

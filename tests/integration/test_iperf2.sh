@@ -14,6 +14,10 @@
 #   FIN's number, as iperf -s counts it), lost = what the rule dropped + what the kernel
 #   dropped for full socket buffers (/proc/net/snmp's RcvbufErrors in the namespace; a busy
 #   machine's), and serve received (total - lost) datagrams of -l bytes; UDP -R is refused;
+# - --bounceback (-l 100 and 1000, --trip-times): serve's answers = the client's count, the
+#   counter's request payload = answers x size (2.1.8 writes no STOP request; one more
+#   would count), the payload back = answers x size; the client's one-way delays from
+#   serve's times; --bounceback-hold refused;
 # - -X (the client waits for serve's answer) completes; --trip-times -X prints the clock check
 #   from serve's timestamps;
 # - boardperf tcp --iperf2 against a stock iperf -s (-n 10M, -t 1 -P 2, -R -t 1, -R -n 10M,
@@ -54,6 +58,7 @@ checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2
 	"--max-per-client 1" "junk header" "tcp --iperf2 (10 checks)" "tcp --iperf2 to serve"
 	"tcp --iperf2 -O" "udp --iperf2 (2 checks)" "udp --iperf2 to serve" "udp --iperf2 -R"
 	"udp --iperf2 --trip-times (4 checks)" "--trip-times without --iperf2"
+	"--bounceback (3 checks)" "--bounceback-hold refused"
 	"no sanitizer report")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
@@ -241,6 +246,37 @@ ns timeout -s KILL 3 iperf -c 127.0.0.1 -p "$port" -u -R -t 1 >/dev/null 2>&1
 wait_log "$slog" "iperf 2 client: UDP -R is not served: this server would send to whatever address a datagram claims" &&
 	[ "$(grep -c 'UDP -R is not served' "$slog")" -eq 1 ]
 ok $? "iperf -u -R: refused, the reason in serve's log once (the client sends on)"
+
+# Bounceback (iperf -c --bounceback): no header, the first request opens the test, serve
+# sends each back with its times in it. The requests the counter saw are serve's answers
+# (2.1.8 ends with its close, no STOP request; one would be counted too), the payload back
+# from serve is the answers, and the count the client printed is the one in serve's log.
+# bb_check WHAT SIZE ARGS...
+bb_check() {
+	local what=$1 size=$2 u0 d0 t0 rt n0 u d ans got
+	shift 2
+	u0=$(payload to_srv); d0=$(payload from_srv); t0=$(retrans)
+	n0=$(grep -c 'iperf 2 bounceback, ' "$slog")
+	out=$(ns timeout -s KILL 20 iperf -c 127.0.0.1 -p "$port" --bounceback "$@" 2>&1)
+	for _ in $(seq 100); do
+		[ "$(grep -c 'iperf 2 bounceback, ' "$slog")" -gt "$n0" ] && break
+		sleep 0.05
+	done
+	rt=$(($(retrans) - t0)); u=$(($(payload to_srv) - u0)); d=$(($(payload from_srv) - d0))
+	ans=$(grep 'iperf 2 bounceback, ' "$slog" | tail -1 | sed -n 's/.*answered \([0-9]*\) .*/\1/p')
+	got=$(grep -o ' [0-9]*=[0-9.]*/' <<<"$out" | tail -1 | tr -dc '0-9=' | cut -d= -f1)
+	[ -n "$ans" ] && [ "$ans" -gt 0 ] && [ "$ans" = "$got" ] &&
+		{ [ "$rt" -gt 0 ] || { { [ "$u" -eq $((ans * size)) ] ||
+			[ "$u" -eq $(((ans + 1) * size)) ]; } && [ "$d" -eq $((ans * size)) ]; }; }
+	ok $? "$what: serve answered ${ans:-none}, the client counted ${got:-none}; nft: $u bytes of requests, $d back (size $size, retransmitted $rt)"
+}
+bb_check "iperf -c --bounceback -t 1" 100 -t 1
+bb_check "iperf -c --bounceback -l 1000 --trip-times -t 1" 1000 -l 1000 --trip-times -t 1
+grep -q 'OWD Delays (ms) Cnt=[1-9]' <<<"$out"
+ok $? "--bounceback --trip-times: the client's one-way delays from serve's times ($(grep -o 'To=[0-9./]* From=[0-9./]*' <<<"$out"))"
+ns timeout -s KILL 5 iperf -c 127.0.0.1 -p "$port" --bounceback --bounceback-hold 1 -t 1 >/dev/null 2>&1
+wait_log "$slog" "bounceback-hold 1000 us is not served"
+ok $? "--bounceback-hold: refused, the reason in serve's log"
 
 # -X: the client waits for serve's version before it sends (without it, until the KILL)
 run -t 0.3 -X
