@@ -51,24 +51,47 @@ const char *srv_iperf2_mode_name(enum bp_iperf2_mode m)
 }
 
 /* A refused connection is reset: iperf 2 has no channel for a reason, and a reset makes
- * the client report a failed test rather than one that moved nothing. */
-void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
-		       const char *fmt, ...)
+ * the client report a failed test rather than one that moved nothing. Counted under test
+ * (a kind's name) in --metrics. */
+static void refuse_v(struct srv *s, int fd, const char *peer, const char *test,
+		     enum srv_refusal why, const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+static void refuse_v(struct srv *s, int fd, const char *peer, const char *test,
+		     enum srv_refusal why, const char *fmt, va_list ap)
 {
 	char line[256];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	srv_stats_test(&s->stats, srv_half_number(fd < 0 ? "udp" : "tcp"), SRV_OUTCOME_REFUSED,
-		       why, 0, 0);
+	srv_stats_test(&s->stats, srv_half_number(test), SRV_OUTCOME_REFUSED, why, 0, 0);
 	bp_info_peer(peer, "%s: iperf 2 client: %s; %s", peer, line,
 		     fd < 0 ? "its datagrams dropped" : "connection reset");
 	if (fd >= 0) {
 		bp_sock_reset_on_close(fd);
 		close(fd);
 	}
+}
+
+void srv_iperf2_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	refuse_v(s, fd, peer, fd < 0 ? "udp" : "tcp", why, fmt, ap);
+	va_end(ap);
+}
+
+/* A bounceback client's refusal, counted as the rr test it would have been. */
+static void bb_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void bb_refuse(struct srv *s, int fd, const char *peer, enum srv_refusal why,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	refuse_v(s, fd, peer, "rr", why, fmt, ap);
+	va_end(ap);
 }
 
 /* Every number is checked in its own domain before it becomes a parameter. */
@@ -536,14 +559,13 @@ static void bb_accept(struct srv *s, int fd, const char *peer, const struct bp_a
 		return;
 	}
 	if (srv_auth_locked(s->o)) {
-		srv_iperf2_refuse(s, fd, peer, SRV_REFUSAL_AUTHENTICATION, "this server is locked "
-				  "(--psk or --users) and iperf 2 cannot prove a key");
+		bb_refuse(s, fd, peer, SRV_REFUSAL_AUTHENTICATION, "this server is locked (--psk or "
+			  "--users) and iperf 2 cannot prove a key");
 		return;
 	}
 	if (bb.hold_us) {
-		srv_iperf2_refuse(s, fd, peer, SRV_REFUSAL_NOT_SERVED, "--bounceback-hold %" PRIu32
-				  " us is not served: each answer would hold this server's loop",
-				  bb.hold_us);
+		bb_refuse(s, fd, peer, SRV_REFUSAL_NOT_SERVED, "--bounceback-hold %" PRIu32 " us is "
+			  "not served: each answer would hold this server's loop", bb.hold_us);
 		return;
 	}
 	if (getsockname(fd, (struct sockaddr *)&local.ss, &local.len) ||
