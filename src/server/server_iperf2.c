@@ -38,6 +38,11 @@
  * they wrote was acknowledged (the drain after the end) */
 #define SEND_POLL_NS (2 * BP_NS_PER_MS)
 
+/* Why a locked server takes no iperf 2 test, for its log line */
+#define LOCKED_WHY "this server is locked (--psk or --users) and iperf 2 cannot prove a key"
+/* A test's length where no -t and no --max-duration bound it */
+#define UNCUT_NS (86400 * BP_NS_PER_SEC)
+
 /* Whether this side sends, on any connection, in the test or its second (-r) */
 static bool server_sends(const struct bp_iperf2_header *h)
 {
@@ -109,8 +114,7 @@ enum srv_refusal srv_iperf2_unserved(const struct srv *s, const struct bp_iperf2
 		return SRV_REFUSAL_NOT_SERVED;
 	}
 	if (srv_auth_locked(s->o)) {
-		snprintf(why, len, "this server is locked (--psk or --users) and iperf 2 cannot "
-			 "prove a key");
+		snprintf(why, len, "%s", LOCKED_WHY);
 		return SRV_REFUSAL_AUTHENTICATION;
 	}
 	if (h->buffer_len > IPERF2_MAX_LEN) {
@@ -177,7 +181,7 @@ static void params_from(const struct srv *s, const struct srv_iperf2 *i2,
 		}
 	} else {
 		np->num_bytes = h->bytes * h->threads;
-		np->time_ns = max ? max : 86400 * BP_NS_PER_SEC;
+		np->time_ns = max ? max : UNCUT_NS;
 	}
 }
 
@@ -534,6 +538,16 @@ static void open_second(const struct srv_session *first)
 		srv_session_reap(ss);
 }
 
+/* First bytes that looked like iperf 2's but do not parse: dropped as any junk is. */
+static void drop_junk(struct srv *s, int fd, const char *peer, const char *what,
+		      const char *why)
+{
+	s->door.junk++;  /* "not-a-client" in --metrics */
+	bp_info_peer(peer, "%s: not a boardperf, iperf3 or iperf 2 client (an iperf 2 %s "
+		     "unread: %s), dropped", peer, what, why);
+	close(fd);
+}
+
 /*
  * iperf 2's bounceback (`iperf -c HOST --bounceback`): no header, the first request came
  * instead (its head, read at the door). One connection, a test of rr's kind whose responder
@@ -552,15 +566,11 @@ static void bb_accept(struct srv *s, int fd, const char *peer, const struct bp_a
 	char why[200];
 
 	if (bp_iperf2_bb_parse(head, len, &bb, why, sizeof(why))) {
-		s->door.junk++;  /* "not-a-client" in --metrics */
-		bp_info_peer(peer, "%s: not a boardperf, iperf3 or iperf 2 client (an iperf 2 "
-			     "bounceback request unread: %s), dropped", peer, why);
-		close(fd);
+		drop_junk(s, fd, peer, "bounceback request", why);
 		return;
 	}
 	if (srv_auth_locked(s->o)) {
-		bb_refuse(s, fd, peer, SRV_REFUSAL_AUTHENTICATION, "this server is locked (--psk or "
-			  "--users) and iperf 2 cannot prove a key");
+		bb_refuse(s, fd, peer, SRV_REFUSAL_AUTHENTICATION, "%s", LOCKED_WHY);
 		return;
 	}
 	if (bb.hold_us) {
@@ -577,7 +587,7 @@ static void bb_accept(struct srv *s, int fd, const char *peer, const struct bp_a
 	i2->local = local;
 	i2->cut = max != 0;
 	i2->h = (struct bp_iperf2_header){ .threads = 1, .timed = true,
-					   .duration_ns = max ? max : 86400 * BP_NS_PER_SEC };
+					   .duration_ns = max ? max : UNCUT_NS };
 	if (!(ss = srv_session_headless(s, from, peer, i2))) {
 		free(i2);
 		close(fd);
@@ -619,10 +629,7 @@ void srv_iperf2_accept(struct srv *s, int fd, const char *peer, const uint8_t *h
 		return;
 	}
 	if (bp_iperf2_header_parse(hdr, len, &h, why, sizeof(why))) {
-		s->door.junk++;  /* "not-a-client" in --metrics */
-		bp_info_peer(peer, "%s: not a boardperf, iperf3 or iperf 2 client (an iperf 2 "
-			     "header unread: %s), dropped", peer, why);
-		close(fd);
+		drop_junk(s, fd, peer, "header", why);
 		return;
 	}
 	if (getpeername(fd, (struct sockaddr *)&from.ss, &from.len)) {
