@@ -59,3 +59,38 @@ void bp_iperf2_bb_stamp(uint8_t *msg, size_t at, uint32_t sec, uint32_t usec)
 	bp_put_be32(msg + at, sec);
 	bp_put_be32(msg + at + 4, usec);
 }
+
+void bp_iperf2_bb_request(uint8_t *msg, uint32_t size, uint32_t id, bool trip_times,
+			  uint64_t wall_ns)
+{
+	memset(msg, 0, BP_IPERF2_BB_HEAD_LEN);
+	bp_put_be32(msg, BP_IPERF2_HEADER_BOUNCEBACK);
+	bp_put_be32(msg + 4, size);
+	bp_put_be32(msg + 8, id);
+	msg[12] = trip_times ? BP_IPERF2_BB_CLOCKSYNCED >> 8 : 0;
+	bp_iperf2_bb_stamp(msg, 20, (uint32_t)(wall_ns / 1000000000u),
+			   (uint32_t)(wall_ns % 1000000000u / 1000u));
+	memset(msg + BP_IPERF2_BB_RX_AT, 0xff, 16);  /* the server's times: none yet */
+}
+
+uint32_t bp_iperf2_bb_id(const uint8_t *msg)
+{
+	return bp_get_be32(msg + 8);
+}
+
+/* A time of the server's at msg + at: false when unset or its microseconds are not. */
+static bool server_time(const uint8_t *msg, size_t at, uint64_t *ns)
+{
+	uint32_t sec = bp_get_be32(msg + at), usec = bp_get_be32(msg + at + 4);
+
+	if ((sec == UINT32_MAX && usec == UINT32_MAX) || usec >= 1000000u)
+		return false;
+	*ns = (uint64_t)sec * 1000000000u + (uint64_t)usec * 1000u;
+	return true;
+}
+
+bool bp_iperf2_bb_server_times(const uint8_t *msg, uint64_t *rx_ns, uint64_t *tx_ns)
+{
+	return server_time(msg, BP_IPERF2_BB_RX_AT, rx_ns) &&
+	       server_time(msg, BP_IPERF2_BB_TX_AT, tx_ns);
+}

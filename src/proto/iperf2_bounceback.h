@@ -35,6 +35,8 @@
 #define BP_IPERF2_BB_CLOCKSYNCED 0x4000u
 #define BP_IPERF2_BB_RX_AT 28
 #define BP_IPERF2_BB_TX_AT 36
+/* The answer's bytes a client reads the id and the server's times from */
+#define BP_IPERF2_BB_TIMES_END 44
 
 struct bp_iperf2_bb {
 	uint32_t size, id, hold_us;
@@ -58,6 +60,24 @@ int bp_iperf2_bb_parse(const uint8_t *b, size_t n, struct bp_iperf2_bb *bb, char
 
 /* The request of size bytes at msg is the client's last (STOP): answered with nothing. */
 bool bp_iperf2_bb_is_stop(const uint8_t *msg);
+
+/*
+ * The head of a client's request of size bytes (64 .. 1 MiB) at msg, as iperf -c 2.1.8
+ * writes it: BOUNCEBACK, the size, id, CLOCKSYNCED with trip_times, the send time wall_ns
+ * (CLOCK_REALTIME), the server's two times unset (all ones), no hold.
+ */
+void bp_iperf2_bb_request(uint8_t *msg, uint32_t size, uint32_t id, bool trip_times,
+			  uint64_t wall_ns);
+
+/* An answer's id (its first BP_IPERF2_BB_TIMES_END bytes at msg). */
+uint32_t bp_iperf2_bb_id(const uint8_t *msg);
+
+/*
+ * The server's times in an answer (BP_IPERF2_BB_TIMES_END bytes at msg), in ns of its wall
+ * clock: read, answered. False when either is unset (all ones: a server that writes none)
+ * or its microseconds are out of their domain.
+ */
+bool bp_iperf2_bb_server_times(const uint8_t *msg, uint64_t *rx_ns, uint64_t *tx_ns);
 
 /* Write a server time (at BP_IPERF2_BB_RX_AT or _TX_AT) into a request of 44 bytes or more. */
 void bp_iperf2_bb_stamp(uint8_t *msg, size_t at, uint32_t sec, uint32_t usec);

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/test.h"
 #include "core/units.h"
+#include "proto/iperf2_bounceback.h"
 #include "stream/net_cli.h"
 #include "rr/crr_search_run.h"
 #include "rr/rr_metrics.h"
@@ -35,6 +36,7 @@ struct rr_params {
 	bool search;
 	double resolution;
 	double max_failures;
+	bool trip_times;    /* rr --iperf2 --trip-times */
 	size_t req, resp;   /* resolved by the check */
 };
 
@@ -54,6 +56,12 @@ static const struct bp_opt rr_opts[] = {
 	  "over UDP (a lost request or answer counts as a timeout)" },
 	{ 0, "timeout", BP_OPT_DURATION, offsetof(struct rr_params, timeout), "S", "1", 0.001,
 	  60, NULL, "a transaction not answered within S fails" },
+	{ 0, "iperf2", BP_OPT_FLAG, offsetof(struct rr_params, net.iperf2), NULL, NULL, 0, 0,
+	  NULL, "the server is a stock iperf -s (2.1): iperf 2's bounceback, port 5001, -l 100 "
+	  "both ways unless set (64 B to 1 MiB)" },
+	{ 0, "trip-times", BP_OPT_FLAG, offsetof(struct rr_params, trip_times), NULL, NULL, 0,
+	  0, NULL, "with --iperf2: each direction's one-way delay from the server's times "
+	  "(the clocks must agree)" },
 	BP_OPT_END,
 };
 
@@ -85,11 +93,14 @@ static const struct bp_opt crr_opts[] = {
 	BP_OPT_END,
 };
 
-/* "64" or "64,1K": sizes within 1 byte (8 over UDP: the sequence number) and 1 MiB. */
+/*
+ * "64" or "64,1K": sizes within 1 byte (8 over UDP: the sequence number; 64 with --iperf2:
+ * a bounceback request's head) and 1 MiB.
+ */
 static int parse_sizes(struct rr_params *p, char *err, size_t errlen)
 {
-	size_t min = p->udp ? BP_RR_SEQ_LEN : 1;
-	const char *sizes = p->sizes ? p->sizes : p->udp ? "8" : "1";
+	size_t min = p->net.iperf2 ? BP_IPERF2_BB_HEAD_LEN : p->udp ? BP_RR_SEQ_LEN : 1;
+	const char *sizes = p->sizes ? p->sizes : p->net.iperf2 ? "100" : p->udp ? "8" : "1";
 	const char *comma = strchr(sizes, ',');
 	char first[64];
 	uint64_t a, b;
@@ -104,7 +115,13 @@ static int parse_sizes(struct rr_params *p, char *err, size_t errlen)
 		b = a;
 	if (a < min || b < min || a > BP_RR_MAX_LEN || b > BP_RR_MAX_LEN) {
 		snprintf(err, errlen, "-l '%s': sizes must be %zu B .. 1 MiB%s", sizes, min,
+			 p->net.iperf2 ? " with --iperf2 (a bounceback request's head is 64)" :
 			 p->udp ? " over UDP (8 bytes carry the sequence number)" : "");
+		return -EINVAL;
+	}
+	if (p->net.iperf2 && a != b) {
+		snprintf(err, errlen, "-l '%s' with --iperf2: one size, iperf 2's bounceback "
+			 "answers with the request's own bytes", sizes);
 		return -EINVAL;
 	}
 	p->req = (size_t)a;
@@ -121,6 +138,15 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 		return -EINVAL;
 	if (p->net.sctp && p->udp) {
 		snprintf(err, errlen, "--sctp and --udp: expected one transport");
+		return -EINVAL;
+	}
+	if (p->net.iperf2 && p->udp) {
+		snprintf(err, errlen, "--iperf2 with --udp: iperf 2's bounceback runs over TCP only");
+		return -EINVAL;
+	}
+	if (p->trip_times && !p->net.iperf2) {
+		snprintf(err, errlen, "--trip-times needs --iperf2: it reads the times an iperf 2 "
+			 "server writes into each answer");
 		return -EINVAL;
 	}
 	if (p->ramp && p->rate <= 0 && !p->search) {
@@ -188,6 +214,7 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 	o.np.rr_request = (int)p->req;
 	o.np.rr_response = (int)p->resp;
 	o.np.rr_udp = p->udp;
+	o.np.trip_times = p->trip_times;
 	o.np.crr_hold = p->concurrent > 0;
 	o.rate = p->rate;
 	o.timeout_ns = p->timeout;
@@ -229,7 +256,8 @@ static int crr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 const struct bp_test bp_cmd_rr = {
 	.name = "rr",
 	.summary = "request/response latency percentiles and transactions/s to `boardperf serve`",
-	.synopsis = "-c HOST [-l REQ[,RESP]] [-P N] [-t S] [-i S] [--udp | --sctp] [--rate N]",
+	.synopsis = "-c HOST [-l REQ[,RESP]] [-P N] [-t S] [-i S] [--udp | --sctp] [--rate N] "
+		    "[--iperf2 [--trip-times]]",
 	.opts = rr_opts,
 	.params_size = sizeof(struct rr_params),
 	.check = rr_check,

@@ -16,6 +16,7 @@
 #include "side/stream_side.h"
 #include "proto/udp_connect.h"
 #include "rr/rr_report.h"
+#include "stream/iperf2_client.h"
 
 /* The reporter's wake-ups: interval marks, and at least this often for the end checks. */
 #define TICK_NS (100 * BP_NS_PER_MS)
@@ -72,6 +73,8 @@ static int flow_socket(struct client *c, int index, int *fd)
 			       bp_now_ns() + c->o->connect_timeout_ns,
 			       np->sctp ? sctp_options : tcp_options, &opts, fd, c->err,
 			       c->errlen);
+	if (!rc && np->iperf2)  /* a bounceback connection's first bytes are its request */
+		return 0;
 	if (!rc)
 		rc = bp_ctl_stream_hello(&c->ctl, *fd, (uint32_t)index, bp_ctl_deadline());
 	if (rc && *fd >= 0) {
@@ -117,6 +120,7 @@ static int open_flows(void *arg)
 			/* the cap split over the flows (each is a dispatcher on its own worker) */
 			.max_inflight = c->out->inflight_cap / (size_t)n,
 			.inflight = &c->out->inflight,
+			.iperf2_bb = np->iperf2, .trip_times = np->trip_times,
 		};
 		struct bp_stream *st;
 		struct bp_rr_flow *f;
@@ -377,6 +381,35 @@ static int connect_only_start(struct client *c)
 	return rc ? rc : open_flows(c);
 }
 
+/*
+ * rr --iperf2: no control connection, the flows go straight to the server's port (iperf 2's
+ * bounceback: each connection a test of its own).
+ */
+static int iperf2_start(struct client *c)
+{
+	const struct bp_rr_client_opts *o = c->o;
+	int rc = bp_resolve(o->host, o->port, o->family, false, &c->ctl.addr, c->err, c->errlen);
+
+	return rc ? rc : open_flows(c);
+}
+
+/*
+ * rr --iperf2, after the flows stopped: each connection ends as iperf -c's does, with this
+ * side's FIN and the server's close (a request still out is answered and read first: a close
+ * with unread bytes would reset the server's connection), and the one-way delays the flows
+ * read with --trip-times.
+ */
+static void iperf2_end(struct client *c)
+{
+	const struct bp_rr_client_opts *o = c->o;
+
+	bp_iperf2_client_close(&c->side, bp_now_ns() + (o->idle_timeout_ns ?
+							 o->idle_timeout_ns :
+							 BP_CTL_STEP_TIMEOUT_NS));
+	for (int i = 0; i < c->nflows; i++)
+		bp_rr_flow_owd(c->flows[i], &c->out->owd_up, &c->out->owd_down);
+}
+
 static void cleanup(struct client *c)
 {
 	if (c->side_ready) {
@@ -402,6 +435,8 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 
 	memset(out, 0, sizeof(*out));
 	err[0] = '\0';
+	bp_welford_init(&out->owd_up);
+	bp_welford_init(&out->owd_down);
 	out->cc.to_open = o->concurrent;
 	out->cc.hold_ns = o->np.time_ns;
 	out->remote = calloc(1, sizeof(*out->remote));
@@ -423,6 +458,8 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	}
 	if (o->connect_only) {
 		rc = connect_only_start(&c);
+	} else if (o->np.iperf2) {
+		rc = iperf2_start(&c);
 	} else {
 		rc = bp_ctl_start(&c.ctl, &(struct bp_ctl_target){ o->host, o->port, o->family,
 								    o->connect_timeout_ns,
@@ -433,12 +470,14 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		rc = run_timed(&c);
+		if (o->np.iperf2)
+			iperf2_end(&c);
 		bp_histo_summarize(c.total_h.latency, &out->latency);
 		bp_histo_summarize(c.total_h.connect, &out->connect);
 		out->latency_tm95 = bp_histo_trimmed_mean(c.total_h.latency, 95);
 		out->time_wait = time_wait_sockets();
 		out->workers = c.nworkers;
-		if (!rc && !o->connect_only)
+		if (!rc && !o->connect_only && !o->np.iperf2)
 			rc = exchange_results(&c);
 	}
 	if (rc == -ENOMEM && !err[0])

@@ -24,7 +24,9 @@ struct bp_rr_client_opts {
 	uint64_t connect_timeout_ns;
 	uint64_t idle_timeout_ns;  /* no transaction done this long ends an rr test; 0: 10 s */
 	const struct bp_psk *psk;  /* the key to prove to a locked server (NULL: none) */
-	struct bp_net_params np;   /* test "rr" or "crr", parallel flows, time, omit, sizes */
+	/* test "rr" or "crr", parallel flows, time, omit, sizes; iperf2 (rr --iperf2: iperf 2's
+	 * bounceback toward iperf -s, no control connection) and its trip_times */
+	struct bp_net_params np;
 	double rate;               /* open loop: transactions/s over all flows; 0 closed loop */
 	uint64_t timeout_ns;       /* per transaction */
 	uint64_t ramp_ns;          /* crr --rate: the rate rises from 0 over this (not counted) */
@@ -67,6 +69,8 @@ struct bp_rr_outcome {
 	size_t inflight_cap, inflight_need;
 	double drained_s;                /* then: how long the drain after the end took */
 	struct bp_rr_inflight inflight;
+	/* rr --iperf2 --trip-times: the requests' and the answers' one-way delays (ns) */
+	struct bp_welford owd_up, owd_down;
 };
 
 int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *out,

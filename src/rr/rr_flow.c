@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -25,6 +26,8 @@ struct bp_rr_flow *bp_rr_flow_new(const struct bp_rr_flow_cfg *cfg)
 	f->cfg = *cfg;
 	f->flow.fd = -1;
 	f->watchdog.fd = -1;
+	bp_welford_init(&f->owd_up);
+	bp_welford_init(&f->owd_down);
 	f->buf = calloc(1, BP_COOKIE_LEN + cfg->req_len);
 	if (!f->buf) {
 		free(f);
@@ -48,6 +51,58 @@ int bp_rr_flow_error(const struct bp_rr_flow *f)
 uint64_t bp_rr_flow_done(const struct bp_rr_flow *f)
 {
 	return __atomic_load_n(&f->done, __ATOMIC_RELAXED);
+}
+
+void bp_rr_flow_owd(const struct bp_rr_flow *f, struct bp_welford *up, struct bp_welford *down)
+{
+	bp_welford_merge(up, &f->owd_up);
+	bp_welford_merge(down, &f->owd_down);
+}
+
+/* The wall clock, which the peer's times in a bounceback answer are read against. */
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * BP_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* rr --iperf2: the next request's head (its number, this host's send time). */
+static void bb_request(struct bp_rr_flow *f)
+{
+	f->bb_sent_wall_ns = wall_ns();
+	bp_iperf2_bb_request((uint8_t *)f->buf + BP_COOKIE_LEN, (uint32_t)f->cfg.req_len,
+			     (uint32_t)++f->seq, f->cfg.trip_times, f->bb_sent_wall_ns);
+}
+
+/*
+ * rr --iperf2: a whole answer came. It must be the request sent back (its number): anything
+ * else is not a bounceback server, and the flow ends. With --trip-times the server's two
+ * times give each direction's delay; a server that writes none (all ones) gives none.
+ */
+static bool bb_answered(struct bp_rr_flow *f, uint64_t now)
+{
+	uint64_t rx, tx;
+
+	if (bp_iperf2_bb_id(f->bb_answer) != (uint32_t)f->seq) {
+		bp_rr_flow_fail(f, BP_RR_FAIL_OTHER, EBADMSG, now);
+		return false;
+	}
+	if (f->cfg.trip_times && bp_iperf2_bb_server_times(f->bb_answer, &rx, &tx)) {
+		/* the difference first: a double holds a wall-clock ns to 256 ns only */
+		bp_welford_add(&f->owd_up, (double)(int64_t)(rx - f->bb_sent_wall_ns));
+		bp_welford_add(&f->owd_down, (double)(int64_t)(wall_ns() - tx));
+	}
+	return true;
+}
+
+ssize_t bp_rr_flow_recv_answer(struct bp_rr_flow *f, int flags)
+{
+	if (f->cfg.iperf2_bb && f->got < sizeof(f->bb_answer))
+		return recv(f->flow.fd, f->bb_answer + f->got, sizeof(f->bb_answer) - f->got,
+			    flags);
+	return bp_recv_discard(f->flow.fd, 1 << 20, flags, f->cfg.sctp);
 }
 
 void bp_rr_flow_set_events(struct bp_rr_flow *f, uint32_t events)
@@ -83,6 +138,8 @@ void bp_rr_flow_close_conn(struct bp_rr_flow *f)
 
 void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 {
+	if (f->cfg.iperf2_bb && !bb_answered(f, now))
+		return;
 	f->busy = false;
 	if (f->phase == BP_RR_PH_VERIFY) {
 		__atomic_add_fetch(&f->cfg.concurrent->alive, 1, __ATOMIC_RELAXED);
@@ -278,6 +335,8 @@ void bp_rr_flow_begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now)
 	} else if (f->cfg.udp) {
 		send_udp(f, now);
 	} else {
+		if (f->cfg.iperf2_bb)
+			bb_request(f);
 		f->out_len = f->cfg.req_len;
 		bp_rr_flow_write_request(f, now);
 	}
@@ -315,7 +374,7 @@ static void tcp_readable(struct bp_rr_flow *f, uint64_t now)
 	bool until_fin = f->cfg.crr && (!f->cfg.concurrent || f->phase == BP_RR_PH_VERIFY);
 
 	for (;;) {
-		ssize_t n = bp_recv_discard(f->flow.fd, 1 << 20, MSG_DONTWAIT, f->cfg.sctp);
+		ssize_t n = bp_rr_flow_recv_answer(f, MSG_DONTWAIT);
 
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)

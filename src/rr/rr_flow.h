@@ -21,6 +21,7 @@
 
 #include "proto/control.h"
 #include "rr/rr_stats.h"
+#include "stats/welford.h"
 #include "io/sock.h"
 #include "io/stream_pool.h"
 
@@ -61,6 +62,12 @@ struct bp_rr_flow_cfg {
 	/* crr open loop (period_ns, not --concurrent): this flow's connections in flight at most */
 	size_t max_inflight;
 	struct bp_rr_inflight *inflight;      /* required with max_inflight */
+	/*
+	 * rr --iperf2: each request is iperf 2's bounceback request (its head written before
+	 * it goes, proto/iperf2_bounceback.h), each answer must carry its id back; with
+	 * trip_times the server's times in it give the two one-way delays.
+	 */
+	bool iperf2_bb, trip_times;
 };
 
 struct bp_rr_flow;
@@ -75,5 +82,11 @@ void bp_rr_flow_set_stats(struct bp_rr_flow *f, struct bp_txn_stats *stats);
 int bp_rr_flow_error(const struct bp_rr_flow *f);
 /* Transactions this flow completed so far (any thread may ask: it shows data moving). */
 uint64_t bp_rr_flow_done(const struct bp_rr_flow *f);
+/*
+ * rr --iperf2 --trip-times, once the flow stopped: its one-way delays (ns), the requests'
+ * (the server's read time less this host's send time) and the answers' (this host's read
+ * time less the server's send time), merged into up and down.
+ */
+void bp_rr_flow_owd(const struct bp_rr_flow *f, struct bp_welford *up, struct bp_welford *down);
 
 #endif

@@ -27,7 +27,7 @@ void bp_rr_flow_wait_alone(struct bp_rr_flow *f)
 	       bp_now_ns() < until) {
 		uint64_t seq = 0;
 		ssize_t n = f->cfg.udp ? recv(f->flow.fd, &seq, sizeof(seq), MSG_TRUNC) :
-				bp_recv_discard(f->flow.fd, 1 << 20, 0, f->cfg.sctp);
+				bp_rr_flow_recv_answer(f, 0);
 
 		if (n <= 0)
 			return;  /* timed out, or EOF/error: the loop's handlers deal with it */

@@ -19,6 +19,7 @@
 
 #include "io/loop.h"
 #include "io/pacer.h"
+#include "proto/iperf2_bounceback.h"
 #include "rr/rr_flow.h"
 #include "rr/rr_stats.h"
 
@@ -51,6 +52,10 @@ struct bp_rr_flow {
 	int error;                    /* relaxed atomic */
 	uint64_t done;                /* transactions answered (relaxed atomic, for the reporter) */
 	char *buf;                    /* crr: cookie + request; rr: request */
+	/* rr --iperf2: the answer's head (id, the server's times), this request's send time */
+	uint8_t bb_answer[BP_IPERF2_BB_TIMES_END];
+	uint64_t bb_sent_wall_ns;
+	struct bp_welford owd_up, owd_down;  /* --trip-times: requests', answers' one-way delays */
 	int *held;                    /* --concurrent: connections held open */
 	size_t nheld, cap, verify_i;
 	enum bp_rr_phase phase;
@@ -85,6 +90,11 @@ void bp_rr_flow_begin(struct bp_rr_flow *f, uint64_t intended, uint64_t now);
 void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now);
 /* Write the rest of the request; false when the connection broke (failure recorded). */
 bool bp_rr_flow_write_request(struct bp_rr_flow *f, uint64_t now);
+/*
+ * Read what came of the answer (flags for recv): rr --iperf2 keeps its head in bb_answer,
+ * the rest is discarded. recv's return.
+ */
+ssize_t bp_rr_flow_recv_answer(struct bp_rr_flow *f, int flags);
 /* The current transaction (begun at now) times out after the configured timeout. */
 void bp_rr_flow_arm_timeout(struct bp_rr_flow *f, uint64_t now);
 /* The socket's events, from the loop or from crr_inline's poll. */

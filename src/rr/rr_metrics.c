@@ -51,6 +51,15 @@
 	BP_METRIC("latency.max", "ns", LOWER, HISTOGRAM, INTERVAL, \
 	  "the interval's slowest transaction")
 
+/* rr --iperf2 --trip-times: a direction's one-way delay, from the server's times */
+#define RR_OWD_METRICS(dir, what) \
+	BP_METRIC(dir ".owd.mean", "ns", LOWER, MEAN, TOTAL, \
+	  what "' one-way delay, mean (--iperf2 --trip-times: across two clocks)"), \
+	BP_METRIC(dir ".owd.min", "ns", LOWER, MIN, TOTAL, what "' one-way delay, least"), \
+	BP_METRIC(dir ".owd.max", "ns", LOWER, MAX, TOTAL, what "' one-way delay, most"), \
+	BP_METRIC(dir ".owd.stdev", "ns", LOWER, MAX, TOTAL, \
+	  what "' one-way delay, standard deviation")
+
 static const struct bp_metric_decl rr_metrics[] = {
 	BP_METRIC("transactions.rate", "op/s", HIGHER, SUM, BOTH,
 	  "request-response transactions per second", .headline = 1),
@@ -58,6 +67,8 @@ static const struct bp_metric_decl rr_metrics[] = {
 	  "mean transaction latency without the slowest 5 %"),
 	BP_METRIC("failures", "count", LOWER, SUM, BOTH,
 	  "transactions that failed, all reasons"),
+	RR_OWD_METRICS("request", "requests"),
+	RR_OWD_METRICS("response", "responses"),
 	RR_SHARED_METRICS,
 };
 

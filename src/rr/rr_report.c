@@ -1,5 +1,6 @@
 #include "rr/rr_report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,11 +9,18 @@
 #include "result/result_latency.h"
 #include "result/result_this_host.h"
 #include "result/result_verdict.h"
+#include "stream/stream_owd.h"
 #include "stream/stream_report.h"
 
 static bool is_crr(const struct bp_rr_client_opts *o)
 {
 	return bp_net_params_conns_while_running(&o->np);
+}
+
+/* No control connection (crr --connect-only, rr --iperf2): no server figures, no CPU. */
+static bool no_control(const struct bp_rr_client_opts *o)
+{
+	return o->connect_only || o->np.iperf2;
 }
 
 static void add_failures(struct bp_result *r, const struct bp_rr_counts *c)
@@ -231,7 +239,7 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	 * nor are they when its results never came (a second Ctrl-C, a server gone): no count
 	 * rather than a 0 it did not say.
 	 */
-	if (!o->connect_only && out->remote->nstreams)
+	if (!no_control(o) && out->remote->nstreams)
 		bp_result_add_metric(r, "server.transactions",
 				     (double)served_by_server(out->remote), "count", BP_BETTER_NONE);
 	add_failures(r, &out->total);
@@ -245,8 +253,12 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 		bp_result_add_metric(r, "transaction.trimmed_mean_95", out->latency_tm95, "ns",
 				     BP_BETTER_LOWER);
 	bp_result_add_latency_summary(r, "connect", &out->connect);
+	/* rr --iperf2 --trip-times: the server read the request, this host the answer */
+	if (bp_report_owd(r, "request.", &out->owd_up, out->this_host, true) ||
+	    bp_report_owd(r, "response.", &out->owd_down, out->this_host, false))
+		return -ENOMEM;
 	add_intervals(r, o, out);
-	if (o->connect_only)
+	if (no_control(o))
 		bp_result_set_cpu(r, json_pack("{s:o}", "local", bp_net_side_cpu_json(out->local)));
 	else
 		bp_result_set_cpu(r, json_pack("{s:o, s:o}", "local",
@@ -273,13 +285,13 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 		time_wait_warning(r, out);
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s%s",
-				      out->duration_s, out->remote->nstreams || o->connect_only ? "" :
+				      out->duration_s, out->remote->nstreams || no_control(o) ? "" :
 				      "; the server's figures are missing");
 	if (out->data_stopped)
 		bp_result_add_warning(r, "data-stopped", "no data moved after %.1f s (no answer "
 				      "for %g s, --idle-timeout): a cut link or a server gone; rates "
 				      "cover the time answers came%s", out->stopped_s, out->idle_s,
-				      out->remote->nstreams ? "" :
+				      out->remote->nstreams || no_control(o) ? "" :
 				      ", and the server's figures never arrived");
 	if (is_crr(o))
 		verdict(r, o, ro, out);

@@ -34,28 +34,35 @@ static void clock_warning(struct bp_result *r, const char *prefix, const struct 
 				      BP_OWD_CLOCK_ERROR_SHARE * 100, w->mean / 1e6);
 }
 
+int bp_report_owd(struct bp_result *r, const char *prefix, const struct bp_welford *w,
+		  bool same_clock, bool server_reads)
+{
+	int rc;
+
+	if (!w->n)
+		return 0;
+	rc = add(r, prefix, "owd.mean", w->mean);
+	if (!rc)
+		rc = add(r, prefix, "owd.min", w->min);
+	if (!rc)
+		rc = add(r, prefix, "owd.max", w->max);
+	if (!rc)
+		rc = add(r, prefix, "owd.stdev", bp_welford_stddev(w));
+	if (w->min < 0)
+		bp_result_add_warning(r, "clock-unsynced", "%sa one-way delay reads negative "
+				      "(least %.3f ms): the server's clock is %s this host's by at "
+				      "least that much, and every figure holds the offset", prefix,
+				      w->min / 1e6, server_reads ? "behind" : "ahead of");
+	else if (!same_clock)
+		clock_warning(r, prefix, w);
+	return rc;
+}
+
 int bp_stream_report_owd(struct bp_result *r, const char *prefix,
 			 const struct bp_net_results *receiver, bool same_clock)
 {
 	struct bp_welford w;
-	int rc;
 
 	bp_net_results_owd(receiver, &w);
-	if (!w.n)
-		return 0;
-	rc = add(r, prefix, "owd.mean", w.mean);
-	if (!rc)
-		rc = add(r, prefix, "owd.min", w.min);
-	if (!rc)
-		rc = add(r, prefix, "owd.max", w.max);
-	if (!rc)
-		rc = add(r, prefix, "owd.stdev", bp_welford_stddev(&w));
-	if (w.min < 0)
-		bp_result_add_warning(r, "clock-unsynced", "%sa one-way delay reads negative "
-				      "(least %.3f ms): the server's clock is behind this host's by "
-				      "at least that much, and every figure holds the offset",
-				      prefix, w.min / 1e6);
-	else if (!same_clock)
-		clock_warning(r, prefix, &w);
-	return rc;
+	return bp_report_owd(r, prefix, &w, same_clock, true);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "core/be32.h"
 #include "proto/iperf2_bounceback.h"
 #include "proto/iperf2_header.h"
 #include "proto/iperf2_udp.h"
@@ -80,6 +81,23 @@ static void bounceback(const uint8_t *data, size_t size)
 		abort();
 }
 
+/*
+ * An answer's server times (what rr --iperf2 reads from the peer): taken only with their
+ * microseconds in their domain, so that each is its seconds and microseconds exactly.
+ */
+static void bounceback_answer(const uint8_t *data, size_t size)
+{
+	uint64_t rx, tx;
+
+	if (size < BP_IPERF2_BB_TIMES_END || !bp_iperf2_bb_server_times(data, &rx, &tx))
+		return;
+	if (rx / 1000000000u != bp_get_be32(data + BP_IPERF2_BB_RX_AT) ||
+	    rx % 1000000000u != bp_get_be32(data + BP_IPERF2_BB_RX_AT + 4) * 1000ull ||
+	    tx / 1000000000u != bp_get_be32(data + BP_IPERF2_BB_TX_AT) ||
+	    tx % 1000000000u != bp_get_be32(data + BP_IPERF2_BB_TX_AT + 4) * 1000ull)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bp_iperf2_header h, again;
@@ -90,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	udp(data, size);
 	bounceback(data, size);
+	bounceback_answer(data, size);
 	if (size >= 4 && bp_iperf2_header_prefix(data, size) != (bp_iperf2_header_len(data) > 0))
 		abort();
 	if (bp_iperf2_ack_parse(data, size, &vu, &vl) == 0 && size < BP_IPERF2_ACK_LEN)

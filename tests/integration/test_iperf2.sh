@@ -26,7 +26,10 @@
 #   serve, serve's count is the client's + 60; -O refused; udp --iperf2 against iperf -s -u:
 #   datagrams sent = what the counter saw, the server report's lost = an nft rule's drops +
 #   RcvbufErrors, received = the rest; toward serve, serve's bytes = (sent + the FIN) x -l;
-#   udp -R refused; udp --iperf2 --trip-times: the one-way delay from iperf -s -u's report
+#   udp -R refused; rr --iperf2 (bounceback) against iperf -s and serve: the requests'
+#   payload = transactions x size (or one more, out at the end), the answers' the same, with
+#   --trip-times both one-way delays positive and under the round trip; serve's answers = the
+#   client's count (+1); -l REQ,RESP, -l 63, --udp refused; udp --iperf2 --trip-times: the one-way delay from iperf -s -u's report
 #   and from serve's (one clock: positive, under 5 ms, min <= mean <= max, no clock
 #   warning), serve's log line; --trip-times without --iperf2 refused;
 # - refusals with the reason in serve's log and in --metrics: -d whose connection back is
@@ -59,7 +62,7 @@ checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2
 	"tcp --iperf2 -O" "udp --iperf2 (2 checks)" "udp --iperf2 to serve" "udp --iperf2 -R"
 	"udp --iperf2 --trip-times (4 checks)" "--trip-times without --iperf2"
 	"--bounceback (3 checks)" "--bounceback-hold refused"
-	"no sanitizer report")
+	"rr --iperf2 (12 checks)" "no sanitizer report")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
 	tap_done
@@ -390,7 +393,59 @@ client_check "tcp --iperf2 -t 1 -P 2" up - -t 1 -P 2 -b 500M
 client_check "tcp --iperf2 -R -t 1" down - -R -t 1 -b 500M
 client_check "tcp --iperf2 -R -n 10M" down 10485760 -R -n 10M
 client_check "tcp --iperf2 --bidir -t 1" both - --bidir -t 1 -b 300M
+# rr --iperf2 (iperf 2's bounceback) against iperf -s: the requests' payload on the counter is
+# transactions x size, or one more (a request out when -t ended, answered and read before the
+# close), and every one came back: the answers' payload is the requests'; with --trip-times
+# both one-way delays (one clock) positive, and together within the mean round trip and the
+# server's stamps' 1 us (each is in whole microseconds: a server that reads and answers within
+# one leaves the two delays the whole wall-clock round trip)
+# rr_check WHAT PORT SIZE ARGS...
+rr_check() {
+	local what=$1 p=$2 size=$3 u0 d0 t0 rt rc u d n
+	shift 3
+	if [ "$p" = "$sport" ]; then u0=$(payload stock_in); d0=$(payload stock_out)
+	else u0=$(payload to_srv); d0=$(payload from_srv); fi
+	t0=$(retrans)
+	out=$(ns "$bp" rr --iperf2 -c 127.0.0.1 -p "$p" --json --no-save "$@" \
+		2>"$tap_tmp/client.err"); rc=$?
+	rt=$(($(retrans) - t0))
+	if [ "$p" = "$sport" ]; then u=$(($(payload stock_in) - u0)); d=$(($(payload stock_out) - d0))
+	else u=$(($(payload to_srv) - u0)); d=$(($(payload from_srv) - d0)); fi
+	n=$(metric transactions "$out")
+	[ "$rc" -eq 0 ] && [ "${n:-0}" -gt 0 ] && jq -e '.latency.transaction.count > 0' \
+		<<<"$out" >/dev/null && { [ "$rt" -gt 0 ] || { [ "$d" -eq "$u" ] &&
+		{ [ "$u" -eq $((n * size)) ] || [ "$u" -eq $(((n + 1) * size)) ]; }; }; }
+	ok $? "$what: exit $rc, ${n:-no} transactions; nft: $u bytes of requests, $d back (size $size, retransmitted $rt) $(head -c 300 "$tap_tmp/client.err")"
+}
+# owd2_check WHAT: rr --iperf2 --trip-times's two one-way delays in $out
+owd2_check() {
+	jq -e '.latency.transaction.mean as $rtt | [.metrics[] | {(.name): .value}] | add as $m |
+		$m["request.owd.min"] > 0 and $m["response.owd.min"] > 0 and
+		$m["request.owd.mean"] <= $m["request.owd.max"] and
+		$m["request.owd.mean"] + $m["response.owd.mean"] < $rtt + 1000' <<<"$out" >/dev/null &&
+		! jq -e '.warnings[] | select(.code == "clock-unsynced")' <<<"$out" >/dev/null
+	ok $? "$1: one-way delays $(jq -r '[.metrics[] | select(.name | test("owd.mean")) | "\(.name) \(.value)"] | join(", ")' <<<"$out") ns, round trip $(jq -r '.latency.transaction.mean' <<<"$out") ns"
+}
+rr_check "rr --iperf2 -t 1 against iperf -s" "$sport" 100 -t 1
+rr_check "rr --iperf2 -l 2000 -P 2 --rate 2000 against iperf -s" "$sport" 2000 -t 1 -l 2000 -P 2 \
+	--rate 2000
+rr_check "rr --iperf2 --trip-times against iperf -s" "$sport" 100 -t 1 --trip-times
+owd2_check "rr --iperf2 --trip-times against iperf -s"
 kill -KILL "$stock"; wait "$stock" 2>/dev/null; stock=
+n0=$(grep -c 'iperf 2 bounceback, ' "$slog")
+rr_check "rr --iperf2 --trip-times to serve" "$port" 100 -t 1 --trip-times
+owd2_check "rr --iperf2 --trip-times to serve"
+for _ in $(seq 100); do [ "$(grep -c 'iperf 2 bounceback, ' "$slog")" -gt "$n0" ] && break; sleep 0.05; done
+ans=$(grep 'iperf 2 bounceback, ' "$slog" | tail -1 | sed -n 's/.*answered \([0-9]*\) .*/\1/p')
+n=$(metric transactions "$out")
+[ -n "$ans" ] && { [ "$ans" -eq "$n" ] || [ "$ans" -eq $((n + 1)) ]; }
+ok $? "rr --iperf2 to serve: serve answered ${ans:-none}, the client counted ${n:-none}"
+expect_exit 2 "rr --iperf2 -l 100,200: refused" "$bp" rr --iperf2 -c 127.0.0.1 -l 100,200
+grep -q -- "-l '100,200' with --iperf2: one size" <<<"$err"
+ok $? "rr --iperf2 -l 100,200: the line says why"
+expect_exit 2 "rr --iperf2 -l 63: refused" "$bp" rr --iperf2 -c 127.0.0.1 -l 63
+expect_exit 2 "rr --iperf2 --udp: refused" "$bp" rr --iperf2 --udp -c 127.0.0.1
+expect_exit 2 "rr --trip-times without --iperf2: refused" "$bp" rr --trip-times -c 127.0.0.1
 
 # --- boardperf udp --iperf2 against a stock iperf -s -u: this side's datagrams against the
 # counter on its port, the server's report (lost, received) against what it saw and what the

@@ -44,6 +44,17 @@ int main(void)
 	CHECK_INT(bp_get_be32(b + 36), 1800000001u);
 	CHECK_INT(bp_get_be32(b + 40), 6);
 	CHECK_INT(bp_get_be32(b + 24), 0xc4818);	/* the client's own time untouched */
+	/* what the client reads back: the two times, none while unset, none out of domain */
+	{
+		uint64_t rx = 0, tx = 0;
+
+		CHECK(bp_iperf2_bb_server_times(b, &rx, &tx));
+		CHECK(rx == 1800000000ull * 1000000000u + 5000 &&
+		      tx == 1800000001ull * 1000000000u + 6000);
+		bp_put_be32(b + 40, 1000000);
+		CHECK(!bp_iperf2_bb_server_times(b, &rx, &tx));
+		bp_put_be32(b + 40, 6);
+	}
 	b[12] |= 0x10;	/* STOP */
 	CHECK(bp_iperf2_bb_is_stop(b));
 	/* refused: cut short, a size under the head or over 1 MiB, microseconds out of range,
@@ -60,5 +71,30 @@ int main(void)
 	bp_put_be32(b + 24, 0);
 	bp_put_be32(b, 0x00800001);
 	CHECK(bp_iperf2_bb_parse(b, sizeof(b), &bb, err, sizeof(err)) < 0 && err[0]);
+	/*
+	 * rr --iperf2's request: the stock head's words but the options' (its QUICKACK, a TOS
+	 * left as payload), the send time at 20 as the client's microseconds, the server's
+	 * times unset, which the client then reads as none
+	 */
+	{
+		uint8_t r[BP_IPERF2_BB_HEAD_LEN];
+		uint64_t rx, tx, wall = 0x6b1569e6ull * 1000000000u + 0xc4818u * 1000u + 999u;
+		static const int same[] = { 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+		memset(r, 0x5a, sizeof(r));
+		bp_iperf2_bb_request(r, 100, 1, false, wall);
+		for (int i = 0; i < 16; i++)
+			bp_put_be32(b + 4 * i, stock[i]);
+		for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+			CHECK_INT(bp_get_be32(r + 4 * same[i]), stock[same[i]]);
+		CHECK_INT(bp_get_be32(r + 12), 0);
+		CHECK_INT(bp_iperf2_bb_id(r), 1);
+		CHECK(!bp_iperf2_bb_server_times(r, &rx, &tx));
+		CHECK(bp_iperf2_bb_parse(r, sizeof(r), &bb, err, sizeof(err)) == 0 &&
+		      bb.size == 100 && !bb.flags);
+		bp_iperf2_bb_request(r, 64, 7, true, wall);
+		CHECK(bp_iperf2_bb_parse(r, sizeof(r), &bb, err, sizeof(err)) == 0 &&
+		      bb.size == 64 && bb.id == 7 && bb.flags == BP_IPERF2_BB_CLOCKSYNCED);
+	}
 	return tap_done();
 }
