@@ -102,8 +102,9 @@ size_t bp_iperf2_udp_header_write(const struct bp_iperf2_header *h, uint8_t *out
 		len = BP_IPERF2_UDP_HEADER_START_LEN;
 		counted = BP_IPERF2_UDP_START_AT - 4;
 	}
+	/* UDPTESTS: the UDP flags are valid (none set here), as 2.1.8 writes it */
 	flags = bp_get_be32(out) & ~BP_IPERF2_HEADER_LEN_MASK;
-	bp_put_be32(out, flags | BP_IPERF2_HEADER_SEQNO64B |
+	bp_put_be32(out, flags | BP_IPERF2_HEADER_SEQNO64B | BP_IPERF2_HEADER_UDPTESTS |
 		    (uint32_t)(counted + BP_IPERF2_DGRAM_LEN) << 1);
 	return len;
 }

@@ -56,9 +56,8 @@ int bp_iperf2_udp_header_parse(const uint8_t *b, size_t n, struct bp_iperf2_head
 /*
  * A client's writing of them: the datagram's own 16 bytes (id, the send time, 64-bit), and
  * the test header that follows them in every datagram (h as bp_iperf2_header_write takes it;
- * its length field counting the 16, SEQNO64B set; with a start time, the 112-byte layout
- * above). Returns the header's length, 0 when cap
- * is too small.
+ * its length field counting the 16, SEQNO64B and UDPTESTS set; with a start time, the
+ * 112-byte layout above). Returns the header's length, 0 when cap is too small.
  */
 void bp_iperf2_dgram_encode(uint8_t b[BP_IPERF2_DGRAM_LEN], int64_t id, uint32_t sec,
 			    uint32_t usec);

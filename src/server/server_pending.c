@@ -279,13 +279,15 @@ void srv_pending_accept(struct srv *s, int fd, const struct bp_addr *peer)
 		return;
 	}
 	/* Whole, or already not a cookie (junk need not wait for its 37th byte); an iperf 2
-	 * header is read on as a pending connection */
+	 * header or bounceback request is read on as a pending connection (a bounceback head
+	 * already here at the accept, as under load, was taken for junk) */
 	if (n == BP_COOKIE_LEN && cookie_prefix(cookie, (size_t)n)) {
 		route(s, fd, name, cookie);
 		return;
 	}
 	if (n > 0 && !cookie_prefix(cookie, (size_t)n) &&
-	    !bp_iperf2_header_prefix((const unsigned char *)cookie, (size_t)n)) {
+	    !bp_iperf2_header_prefix((const unsigned char *)cookie, (size_t)n) &&
+	    !bp_iperf2_bb_prefix((const unsigned char *)cookie, (size_t)n)) {
 		route(s, fd, name, cookie);
 		return;
 	}

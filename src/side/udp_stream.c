@@ -313,7 +313,8 @@ static void on_iperf2_datagram(struct bp_udp_stream *u, const uint8_t *payload, 
 		u->st.fin_repeats++;
 		return;
 	}
-	u->st.bytes += len;
+	if (!d.fin || !u->cfg.iperf2_fin_not_data)
+		u->st.bytes += len;
 	if (!u->have_first) {
 		bp_udp_seq_init(&u->seq, 1);
 		u->have_first = true;
@@ -371,7 +372,8 @@ static void receiver_publish(struct bp_udp_stream *u, bool final)
 	bp_udp_seq_totals(&u->seq, &c);
 	if (u->cfg.iperf2 && !u->cfg.sender && !final)
 		take_wall_offset(u);
-	u->st.datagrams = c.received;
+	/* the FIN's number still counts the datagrams lost before it */
+	u->st.datagrams = c.received - (u->cfg.iperf2_fin_not_data && u->st.fin && c.received);
 	u->st.lost = c.lost;
 	u->st.out_of_order = c.out_of_order;
 	u->st.duplicates = c.duplicates;

@@ -37,6 +37,8 @@ struct bp_udp_stream_cfg {
 	 * sender's carry their number and time in iperf 2's order, then iperf2_hdr (its test
 	 * header, iperf2_hdr_len bytes) */
 	bool iperf2;
+	/* a receiver's FIN is no data (iperf -c -R counts it out; iperf -s counts it in) */
+	bool iperf2_fin_not_data;
 	uint8_t iperf2_hdr[112];     /* BP_IPERF2_UDP_HEADER_START_LEN at most */
 	size_t iperf2_hdr_len;
 };

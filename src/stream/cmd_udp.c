@@ -40,8 +40,8 @@ static const struct bp_opt udp_opts[] = {
 	{ 0, "engine", BP_OPT_CHOICE, offsetof(struct udp_params, engine), "ENGINE", "socket", 0,
 	  0, bp_udp_engine_names, "the sender's path: " BP_UDP_ENGINE_HELP },
 	{ 0, "trip-times", BP_OPT_FLAG, offsetof(struct udp_params, trip_times), NULL, NULL, 0,
-	  0, NULL, "with --iperf2: the server's one-way delay (iperf 2's --trip-times), read "
-	  "off this host's clock and the server's: they must agree (NTP, PTP)" },
+	  0, NULL, "with --iperf2: the one-way delay (iperf 2's --trip-times; the server's "
+	  "report, with -R this side's), read off both clocks: they must agree (NTP, PTP)" },
 	BP_OPT_END,
 };
 
@@ -51,10 +51,9 @@ static int udp_check(void *params, const struct bp_parsed *parsed, char *err, si
 
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
 		return -EINVAL;
-	if (p->net.iperf2 && (p->net.reverse || p->net.bidir)) {
-		snprintf(err, errlen, "udp --iperf2 %s: not offered: this client sends iperf 2's "
-			 "datagrams and reads the server's report; tcp --iperf2 %s runs both ways",
-			 p->net.reverse ? "-R" : "--bidir", p->net.reverse ? "-R" : "--bidir");
+	if (p->net.iperf2 && p->net.bidir) {
+		snprintf(err, errlen, "udp --iperf2 --bidir: not offered (iperf 2's --full-duplex "
+			 "is TCP's): run -R and without it, or tcp --iperf2 --bidir");
 		return -EINVAL;
 	}
 	if (p->trip_times && !p->net.iperf2) {

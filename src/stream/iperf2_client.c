@@ -98,11 +98,22 @@ int bp_iperf2_client_hello(int fd, const struct bp_net_params *np, uint64_t byte
 	return 0;
 }
 
+/* TCP: the server's FIN came (or the connection broke); UDP (-R): its FIN datagram */
 static bool receivers_ended(const struct bp_stream_side *s)
 {
-	for (int i = 0; i < s->n; i++)
-		if (!s->sender[i] && !bp_stream_eof(s->streams[i]) && !bp_stream_error(s->streams[i]))
+	for (int i = 0; i < s->n; i++) {
+		struct bp_udp_stats us;
+
+		if (s->sender[i])
+			continue;
+		if (s->udp[i]) {
+			bp_udp_stream_stats(s->udp[i], &us);
+			if (!us.fin)
+				return false;
+		} else if (!bp_stream_eof(s->streams[i]) && !bp_stream_error(s->streams[i])) {
 			return false;
+		}
+	}
 	return true;
 }
 
@@ -249,4 +260,82 @@ int bp_iperf2_client_udp_end(const struct bp_stream_side *s, size_t len, const u
 		rc = -ETIMEDOUT;
 	}
 	return rc;
+}
+
+/* udp -R's first datagram: how often it goes (iperf -c's), and its longest wait */
+#define FIRST_TRIES 100
+#define FIRST_WAIT_MAX_MS 20
+
+int bp_iperf2_client_udp_first(int fd, size_t len, const uint8_t *hdr, size_t hdr_len,
+			       char *err, size_t errlen)
+{
+	size_t cap = len > BP_IPERF2_DGRAM_LEN + hdr_len ? len : BP_IPERF2_DGRAM_LEN + hdr_len;
+	uint8_t *dgram = calloc(1, cap);
+	unsigned seed = (unsigned)bp_now_ns();
+	int rc = -ETIMEDOUT;
+
+	if (!dgram)
+		return -ENOMEM;
+	memcpy(dgram + BP_IPERF2_DGRAM_LEN, hdr, hdr_len);
+	for (int k = 0; k < FIRST_TRIES && rc == -ETIMEDOUT; k++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct timeval tv;
+		int soerr = 0;
+		socklen_t sl = sizeof(soerr);
+
+		gettimeofday(&tv, NULL);
+		bp_iperf2_dgram_encode(dgram, 1, (uint32_t)tv.tv_sec, (uint32_t)tv.tv_usec);
+		if (send(fd, dgram, cap, MSG_NOSIGNAL) < 0 && errno != ECONNREFUSED) {
+			rc = -errno;
+			snprintf(err, errlen, "udp --iperf2 -R: the test header: %s",
+				 strerror(errno));
+			break;
+		}
+		if (poll(&p, 1, (int)(rand_r(&seed) % (FIRST_WAIT_MAX_MS + 1))) <= 0)
+			continue;
+		if (!(p.revents & POLLERR))
+			rc = 0;  /* the server's first datagram: the receiver counts it */
+		else if (!getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) &&
+			 soerr == ECONNREFUSED) {
+			rc = -ECONNREFUSED;
+			snprintf(err, errlen, "udp --iperf2 -R: the server's port refused the test "
+				 "header (no iperf -s -u there)");
+		}
+	}
+	if (rc == -ETIMEDOUT)
+		snprintf(err, errlen, "udp --iperf2 -R: no datagram from the server after %d "
+			 "test headers (%.1f s at most): is it iperf -s -u on that port?",
+			 FIRST_TRIES, FIRST_TRIES * FIRST_WAIT_MAX_MS / 1e3);
+	free(dgram);
+	return rc;
+}
+
+void bp_iperf2_client_udp_reverse_end(const struct bp_stream_side *s, size_t len,
+				      bool trip_times, struct bp_net_results *remote)
+{
+	remote->cpu_total = remote->cpu_user = remote->cpu_system = NAN;
+	remote->busy_max = NAN;
+	snprintf(remote->send_mode, sizeof(remote->send_mode), "unknown");
+	remote->nstreams = 0;
+	for (int i = 0; i < s->n; i++) {
+		struct bp_net_stream_result *local = NULL;
+		struct bp_udp_stats us;
+		uint64_t sent;
+
+		if (s->sender[i] || !s->udp[i])
+			continue;
+		bp_udp_stream_stats(s->udp[i], &us);
+		/* the FIN carries the number after the last data datagram's */
+		sent = us.fin && us.top_seq ? us.top_seq - 1 : us.top_seq;
+		for (int k = 0; k < s->res->nstreams; k++)
+			if (s->res->streams[k].id == s->ids[i])
+				local = &s->res->streams[k];
+		remote->streams[remote->nstreams++] = (struct bp_net_stream_result){
+			.id = s->ids[i], .sender = true, .retransmits = -1, .packets = sent,
+			.bytes = sent * len, .start_s = local ? local->start_s : 0,
+			.end_s = local ? local->end_s : 0,
+		};
+		if (local && trip_times)
+			local->owd = us.transit;
+	}
 }

@@ -52,6 +52,26 @@ void bp_iperf2_client_close(const struct bp_stream_side *s, uint64_t deadline_ns
 void bp_iperf2_client_mirror(const struct bp_net_results *local, struct bp_net_results *remote);
 
 /*
+ * udp --iperf2 -R: the server sends to this socket (fd, connected to it) once it has the
+ * test header. As iperf -c -R does, the first datagram (number 1, this host's time, the
+ * header hdr, len bytes in all) goes out again after a random wait of up to 20 ms while
+ * nothing came back, 100 times at most; what came stays queued for the receiver. 0, or a
+ * negative errno with the line in err (the port refused it: no UDP server there; nothing
+ * came: the server never answered).
+ */
+int bp_iperf2_client_udp_first(int fd, size_t len, const uint8_t *hdr, size_t hdr_len,
+			       char *err, size_t errlen);
+
+/*
+ * udp --iperf2 -R, after the side stopped: the server's sending streams in remote, as this
+ * side's receivers saw them (iperf 2 sends no figures back): datagrams numbered up to its
+ * FIN (the FIN itself no data), len bytes each; and each receiver's one-way delays (the
+ * transits of its datagrams) into its own result when trip_times.
+ */
+void bp_iperf2_client_udp_reverse_end(const struct bp_stream_side *s, size_t len,
+				      bool trip_times, struct bp_net_results *remote);
+
+/*
  * udp --iperf2, after the side stopped: each sending socket's FIN (its last number + 1,
  * negated, in a datagram of len bytes with the test header hdr), again every 10 ms until
  * the server's report comes, 2 s at most per socket (iperf -c's), and the reports as the

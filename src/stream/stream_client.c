@@ -116,7 +116,14 @@ static int open_udp_stream(struct client *c, bool sender, int id, uint64_t limit
 	if (!rc && np->iperf2)
 		rc = bp_udp_connect_plain(&c->ctl.addr, np->window ? np->window : 4 << 20, &fd,
 					  c->err, c->errlen);
-	else if (!rc)
+	/* -R: the server sends once the header reached it; its FIN is no data here */
+	if (!rc && np->iperf2 && !sender) {
+		cfg.iperf2_fin_not_data = true;
+		rc = bp_iperf2_client_udp_first(fd, cfg.payload_len, c->i2hdr, c->i2hdr_len,
+						c->err, c->errlen);
+		if (rc)
+			close(fd);
+	} else if (!rc && !np->iperf2)
 		rc = bp_udp_connect(&c->ctl.addr, c->ctl.cookie, np->window ? np->window : 4 << 20,
 				    bp_ctl_deadline(), &fd, c->err, c->errlen);
 	if (rc)
@@ -501,12 +508,17 @@ static int start_iperf2(struct client *c)
  * --iperf2: each connection's sending shut down and the server's close awaited (iperf -s
  * closes once it read the FIN); the server's figures are what this side's TCP saw it take
  * or send (iperf 2 sends none back). UDP: each socket's FIN, and the server's report as
- * its figures.
+ * its figures; -R: what this side's receivers saw the server send.
  */
 static int end_iperf2(struct client *c, struct bp_stream_outcome *out)
 {
 	if (!c->side_ready)
 		return 0;
+	if (bp_net_params_udp(&c->o->np) && c->o->np.reverse) {
+		bp_iperf2_client_udp_reverse_end(&c->side, (size_t)c->o->np.len,
+						 c->o->np.trip_times, out->remote);
+		return 0;
+	}
 	if (bp_net_params_udp(&c->o->np))
 		return bp_iperf2_client_udp_end(&c->side, (size_t)c->o->np.len, c->i2hdr,
 						c->i2hdr_len, out->remote, c->err, c->errlen);

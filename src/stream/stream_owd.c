@@ -57,12 +57,3 @@ int bp_report_owd(struct bp_result *r, const char *prefix, const struct bp_welfo
 		clock_warning(r, prefix, w);
 	return rc;
 }
-
-int bp_stream_report_owd(struct bp_result *r, const char *prefix,
-			 const struct bp_net_results *receiver, bool same_clock)
-{
-	struct bp_welford w;
-
-	bp_net_results_owd(receiver, &w);
-	return bp_report_owd(r, prefix, &w, same_clock, true);
-}

@@ -1,7 +1,8 @@
 /*
- * One-way delays (udp --iperf2 --trip-times: the server's report; rr --iperf2 --trip-times:
- * the server's times in each answer) as metrics, and the warning a one-way delay needs: it
- * is read across two clocks, so it is only as good as their agreement (board/clock_sync.h).
+ * One-way delays (udp --iperf2 --trip-times: the server's report, or with -R this side's
+ * receivers; rr --iperf2 --trip-times: the server's times in each answer) as metrics, and
+ * the warning a one-way delay needs: it is read across two clocks, so it is only as good as
+ * their agreement (board/clock_sync.h).
  */
 #ifndef BP_STREAM_OWD_H
 #define BP_STREAM_OWD_H
@@ -29,12 +30,5 @@
  */
 int bp_report_owd(struct bp_result *r, const char *prefix, const struct bp_welford *w,
 		  bool same_clock, bool server_reads);
-
-/*
- * bp_report_owd of the one-way delay a direction's receiving streams measured (udp --iperf2
- * --trip-times: the server's report; the server read the later time).
- */
-int bp_stream_report_owd(struct bp_result *r, const char *prefix,
-			 const struct bp_net_results *receiver, bool same_clock);
 
 #endif

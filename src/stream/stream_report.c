@@ -556,9 +556,14 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 			rc = report_udp(r, &dirs[i]);
 		if (!rc && bp_net_params_udp(np))
 			udp_warnings(r, np, &dirs[i]);
-		if (!rc && bp_net_params_udp(np))
-			rc = bp_stream_report_owd(r, dirs[i].prefix, dirs[i].receiver,
-						  out->this_host);
+		if (!rc && bp_net_params_udp(np)) {
+			struct bp_welford w;
+
+			/* the receiver's clock reads the later time: the server's when it receives */
+			bp_net_results_owd(dirs[i].receiver, &w);
+			rc = bp_report_owd(r, dirs[i].prefix, &w, out->this_host,
+					   dirs[i].client_sends);
+		}
 	}
 	if (rc)
 		return rc;

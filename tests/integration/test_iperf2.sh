@@ -17,7 +17,8 @@
 # - --bounceback (-l 100 and 1000, --trip-times): serve's answers = the client's count, the
 #   counter's request payload = answers x size (2.1.8 writes no STOP request; one more
 #   would count), the payload back = answers x size; the client's one-way delays from
-#   serve's times; --bounceback-hold refused;
+#   serve's times; one whose first request came before serve's accept (serve stopped);
+#   --bounceback-hold refused;
 # - -X (the client waits for serve's answer) completes; --trip-times -X prints the clock check
 #   from serve's timestamps;
 # - boardperf tcp --iperf2 against a stock iperf -s (-n 10M, -t 1 -P 2, -R -t 1, -R -n 10M,
@@ -26,11 +27,15 @@
 #   serve, serve's count is the client's + 60; -O refused; udp --iperf2 against iperf -s -u:
 #   datagrams sent = what the counter saw, the server report's lost = an nft rule's drops +
 #   RcvbufErrors, received = the rest; toward serve, serve's bytes = (sent + the FIN) x -l;
-#   udp -R refused; rr --iperf2 (bounceback) against iperf -s and serve: the requests'
-#   payload = transactions x size (or one more, out at the end), the answers' the same, with
-#   --trip-times both one-way delays positive and under the round trip; serve's answers = the
-#   client's count (+1); -l REQ,RESP, -l 63, --udp refused; udp --iperf2 --trip-times: the one-way delay from iperf -s -u's report
-#   and from serve's (one clock: positive, under 5 ms, min <= mean <= max, no clock
+#   udp --iperf2 -R against iperf -s -u: received + lost = the counter on what the server
+#   sent, lost = drops + RcvbufErrors (-R to serve: unanswered, to a closed port: refused,
+#   each says so; --bidir refused);
+#   rr --iperf2 (bounceback) against iperf -s and serve: the requests' payload =
+#   transactions x size (or one more, out at the end), the answers' the same, with
+#   --trip-times both one-way delays positive and within the round trip; serve's answers =
+#   the client's count (+1); -l REQ,RESP, -l 63, --udp refused; udp --iperf2 --trip-times:
+#   the one-way delay from iperf -s -u's report, from serve's, and with -R from this side's
+#   receivers (one clock: positive, under 5 ms, min <= mean <= max, no clock
 #   warning), serve's log line; --trip-times without --iperf2 refused;
 # - refusals with the reason in serve's log and in --metrics: -d whose connection back is
 #   reset (nftables), -R --trip-times, a locked server (--psk), --max-per-client; a -t above
@@ -52,6 +57,7 @@ mport2=5204  # port-ok: a third, --max-per-client 1
 bport=5205   # port-ok: the -d and -r client's listening port (-L), serve connects back to it
 sport=5206   # port-ok: a stock iperf -s, for boardperf tcp --iperf2
 cport=5207   # port-ok: a fourth serve, --max-duration 1
+nport=5208   # port-ok: nothing listens there (udp --iperf2 -R's refused header)
 checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2: sent"
 	"--full-duplex -t 1 -P 2: received" "--full-duplex -t 1 -P 2: sent" "-X completes"
 	"-d -P 2: received" "-d -P 2: sent back" "-r -n 10M: received" "-r -n 10M: sent back"
@@ -59,9 +65,10 @@ checks=("-n 10M: received" "-t 1 -P 3: received" "-R -t 1: sent" "-R -n 10M -P 2
 	"--trip-times -X: clock check" "-d refused back" "-R --trip-times refused"
 	"refusals counted" "locked server refuses" "--max-duration cuts -t 5"
 	"--max-per-client 1" "junk header" "tcp --iperf2 (10 checks)" "tcp --iperf2 to serve"
-	"tcp --iperf2 -O" "udp --iperf2 (2 checks)" "udp --iperf2 to serve" "udp --iperf2 -R"
-	"udp --iperf2 --trip-times (4 checks)" "--trip-times without --iperf2"
-	"--bounceback (3 checks)" "--bounceback-hold refused"
+	"tcp --iperf2 -O" "udp --iperf2 (2 checks)" "udp --iperf2 to serve" "udp --iperf2 -R (7 checks)"
+	"udp --iperf2 --bidir"
+	"udp --iperf2 --trip-times (5 checks)" "--trip-times without --iperf2"
+	"--bounceback (4 checks)" "--bounceback-hold refused"
 	"rr --iperf2 (12 checks)" "no sanitizer report")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
@@ -103,11 +110,13 @@ table inet bpip2 {
 	counter udp_fin { }
 	counter udp_dropped { }
 	counter stock_udp_data { }
+	counter stock_udp_back { }
 	chain count {
 		type filter hook input priority -10;
 		udp dport $port @th,64,1 0 counter name "udp_data";
 		udp dport $port @th,64,1 1 counter name "udp_fin";
 		udp dport $sport @th,64,1 0 counter name "stock_udp_data";
+		udp sport $sport @th,64,1 0 counter name "stock_udp_back";
 	}
 	chain lose {
 		type filter hook input priority 0;
@@ -280,6 +289,19 @@ bb_check "iperf -c --bounceback -t 1" 100 -t 1
 bb_check "iperf -c --bounceback -l 1000 --trip-times -t 1" 1000 -l 1000 --trip-times -t 1
 grep -q 'OWD Delays (ms) Cnt=[1-9]' <<<"$out"
 ok $? "--bounceback --trip-times: the client's one-way delays from serve's times ($(grep -o 'To=[0-9./]* From=[0-9./]*' <<<"$out"))"
+# a first request already there when serve accepts (as under load: it was taken for junk
+# once): serve stopped while the client connects and writes, then let go
+n0=$(grep -c 'iperf 2 bounceback, ' "$slog")
+kill -STOP "$RIG_LO_SRV"
+ns timeout -s KILL 20 iperf -c 127.0.0.1 -p "$port" --bounceback -t 1.5 >"$tap_tmp/bbstop.out" 2>&1 &
+bbc=$!
+sleep 0.5
+kill -CONT "$RIG_LO_SRV"
+wait "$bbc"
+for _ in $(seq 100); do [ "$(grep -c 'iperf 2 bounceback, ' "$slog")" -gt "$n0" ] && break; sleep 0.05; done
+ans=$(grep 'iperf 2 bounceback, ' "$slog" | tail -1 | sed -n 's/.*answered \([0-9]*\) .*/\1/p')
+[ "$(grep -c 'iperf 2 bounceback, ' "$slog")" -gt "$n0" ] && [ "${ans:-0}" -gt 0 ]
+ok $? "--bounceback whose request came before serve's accept: answered ${ans:-none}"
 ns timeout -s KILL 5 iperf -c 127.0.0.1 -p "$port" --bounceback --bounceback-hold 1 -t 1 >/dev/null 2>&1
 wait_log "$slog" "bounceback-hold 1000 us is not served" &&
 	[ "$(ns curl -s "http://127.0.0.1:$mport/metrics" | awk '$1 == "boardperf_server_tests_total{test=\"rr\",outcome=\"refused\",reason=\"not-served\"}" { print $2 }')" = 1 ]
@@ -361,21 +383,37 @@ ok $? "--max-duration 1 cuts iperf -t 5 ($(grep -Eo 'iperf 2 tcp upload, 1 strea
 # --- boardperf tcp --iperf2 against a stock iperf -s: this side's counts against the
 # counters on the stock server's port (the header, 60 bytes a connection, is not data)
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }
-ip netns exec "$RIG_LO_NS" iperf -s -p "$sport" -B 127.0.0.1 >"$tap_tmp/stock.log" 2>&1 &
-stock=$!
-for _ in $(seq 100); do
-	[ -n "$(ns ss -Htl "( sport = :$sport )")" ] && break
-	sleep 0.02
-done
+# A stock iperf -s of its own for each run: Debian's 2.1.8 has been seen gone between runs
+# (connection refused at the next, once in a few runs under an ASan client's timing); its
+# end, when it came before the stop, is noted with its status.
+stock_t_start() {
+	ip netns exec "$RIG_LO_NS" iperf -s -p "$sport" -B 127.0.0.1 >>"$tap_tmp/stock.log" 2>&1 &
+	stock=$!
+	for _ in $(seq 100); do
+		[ -n "$(ns ss -Htl "( sport = :$sport )")" ] && break
+		sleep 0.02
+	done
+}
+stock_t_stop() {
+	if kill -0 "$stock" 2>/dev/null; then
+		kill -KILL "$stock"; wait "$stock" 2>/dev/null
+	else
+		wait "$stock"; echo "#   iperf -s had ended by itself, status $?"
+		tail -4 "$tap_tmp/stock.log" | sed 's/^/#   iperf -s: /'
+	fi
+	stock=
+}
 # client_check WHAT DIR WANT ARGS...: DIR up (this side sends), down (-R) or both (--bidir)
 client_check() {
 	local what=$1 dir=$2 want=$3 u0 d0 t0 rt rc p=1
 	shift 3
 	[[ " $* " =~ \ -P\ ([0-9]+)\  ]] && p=${BASH_REMATCH[1]}
+	stock_t_start
 	u0=$(payload stock_in); d0=$(payload stock_out); t0=$(retrans)
 	out=$(ns "$bp" tcp --iperf2 -c 127.0.0.1 -p "$sport" --json --no-save "$@" \
 		2>"$tap_tmp/client.err"); rc=$?
 	rt=$(($(retrans) - t0))
+	stock_t_stop
 	[ "$rc" -eq 0 ]; ok $? "tcp --iperf2 $*: exit $rc $(head -c 300 "$tap_tmp/client.err")"
 	case $dir in
 	up) agree "$what: sent + 60 a connection" $(($(metric sender.bytes "$out") + 60 * p)) \
@@ -405,10 +443,12 @@ rr_check() {
 	shift 3
 	if [ "$p" = "$sport" ]; then u0=$(payload stock_in); d0=$(payload stock_out)
 	else u0=$(payload to_srv); d0=$(payload from_srv); fi
+	[ "$p" = "$sport" ] && stock_t_start
 	t0=$(retrans)
 	out=$(ns "$bp" rr --iperf2 -c 127.0.0.1 -p "$p" --json --no-save "$@" \
 		2>"$tap_tmp/client.err"); rc=$?
 	rt=$(($(retrans) - t0))
+	[ "$p" = "$sport" ] && stock_t_stop
 	if [ "$p" = "$sport" ]; then u=$(($(payload stock_in) - u0)); d=$(($(payload stock_out) - d0))
 	else u=$(($(payload to_srv) - u0)); d=$(($(payload from_srv) - d0)); fi
 	n=$(metric transactions "$out")
@@ -431,7 +471,6 @@ rr_check "rr --iperf2 -l 2000 -P 2 --rate 2000 against iperf -s" "$sport" 2000 -
 	--rate 2000
 rr_check "rr --iperf2 --trip-times against iperf -s" "$sport" 100 -t 1 --trip-times
 owd2_check "rr --iperf2 --trip-times against iperf -s"
-kill -KILL "$stock"; wait "$stock" 2>/dev/null; stock=
 n0=$(grep -c 'iperf 2 bounceback, ' "$slog")
 rr_check "rr --iperf2 --trip-times to serve" "$port" 100 -t 1 --trip-times
 owd2_check "rr --iperf2 --trip-times to serve"
@@ -488,7 +527,40 @@ k=$(($(kdrops) - k0))
 [ $(($(served_udp) - u0)) -eq $((($(metric sender.packets "$out") + 1 - k) * 1000)) ] &&
 	[ "$(metric lost.packets "$out")" = "$k" ]
 ok $? "udp --iperf2 to serve: sent $(metric sender.packets "$out"), serve received $(($(served_udp) - u0)) bytes (the FIN's too; $k dropped by full socket buffers)"
-expect_exit 2 "udp --iperf2 -R: refused" "$bp" udp --iperf2 -R -c 127.0.0.1
+# -R: iperf -s -u sends; this side's receiver against the counter on what left its port
+# (data datagrams: the number's sign bit 0): received + lost = the counter, lost = the lose
+# chain's drops + the namespace's RcvbufErrors, and the server's count from its FIN's number
+# rclient_check WHAT ARGS...
+rclient_check() {
+	local what=$1 d0 x0 k0 d x k rc sp rp lost
+	shift
+	stock_u_start
+	read -r d0 _ <<<"$(ctr stock_udp_back)"; read -r x0 _ <<<"$(ctr udp_dropped)"; k0=$(kdrops)
+	out=$(ns "$bp" udp --iperf2 -R -c 127.0.0.1 -p "$sport" --json --no-save "$@" \
+		2>"$tap_tmp/client.err"); rc=$?
+	read -r d _ <<<"$(ctr stock_udp_back)"; read -r x _ <<<"$(ctr udp_dropped)"
+	d=$((d - d0)); x=$((x - x0)); k=$(($(kdrops) - k0))
+	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
+	lost=$(metric lost.packets "$out")
+	[ "$rc" -eq 0 ] && [ -n "$rp" ] && [ "$d" -gt 0 ] && [ "$sp" -eq "$d" ] &&
+		[ "$lost" -eq $((x + k)) ] && [ "$rp" -eq $((d - x - k)) ]
+	ok $? "$what: exit $rc, received $rp, lost $lost (nft: $d sent, $x dropped, $k by full socket buffers), the server's count $sp $(head -c 300 "$tap_tmp/client.err")"
+	stock_u_stop
+}
+rclient_check "udp --iperf2 -R -b 10M -t 1" -b 10M -t 1 -l 1000
+ns nft add rule inet bpip2 lose udp sport "$sport" @th,64,1 0 numgen inc mod 5 == 0 \
+	counter name udp_dropped drop
+rclient_check "udp --iperf2 -R -b 10M -t 1, every fifth datagram dropped" -b 10M -t 1 -l 1000
+ns nft flush chain inet bpip2 lose
+# toward serve, which sends no UDP -R: the header goes unanswered, the test says so
+expect_exit 1 "udp --iperf2 -R to serve: fails" ns "$bp" udp --iperf2 -R -c 127.0.0.1 -p "$port" -t 1
+grep -q "no datagram from the server after 100 test headers" <<<"$err"
+ok $? "udp --iperf2 -R to serve: the line says the server never answered"
+expect_exit 1 "udp --iperf2 -R to a port without a server: fails" ns "$bp" udp --iperf2 -R \
+	-c 127.0.0.1 -p "$nport" -t 1
+grep -q "the server's port refused the test header" <<<"$err"
+ok $? "udp --iperf2 -R to a port without a server: the line says the port refused"
+expect_exit 2 "udp --iperf2 --bidir: refused" "$bp" udp --iperf2 --bidir -c 127.0.0.1
 # --trip-times: the one-way delay from a stock iperf -s -u's report, and from serve's (one
 # clock: positive, under 5 ms on loopback, min <= mean <= max, no clock warning); serve logs it
 owd_check() { # owd_check WHAT: the JSON in $out
@@ -503,6 +575,11 @@ stock_u_start
 out=$(ns "$bp" udp --iperf2 --trip-times -c 127.0.0.1 -p "$sport" -b 10M -t 1 -l 1000 --json \
 	--no-save)
 owd_check "udp --iperf2 --trip-times against iperf -s -u"
+stock_u_stop
+stock_u_start
+out=$(ns "$bp" udp --iperf2 -R --trip-times -c 127.0.0.1 -p "$sport" -b 10M -t 1 -l 1000 \
+	--json --no-save)
+owd_check "udp --iperf2 -R --trip-times against iperf -s -u (this side's transits)"
 stock_u_stop
 out=$(ns "$bp" udp --iperf2 --trip-times -c 127.0.0.1 -p "$port" -b 10M -t 1 -l 1000 --json \
 	--no-save)

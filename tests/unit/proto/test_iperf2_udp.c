@@ -115,6 +115,40 @@ static void trip_times(void)
 	CHECK(back.trip_times && back.start_sec == h.start_sec && back.start_usec == h.start_usec);
 }
 
+/*
+ * -R: the first datagram of Debian's 2.1.8 `iperf -c 127.0.0.1 -p 5394 -u -R -t 1 -b 1M
+ * -l 1000` (2026-12-06, read by a plain UDP socket; it came three times, the same but for
+ * the time): number 1, the header with REVERSE; ours for the same test writes the same
+ * header bytes, and it reads back as -R.
+ */
+static void reverse(void)
+{
+	static const uint32_t stock[20] = {
+		0x00000001, 0x6b158cf6, 0x000c4e3b, 0, 0x6c010098, 1, 0x1512, 0x3e8, 0,
+		0xffffff9c, 0, 0, 0x04000000, 0x00020001, 0x00080003, 0, 0x00100000, 0, 0, 0,
+	};
+	uint8_t b[80], ours[BP_IPERF2_UDP_HEADER_START_LEN];
+	struct bp_iperf2_header h, back;
+	char err[160];
+	size_t n;
+
+	for (int i = 0; i < 20; i++)
+		bp_put_be32(b + 4 * i, stock[i]);
+	CHECK(bp_iperf2_udp_header_parse(b, sizeof(b), &back, err, sizeof(err)) == 0);
+	CHECK(back.mode == BP_IPERF2_REVERSE && back.timed && back.duration_ns == 1000000000);
+	h = (struct bp_iperf2_header){ .threads = 1, .buffer_len = 1000, .extended = true,
+				       .mode = BP_IPERF2_REVERSE, .timed = true,
+				       .duration_ns = 1000000000, .version_u = 0x00020001,
+				       .version_l = 0x00080003, .rate = 1048576, .port = 0x1512 };
+	n = bp_iperf2_udp_header_write(&h, ours, sizeof(ours));
+	CHECK(n > 0 && n <= sizeof(b) - 16);
+	CHECK(!memcmp(ours, b + 16, n));
+	if (memcmp(ours, b + 16, n))
+		for (size_t i = 0; i < n; i += 4)
+			printf("#   word %zu: ours 0x%08x, 2.1.8's 0x%08x\n", i / 4,
+			       bp_get_be32(ours + i), bp_get_be32(b + 16 + i));
+}
+
 static void reports(void)
 {
 	struct bp_iperf2_udp_report r = { .bytes = 0x100000123ull, .datagrams = 0x200000005ull,
@@ -186,6 +220,7 @@ int main(void)
 	datagrams();
 	headers();
 	trip_times();
+	reverse();
 	reports();
 	transits();
 	return tap_done();
