@@ -239,6 +239,9 @@ static void on_recv(struct bp_flow *f, uint32_t events)
 
 		if (n > 0) {
 			s->total += (uint64_t)n;
+			if (s->inspect)
+				s->inspect(s->inspect_arg, (const uint8_t *)s->w->recvbuf,
+					   (size_t)n);
 			/* Less than asked: the queue is empty now. */
 			if ((size_t)n < want)
 				break;
@@ -341,6 +344,12 @@ void bp_stream_data_init(struct bp_stream *s, int fd, enum bp_stream_role role,
 	/* SCTP takes MSG_TRUNC as a copy into NULL: EFAULT, and the message it took is lost. */
 	if (role == BP_STREAM_RECV && bp_sock_is_sctp(fd))
 		s->mode = MODE_COPY;
+	/* an inspected receiver sees every byte: copied, never truncated */
+	if (role == BP_STREAM_RECV && o && o->inspect) {
+		s->inspect = o->inspect;
+		s->inspect_arg = o->inspect_arg;
+		s->mode = MODE_COPY;
+	}
 	/* ENOPROTOOPT (qemu-user, old kernels) or EOPNOTSUPP: plain send, and the result says so. */
 	if (role == BP_STREAM_SEND && o && o->zerocopy &&
 	    !setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {

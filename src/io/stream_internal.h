@@ -58,6 +58,8 @@ struct bp_stream {
 	uint64_t pace_t0;         /* the first paced write's bp_now_ns(), 0 before it */
 	size_t pace_chunk;        /* the least a paced send waits to have due */
 	struct bp_timer pace_timer; /* armed while the rate holds the sender back */
+	void (*inspect)(void *arg, const uint8_t *b, size_t n);  /* a receiver's (opts) */
+	void *inspect_arg;
 	const struct bp_stream_ops *ops; /* BP_STREAM_CUSTOM */
 	void *state;
 	bool custom_running;

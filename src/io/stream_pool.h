@@ -47,6 +47,13 @@ struct bp_stream_opts {
 	 * writes: the last may pass it, as iperf3's does), then waits for the test's end; 0:
 	 * no limit */
 	uint64_t limit_bytes;
+	/*
+	 * A receiver: every byte it reads is handed to inspect(inspect_arg, bytes, n) on the
+	 * stream's worker, in order (read into a buffer, never discarded unseen: an iperf 2
+	 * --trip-times stream's write times, proto/iperf2_burst.h); NULL: none.
+	 */
+	void (*inspect)(void *arg, const uint8_t *b, size_t n);
+	void *inspect_arg;
 };
 
 /*

@@ -241,6 +241,8 @@ void srv_iperf2_finish(struct srv_session *ss, const char *note)
 		drain(i2);
 	if (ss->half->finish)  /* the half's own counts (rr's: the answers), streams still there */
 		ss->half->finish(ss);
+	if (i2->nbursts)
+		srv_iperf2_trip_log(ss);
 	bp_stream_side_release(&ss->side);
 	ss->state = SS_DONE;  /* --metrics takes what moved from the results */
 	ss->completed = !note || i2->cut;
@@ -374,6 +376,7 @@ void srv_iperf2_free(struct srv_session *ss)
 		return;
 	bp_timer_cancel(ss->srv->loop, &i2->end);
 	srv_iperf2_udp_free(ss);
+	free(i2->bursts);
 	for (int i = 0; i < i2->nbacks; i++)
 		srv_connect_back_cancel(&i2->backs[i]);
 	for (int i = 0; i < i2->n; i++) {

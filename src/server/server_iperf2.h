@@ -31,6 +31,13 @@ struct bp_addr;
 struct bp_udp_datagram;
 void srv_iperf2_udp_datagram(struct srv *s, int listen_fd, const struct bp_addr *from,
 			     const struct bp_udp_datagram *d);
+/*
+ * A stream of the session that receives is being added (stream_half.c): with a TCP
+ * --trip-times test, so gets the reader of its connection's write times
+ * (server_iperf2_trip.c); otherwise, and for a session that is no iperf 2 test, nothing.
+ */
+struct bp_stream_opts;
+void srv_iperf2_inspect(struct srv_session *ss, struct bp_stream_opts *so);
 /* The session's streams are all in and it started at now (server_session.c calls it). */
 void srv_iperf2_started(struct srv_session *ss, uint64_t now);
 /* The session closes: its watches and state go (nothing for other sessions). */

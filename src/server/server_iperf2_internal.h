@@ -1,6 +1,7 @@
 /*
- * Shared by server_iperf2.c (the TCP tests, and what every iperf 2 test has) and
- * server_iperf2_udp.c (the UDP tests): a test's iperf 2 state and the steps both take.
+ * Shared by server_iperf2.c (the TCP tests, and what every iperf 2 test has),
+ * server_iperf2_udp.c (the UDP tests) and server_iperf2_trip.c (TCP --trip-times): a test's
+ * iperf 2 state and the steps they take.
  */
 #ifndef BP_SERVER_SERVER_IPERF2_INTERNAL_H
 #define BP_SERVER_SERVER_IPERF2_INTERNAL_H
@@ -10,6 +11,7 @@
 
 #include "io/loop.h"
 #include "io/sock.h"
+#include "proto/iperf2_burst.h"
 #include "proto/iperf2_udp.h"
 #include "server/connect_back.h"
 #include "server/server_internal.h"
@@ -53,7 +55,22 @@ struct srv_iperf2 {
 	int nudp;
 	struct iperf2_udp_peer *udp_peers;  /* h.threads of them */
 	bool reporting;                /* the FINs came: the reports went out */
+	/* TCP --trip-times (server_iperf2_trip.c): a reader of each client connection's writes */
+	struct bp_iperf2_burst_reader *bursts;  /* BP_IPERF2_MAX_THREADS of them, or NULL */
+	int nbursts;
 };
+
+/*
+ * server_iperf2_trip.c, once the streams stopped: the test's one-way delay over TCP
+ * (--trip-times) in the log, or why the client's write times could not be read.
+ */
+void srv_iperf2_trip_log(const struct srv_session *ss);
+/*
+ * The log line of a --trip-times test's one-way delays w over proto ("tcp", "udp"), counted
+ * in what ("writes", "datagrams"); nothing when w holds none.
+ */
+void srv_iperf2_log_owd(const struct srv_session *ss, const char *proto,
+			const struct bp_welford *w, const char *what);
 
 /* A refused connection is reset (TCP; fd -1: a datagram, nothing to close): counted in
  * --metrics, its line in the log. */

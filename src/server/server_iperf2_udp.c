@@ -133,12 +133,7 @@ static void log_one_way_delay(const struct srv_session *ss)
 		bp_udp_stream_stats(ss->side.udp[i2->udp_peers[i].stream], &us);
 		bp_welford_merge(&all, &us.transit);
 	}
-	if (!all.n)
-		return;
-	bp_info_peer(ss->peer, "%s: iperf 2 udp --trip-times: one-way delay %.3f ms (min %.3f, "
-		     "max %.3f, stdev %.3f) over %" PRIu64 " datagrams, by the client's clock "
-		     "and this host's", ss->peer, all.mean / 1e6, all.min / 1e6, all.max / 1e6,
-		     bp_welford_stddev(&all) / 1e6, all.n);
+	srv_iperf2_log_owd(ss, "udp", &all, "datagrams");
 }
 
 /* Every stream's FIN came: the counts end, each client socket gets its report. */

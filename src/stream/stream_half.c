@@ -17,6 +17,7 @@
 #include "io/udp_path.h"
 #include "proto/iperf3_error.h"
 #include "server/server_internal.h"
+#include "server/server_iperf2.h"
 #include "stream/stream_half.h"
 
 /* --max-rate's last second: its start and what the client's streams had moved by then. */
@@ -99,6 +100,8 @@ static int add_tcp(struct srv_session *ss, int fd, int id, bool sender, char *er
 	if (sender)
 		so.limit_bytes = blocks_of_stream(&ss->np, senders_so_far(ss)) *
 				 (uint64_t)ss->np.len;
+	else  /* a stock iperf 2 client's --trip-times: its write times are read */
+		srv_iperf2_inspect(ss, &so);
 	if (!stream_options(ss, fd, sender, &ie, err, errlen) &&
 	    bp_stream_side_add(&ss->side, fd, sender, id, &so, err, errlen))
 		ie = BP_IE_STREAMACCEPT;

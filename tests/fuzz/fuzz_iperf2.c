@@ -14,6 +14,7 @@
 #include "fuzz.h"
 #include "core/be32.h"
 #include "proto/iperf2_bounceback.h"
+#include "proto/iperf2_burst.h"
 #include "proto/iperf2_header.h"
 #include "proto/iperf2_udp.h"
 
@@ -98,6 +99,25 @@ static void bounceback_answer(const uint8_t *data, size_t size)
 		abort();
 }
 
+/*
+ * A --trip-times TCP stream (what serve reads from a peer): read whole or cut in two at any
+ * point, the same bursts and the same verdict; never more bursts than whole heads.
+ */
+static void bursts(const uint8_t *data, size_t size)
+{
+	struct bp_iperf2_burst_reader whole, cut;
+	size_t at = size ? data[0] % (size + 1) : 0;
+
+	bp_iperf2_burst_init(&whole, 0);
+	bp_iperf2_burst_init(&cut, 0);
+	bp_iperf2_burst_feed(&whole, data, size, 1);
+	bp_iperf2_burst_feed(&cut, data, at, 1);
+	bp_iperf2_burst_feed(&cut, data + at, size - at, 1);
+	if (whole.transit.n != cut.transit.n || strcmp(whole.broken, cut.broken) ||
+	    whole.transit.n > size / BP_IPERF2_BURST_HEAD_LEN)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bp_iperf2_header h, again;
@@ -109,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	udp(data, size);
 	bounceback(data, size);
 	bounceback_answer(data, size);
+	bursts(data, size);
 	if (size >= 4 && bp_iperf2_header_prefix(data, size) != (bp_iperf2_header_len(data) > 0))
 		abort();
 	if (bp_iperf2_ack_parse(data, size, &vu, &vl) == 0 && size < BP_IPERF2_ACK_LEN)
