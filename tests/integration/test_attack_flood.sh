@@ -92,7 +92,9 @@ real_tests() {
 		.["receiver.bytes"] == 1000 * .["receiver.packets"]' <<<"$out" >/dev/null
 	ok $? "$what: udp sent $(metric sender.packets "$out") datagrams, received $(metric receiver.packets "$out"), lost $(metric lost.packets "$out")"
 	jq -r '.warnings[]? | "#   udp warning: \(.code): \(.message)"' <<<"$out" 2>/dev/null
-	expect_exit 0 "$what: rr" "$bp" rr -c 127.0.0.1 -p "$sport" -t 2 --json
+	# --timeout 10: a 1 s answer is no failure here (CI run 69 under ASan, the machine 86 %
+	# busy: one answer took longer and ended the test); the flood's effect is the count
+	expect_exit 0 "$what: rr" "$bp" rr -c 127.0.0.1 -p "$sport" -t 2 --timeout 10 --json
 	jq -e '[.metrics[] | {(.name): .value}] | add | .transactions > 1000 and .failures == 0 and
 		.["server.transactions"] - .transactions <= 1 and .["server.transactions"] >= .transactions' \
 		<<<"$out" >/dev/null

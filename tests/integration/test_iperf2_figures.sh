@@ -10,8 +10,10 @@
 # each test. Stock client's -P 2 against serve: a report with the latency for each stream.
 # Over TCP (iperf -c -e --trip-times -b 50M -l 16K): serve's logged one-way delay of the
 # client's writes against iperf -s -e's "Burst Latency" avg, medians of 5 alternating rounds
-# within 0.1 ms.
-# Timing: run alone in the optimised build (figures suite), ~30 s.
+# within 0.1 ms. UDP loss through a device under test's 10 Mbit/s tbf at 20 Mbit/s: the
+# server's report's lost = the tbf's drops + the receiver's RcvbufErrors, out of order none,
+# both ways (udp --iperf2 against iperf -s -u, iperf -c -u against serve).
+# Timing: run alone in the optimised build (figures suite), ~35 s.
 # Usage: test_iperf2_figures.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -21,7 +23,8 @@ here=$(dirname "$0")
 
 checks=("one-way delay: serve against iperf -s" "jitter: serve against iperf -s"
 	"serve's log: one-way delay per test"
-	"-P 2: each stream's report has its latency" "TCP one-way delay: serve against iperf -s")
+	"-P 2: each stream's report has its latency" "TCP one-way delay: serve against iperf -s"
+	"udp --iperf2 through a tbf: lost = its drops" "iperf -c -u through a tbf to serve")
 if ! command -v iperf >/dev/null; then
 	for c in "${checks[@]}"; do skip "$c" "iperf (iperf 2) not installed"; done
 	tap_done
@@ -146,4 +149,33 @@ mo=$(printf '%s\n' "${ours[@]}" | median); mt=$(printf '%s\n' "${theirs[@]}" | m
 echo "# TCP: serve ${ours[*]} ms; iperf -s ${theirs[*]} ms"
 delays_agree "$mo" "$mt"
 ok $? "TCP one-way delay on a veth: serve's $mo ms, iperf -s's $mt ms (medians of 5, within 0.1 ms)"
+
+# UDP loss through a shaped path: 20 Mbit/s into a device under test whose tbf passes 10; what
+# the server's report says was lost is what the tbf dropped, plus what the receiver's own
+# socket buffer dropped (RcvbufErrors in its namespace), out of order none (a tbf keeps the
+# order): udp --iperf2 against iperf -s -u, and a stock client against serve
+rig_down
+rig_up --dut --rate 10mbit
+slog2="$tap_tmp/serve2.log"
+rig_bg server "$bp" serve -p "$port" --idle-timeout 5 --logfile "$slog2"
+rig_wait_port server "$port" 5
+kdrops() { rig_exec server awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $6 }' /proc/net/snmp; }
+stock_start -u "$tap_tmp/stock.log"
+d0=$(rig_qdisc_drops dut-server); k0=$(kdrops)
+out=$(rig_exec client "$bp" udp --iperf2 -c "$RIG_SERVER_IP" -p "$sport" -b 20M -t 1 -l 1000 \
+	--json --no-save 2>&1)
+d=$(($(rig_qdisc_drops dut-server) - d0)); k=$(($(kdrops) - k0))
+kill -KILL "$stock" 2>/dev/null; wait "$stock" 2>/dev/null; stock=
+lost=$(jq -r '[.metrics[] | select(.name == "lost.packets")][0].value // empty' <<<"$out")
+ooo=$(jq -r '[.metrics[] | select(.name == "receiver.out_of_order")][0].value // empty' <<<"$out")
+[ "$d" -gt 0 ] && [ "${lost:-x}" = $((d + k)) ] && [ "${ooo:-x}" = 0 ]
+ok $? "udp --iperf2 -b 20M through a 10 Mbit/s tbf: iperf -s -u's report lost ${lost:-none}, the tbf dropped $d, socket buffers $k; out of order ${ooo:-none}"
+d0=$(rig_qdisc_drops dut-server); k0=$(kdrops)
+client "$port" -b 20M
+d=$(($(rig_qdisc_drops dut-server) - d0)); k=$(($(kdrops) - k0))
+lost=$(awk '/Server Report:/ { want = 1; next }
+	want && match($0, / [0-9]+\/[0-9]+ /) { split(substr($0, RSTART + 1, RLENGTH - 2), f, "/")
+		print f[1]; exit }' <<<"$out")
+[ "$d" -gt 0 ] && [ "${lost:-x}" = $((d + k)) ]
+ok $? "iperf -c -u -b 20M through a 10 Mbit/s tbf to serve: its report lost ${lost:-none}, the tbf dropped $d, socket buffers $k"
 tap_done
