@@ -217,10 +217,16 @@ static uint64_t last_answer(struct client *c, uint64_t now)
  * would just time out, one per --timeout, to the end of -t). crr counts failed connections
  * as its measurement, so it runs on.
  */
+/* --idle-timeout, or the control protocol's step timeout when unset */
+static uint64_t idle_ns(const struct bp_rr_client_opts *o)
+{
+	return o->idle_timeout_ns ? o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
+}
+
 static bool answers_stopped(struct client *c, uint64_t now)
 {
 	const struct bp_rr_client_opts *o = c->o;
-	uint64_t idle = o->idle_timeout_ns ? o->idle_timeout_ns : BP_CTL_STEP_TIMEOUT_NS;
+	uint64_t idle = idle_ns(o);
 
 	/* rr's flows only: crr's connections come and go */
 	if (bp_net_params_conns_while_running(&o->np) || now - last_answer(c, now) < idle)
@@ -401,11 +407,7 @@ static int iperf2_start(struct client *c)
  */
 static void iperf2_end(struct client *c)
 {
-	const struct bp_rr_client_opts *o = c->o;
-
-	bp_iperf2_client_close(&c->side, bp_now_ns() + (o->idle_timeout_ns ?
-							 o->idle_timeout_ns :
-							 BP_CTL_STEP_TIMEOUT_NS));
+	bp_iperf2_client_close(&c->side, bp_now_ns() + idle_ns(c->o));
 	for (int i = 0; i < c->nflows; i++)
 		bp_rr_flow_owd(c->flows[i], &c->out->owd_up, &c->out->owd_down);
 }

@@ -515,7 +515,6 @@ expect_exit 2 "rr --trip-times without --iperf2: refused" "$bp" rr --trip-times 
 # counter on its port, the server's report (lost, received) against what it saw and what the
 # lose chain dropped. Debian's iperf -s -u 2.1.8 crashes (SIGSEGV) after its first UDP test,
 # stock clients' too: a server of its own for each run.
-# uclient_check WHAT ARGS...: one run; the report's lost must be what the lose chain dropped
 stock_u_start() {
 	ip netns exec "$RIG_LO_NS" iperf -s -u -p "$sport" -B 127.0.0.1 >>"$tap_tmp/stock_u.log" 2>&1 &
 	stock=$!
@@ -525,25 +524,32 @@ stock_u_start() {
 	done
 }
 stock_u_stop() { kill -KILL "$stock"; wait "$stock" 2>/dev/null; stock=; }
+# uclient_check WHAT COUNTER ARGS...: one run of udp --iperf2 ARGS against a fresh iperf -s -u;
+# COUNTER counts the data datagrams of the direction that ARGS sends (stock_udp_data toward
+# the server, stock_udp_back with -R): received + lost = the counter, lost = the lose chain's
+# drops + the namespace's RcvbufErrors, and the sender's count (this side's, or with -R the
+# server's from its FIN's number) = the counter
 uclient_check() {
-	local what=$1 d0 x0 k0 d x k rc sp rp lost
-	shift
+	local what=$1 counter=$2 d0 x0 k0 d x k rc sp rp lost
+	shift 2
 	stock_u_start
-	read -r d0 _ <<<"$(ctr stock_udp_data)"; read -r x0 _ <<<"$(ctr udp_dropped)"; k0=$(kdrops)
-	out=$(ns "$bp" udp --iperf2 -c 127.0.0.1 -p "$sport" --json --no-save "$@"); rc=$?
-	read -r d _ <<<"$(ctr stock_udp_data)"; read -r x _ <<<"$(ctr udp_dropped)"
+	read -r d0 _ <<<"$(ctr "$counter")"; read -r x0 _ <<<"$(ctr udp_dropped)"; k0=$(kdrops)
+	out=$(ns "$bp" udp --iperf2 -c 127.0.0.1 -p "$sport" --json --no-save "$@" \
+		2>"$tap_tmp/client.err"); rc=$?
+	read -r d _ <<<"$(ctr "$counter")"; read -r x _ <<<"$(ctr udp_dropped)"
 	d=$((d - d0)); x=$((x - x0)); k=$(($(kdrops) - k0))
 	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
 	lost=$(metric lost.packets "$out")
-	[ "$rc" -eq 0 ] && [ -n "$sp" ] && [ "$sp" -eq "$d" ] && [ "$lost" -eq $((x + k)) ] &&
-		[ "$rp" -eq $((d - x - k)) ]
-	ok $? "$what: exit $rc, sent $sp (nft $d), the report: received $rp, lost $lost (dropped $x, $k by full socket buffers)"
+	[ "$rc" -eq 0 ] && [ -n "$sp" ] && [ -n "$rp" ] && [ "$d" -gt 0 ] && [ "$sp" -eq "$d" ] &&
+		[ "$lost" -eq $((x + k)) ] && [ "$rp" -eq $((d - x - k)) ]
+	ok $? "$what: exit $rc, sent $sp (nft $d), received $rp, lost $lost (dropped $x, $k by full socket buffers) $(head -c 300 "$tap_tmp/client.err")"
 	stock_u_stop
 }
-uclient_check "udp --iperf2 -b 10M -t 1" -b 10M -t 1 -l 1000
+uclient_check "udp --iperf2 -b 10M -t 1" stock_udp_data -b 10M -t 1 -l 1000
 ns nft add rule inet bpip2 lose udp dport "$sport" @th,64,1 0 numgen inc mod 5 == 0 \
 	counter name udp_dropped drop
-uclient_check "udp --iperf2 -b 10M -t 1, every fifth datagram dropped" -b 10M -t 1 -l 1000
+uclient_check "udp --iperf2 -b 10M -t 1, every fifth datagram dropped" stock_udp_data \
+	-b 10M -t 1 -l 1000
 ns nft flush chain inet bpip2 lose
 u0=$(served_udp); k0=$(kdrops)
 out=$(ns "$bp" udp --iperf2 -c 127.0.0.1 -p "$port" -b 10M -t 1 -l 1000 --json --no-save)
@@ -552,30 +558,12 @@ k=$(($(kdrops) - k0))
 [ $(($(served_udp) - u0)) -eq $((($(metric sender.packets "$out") + 1 - k) * 1000)) ] &&
 	[ "$(metric lost.packets "$out")" = "$k" ]
 ok $? "udp --iperf2 to serve: sent $(metric sender.packets "$out"), serve received $(($(served_udp) - u0)) bytes (the FIN's too; $k dropped by full socket buffers)"
-# -R: iperf -s -u sends; this side's receiver against the counter on what left its port
-# (data datagrams: the number's sign bit 0): received + lost = the counter, lost = the lose
-# chain's drops + the namespace's RcvbufErrors, and the server's count from its FIN's number
-# rclient_check WHAT ARGS...
-rclient_check() {
-	local what=$1 d0 x0 k0 d x k rc sp rp lost
-	shift
-	stock_u_start
-	read -r d0 _ <<<"$(ctr stock_udp_back)"; read -r x0 _ <<<"$(ctr udp_dropped)"; k0=$(kdrops)
-	out=$(ns "$bp" udp --iperf2 -R -c 127.0.0.1 -p "$sport" --json --no-save "$@" \
-		2>"$tap_tmp/client.err"); rc=$?
-	read -r d _ <<<"$(ctr stock_udp_back)"; read -r x _ <<<"$(ctr udp_dropped)"
-	d=$((d - d0)); x=$((x - x0)); k=$(($(kdrops) - k0))
-	sp=$(metric sender.packets "$out"); rp=$(metric receiver.packets "$out")
-	lost=$(metric lost.packets "$out")
-	[ "$rc" -eq 0 ] && [ -n "$rp" ] && [ "$d" -gt 0 ] && [ "$sp" -eq "$d" ] &&
-		[ "$lost" -eq $((x + k)) ] && [ "$rp" -eq $((d - x - k)) ]
-	ok $? "$what: exit $rc, received $rp, lost $lost (nft: $d sent, $x dropped, $k by full socket buffers), the server's count $sp $(head -c 300 "$tap_tmp/client.err")"
-	stock_u_stop
-}
-rclient_check "udp --iperf2 -R -b 10M -t 1" -b 10M -t 1 -l 1000
+# -R: iperf -s -u sends, this side's receiver counts against what left the server's port
+uclient_check "udp --iperf2 -R -b 10M -t 1" stock_udp_back -R -b 10M -t 1 -l 1000
 ns nft add rule inet bpip2 lose udp sport "$sport" @th,64,1 0 numgen inc mod 5 == 0 \
 	counter name udp_dropped drop
-rclient_check "udp --iperf2 -R -b 10M -t 1, every fifth datagram dropped" -b 10M -t 1 -l 1000
+uclient_check "udp --iperf2 -R -b 10M -t 1, every fifth datagram dropped" stock_udp_back \
+	-R -b 10M -t 1 -l 1000
 ns nft flush chain inet bpip2 lose
 # toward serve, which sends no UDP -R: the header goes unanswered, the test says so
 expect_exit 1 "udp --iperf2 -R to serve: fails" ns "$bp" udp --iperf2 -R -c 127.0.0.1 -p "$port" -t 1
