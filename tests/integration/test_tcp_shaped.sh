@@ -68,9 +68,18 @@ if ! rig_require; then
 fi
 
 # shaped RATE_NAME RATE_BITS: one rig, a server in it, an upload and a reverse test.
+# The rig's bucket holds 40 ms of tokens, not the default one tick (4 ms at HZ 250): tbf
+# adds tokens for the time since its last wake-up but keeps at most a bucketful, so a wake-up
+# late by more than the bucket's time costs the link itself rate. A hypervisor taking 6 % of
+# this VM's time (steal) held the default 100mbit rig at 91.2-92.9 % in every second (CPU hogs
+# alone do not: 95.3-95.9 %), and CI run 71 read 92.70 % once. The bigger bucket's one extra
+# burst at the start falls in the omitted second (-O 1), and a backlogged TCP queue keeps it
+# empty after. The goodput checked is the median of the measured seconds (-t 4 -O 1: four),
+# so one disturbed second does not decide; each second's rate is bytes*8 over its own span
+# (check_rates), so a miscounted second still fails.
 shaped() {
-	local name=$1 bits=$2 dir j v pct
-	rig_up --rate "$name"
+	local name=$1 bits=$2 dir j v pct each
+	rig_up --rate "$name" --burst "$((bits / 8 / 25))"
 	rig_bg server "$bp" serve -p 5201 --idle-timeout 5 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
 	rig_wait_port server 5201 5  # port-ok: in the test's own namespaces
 	for dir in upload reverse; do
@@ -78,10 +87,12 @@ shaped() {
 			$([ "$dir" = reverse ] && echo -R) 2>"$tap_tmp/err")
 		check_rates "$j" "$name $dir"
 		v=$(metric receiver.bitrate "$j")
-		pct=$(awk -v v="${v:-0}" -v b="$bits" 'BEGIN { printf "%.2f", v / b * 100 }')
-		echo "# $name $dir: receiver $v bit/s = $pct % of the shaped rate"
+		each=$(jq -r --arg b "$bits" '[.intervals[].metrics | select(.omitted != 1)
+			| ."receiver.bitrate" / ($b | tonumber) * 100 | . * 100 | round / 100] | join(" ")' <<<"$j")
+		pct=$(tr ' ' '\n' <<<"$each" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] + 0 }')
+		echo "# $name $dir: receiver $v bit/s; seconds at $each % of the shaped rate; warnings: $(jq -c .warnings <<<"$j")"
 		awk -v p="$pct" 'BEGIN { exit !(p >= 93 && p <= 99) }'
-		ok $? "$name $dir: receiver goodput $pct % of $name (93-99 %)"
+		ok $? "$name $dir: receiver goodput, median second, $pct % of $name (93-99 %)"
 	done
 	rig_down
 }
