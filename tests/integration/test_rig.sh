@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test rig itself (tests/rig/rig.sh, docs/ARCHITECTURE.md, "Tests, benches and CI"): namespaces and addresses, reachability,
 # a tbf-shaped link measured by iperf3 at its rate, isolation and non-collision of concurrent
-# rigs (in one shell and across processes), and a teardown that leaves nothing behind — on
+# rigs (in one shell and across processes), a mirror's copies (rig_mirror), and a teardown that leaves nothing behind — on
 # rig_down, on exit and on SIGTERM. Needs root, iperf3, jq and ping; otherwise every check SKIPs.
 # Usage: test_rig.sh [BOARDPERF]   (the binary is not used; accepted like the other scripts)
 set -u
@@ -30,7 +30,8 @@ checks=(
 	"iperf3 through the DUT at 100mbit reads 90-100 Mbit/s received"
 	"UDP flood at 150 Mbit/s: tbf drops on dut-server, none on the client's qdisc"
 	"rig_nft loads a ruleset into the DUT (ct state new limit rate)"
-	"rig_down deletes all three namespaces of a DUT rig"
+	"rig_mirror: the mirror is handed each datagram to its port the server gets, no other"
+	"rig_down deletes all four namespaces of a DUT rig with a mirror"
 	"rig_require says 'needs root' when not root"
 	"whole test under 30 s"
 )
@@ -226,23 +227,43 @@ else
 	echo "ok $tap_n - ${checks[18]} # SKIP $RIG_SKIP_REASON"
 fi
 
+# The mirror: 40 datagrams to its port and 40 to the next one, through the DUT; counters on
+# both receivers' input count each port's (ground truth: the copies reach a socket's layer).
+mport=5301  # port-ok: in the test's own namespaces
+counters="table inet rigm { counter a { }; counter b { }; chain in { type filter hook input priority 0; udp dport $mport counter name a; udp dport $((mport + 1)) counter name b; }; }"
+count() { rig_exec "$1" nft list counter inet rigm "$2" | awk '/packets/ { print $2 }'; }
+if rig_require nft >/dev/null && rig_mirror "$mport" 2>"$tap_tmp/mirror.err"; then
+	mirror_ns=$RIG_MIRROR_NS
+	rig_exec server nft "$counters" && rig_exec mirror nft "$counters"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	rig_exec client bash -c 'for i in $(seq 40); do printf x >"/dev/udp/$1/$2"; printf y >"/dev/udp/$1/$3"; done' \
+		_ "$RIG_SERVER_IP" "$mport" "$((mport + 1))"
+	sa=$(count server a) sb=$(count server b) ma=$(count mirror a) mb=$(count mirror b)
+	[ "$sa" = 40 ] && [ "$sb" = 40 ] && [ "$ma" = 40 ] && [ "$mb" = 0 ]
+	ok $? "${checks[19]} (server $sa and $sb, mirror $ma and $mb of 40 and 40)"
+else
+	mirror_ns=
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - ${checks[19]} # SKIP ${RIG_SKIP_REASON:-$(cat "$tap_tmp/mirror.err")}"
+fi
+
 rig_down
 left=
-for ns in $dut_ns; do ns_exists "$ns" && left+=" $ns"; done
-[ -z "$left" ] && [ -z "${RIG_DUT_NS:-}" ]
-ok $? "${checks[19]}${left:+ (left:$left)}"
+for ns in $dut_ns $mirror_ns; do ns_exists "$ns" && left+=" $ns"; done
+[ -z "$left" ] && [ -z "${RIG_DUT_NS:-}" ] && [ -z "${RIG_MIRROR_NS:-}" ]
+ok $? "${checks[20]}${left:+ (left:$left)}"
 
 # 21. rig_require as an unprivileged user
 if command -v setpriv >/dev/null && out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
 	bash -c '. "$1"; rig_require; echo "rc=$? $RIG_SKIP_REASON"' _ "$rig_lib" 2>&1); then
 	grep -q '^rc=1 needs root$' <<<"$out"
-	ok $? "${checks[20]}"
+	ok $? "${checks[21]}"
 else
 	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - ${checks[20]} # SKIP cannot run as nobody (setpriv, or $rig_lib unreadable)"
+	echo "ok $tap_n - ${checks[21]} # SKIP cannot run as nobody (setpriv, or $rig_lib unreadable)"
 fi
 
 rig_down --all
 [ "$SECONDS" -lt 30 ]
-ok $? "${checks[21]} (${SECONDS} s)"
+ok $? "${checks[22]} (${SECONDS} s)"
 tap_done

@@ -89,6 +89,9 @@
 #                                 killed by rig_down
 #   rig_wait_port client|server|dut PORT [SECONDS]   waits until a TCP listener is up (default 3 s)
 #   rig_nft [RULESET]             nft -f - in the DUT (RULESET, or stdin); needs --dut and nft
+#   rig_mirror UDP_PORT           a fourth namespace (role mirror, RIG_MIRROR_NS) that is handed a
+#                                 copy of every datagram to UDP_PORT the server's veth receives
+#                                 (see "A mirror" below); needs nft
 #   rig_qdisc_drops ROLE          root qdisc's drop counter on ROLE's veth (tbf when shaped); ROLE is
 #                                 client, server, dut-client (bpd-c) or dut-server (bpd-s)
 #   rig_qdisc_sent_packets ROLE   root qdisc's sent packets; rig_qdisc_sent_bytes ROLE: bytes
@@ -103,7 +106,7 @@ if [ -z "${BP_RUN:-}" ]; then
 	BP_RUN=r$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 	export BP_RUN
 fi
-declare -gA _rig_ns_client _rig_ns_server _rig_ns_dut _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist _rig_shaping
+declare -gA _rig_ns_client _rig_ns_server _rig_ns_dut _rig_ns_mirror _rig_ip_client _rig_ip_server _rig_net _rig_pids _rig_nslist _rig_shaping
 _rig_trap_set=${_rig_trap_set:-0}
 RIG_LOCK=${RIG_LOCK:-/run/lock/boardperf-rig.lock}
 
@@ -147,6 +150,15 @@ rig_tap_skip() {
 		echo "ok $tap_n - $d # SKIP ${RIG_SKIP_REASON:-no rig}"
 	done
 }
+
+# A mirror (issue 35): rig_mirror UDP_PORT adds bpm-<run>-<shell pid>-<n>, joined to the server
+# by a veth pair bpm0 (server) <-> bpm1 (mirror). An nftables netdev rule on bps0's ingress
+# (`udp dport PORT dup to "bpm0"`) clones each such frame as it arrives, after the rig's shaping
+# (and the DUT's), so a second receiver sees the same datagrams at the same moments as the
+# server: two receivers' figures on one traffic, not on two runs of it. bpm1 carries the
+# server's own address and MAC (the copies are addressed to them). What the mirror's receiver
+# answers goes nowhere (its ARP for the client reaches only bpm0, which holds no address), so
+# the client hears the server only.
 
 # ---- helpers -----------------------------------------------------------------------------
 # _rig_rate_bits RATE: tc rate syntax -> bits per second (integer). Bare number = bit/s as in tc.
@@ -196,7 +208,7 @@ _rig_default_burst() {
 _rig_sweep() {
 	local ns pid
 	for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
-		[[ $ns =~ ^bp[cdst]-([a-z0-9]+-)?([0-9]+)-([0-9]+|probe)$ ]] || continue
+		[[ $ns =~ ^bp[cdmst]-([a-z0-9]+-)?([0-9]+)-([0-9]+|probe)$ ]] || continue
 		pid=${BASH_REMATCH[2]}
 		[ -d "/proc/$pid" ] && continue
 		[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] || continue
@@ -224,7 +236,10 @@ _rig_ns_of() { # _rig_ns_of client|server|dut|dut-client|dut-server -> namespace
 	dut | dut-client | dut-server)
 		[ -n "${RIG_DUT_NS:-}" ] || { _rig_err "role '$1': rig $RIG_ID has no DUT (rig_up --dut)"; return 1; }
 		echo "$RIG_DUT_NS" ;;
-	*) _rig_err "unknown role '$1' (client|server|dut)"; return 1 ;;
+	mirror)
+		[ -n "${RIG_MIRROR_NS:-}" ] || { _rig_err "role mirror: rig $RIG_ID has no mirror (rig_mirror)"; return 1; }
+		echo "$RIG_MIRROR_NS" ;;
+	*) _rig_err "unknown role '$1' (client|server|dut|mirror)"; return 1 ;;
 	esac
 }
 
@@ -357,6 +372,7 @@ rig_up() {
 	_rig_ns_client[$n]=$cns
 	_rig_ns_server[$n]=$sns
 	_rig_ns_dut[$n]=$dns
+	_rig_ns_mirror[$n]=
 	_rig_ip_client[$n]=198.18.$net.1
 	_rig_ip_server[$n]=198.18.$net.2
 	[ -n "$dns" ] && _rig_ip_server[$n]=198.19.$net.2
@@ -415,6 +431,8 @@ rig_use() {
 	else
 		unset RIG_DUT_NS RIG_DUT_CLIENT_IF RIG_DUT_SERVER_IF RIG_DUT_CLIENT_IP RIG_DUT_SERVER_IP
 	fi
+	if [ -n "${_rig_ns_mirror[$n]:-}" ]; then export RIG_MIRROR_NS=${_rig_ns_mirror[$n]}
+	else unset RIG_MIRROR_NS; fi
 	IFS='|' read -r RIG_RATE RIG_BURST RIG_LATENCY _rig_offload <<<"${_rig_shaping[$n]}"
 	export RIG_RATE RIG_BURST RIG_LATENCY
 }
@@ -458,6 +476,42 @@ rig_nft() {
 	else
 		ip netns exec "$ns" nft -f -
 	fi
+}
+
+# rig_mirror UDP_PORT: the mirror of the current rig (header, "A mirror").
+rig_mirror() {
+	local port=$1 n=${RIG_ID:-} mns sns mac addr ok=1
+	[ -n "$n" ] || { _rig_err "no rig is up (rig_up, or rig_use ID)"; return 1; }
+	if ! [[ $port =~ ^[0-9]{1,5}$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then
+		_rig_err "rig_mirror: port '$port' is not 1-65535"
+		return 2
+	fi
+	[ -z "${_rig_ns_mirror[$n]}" ] || { _rig_err "rig_mirror: rig $n has a mirror already"; return 1; }
+	command -v nft >/dev/null 2>&1 || { _rig_err "rig_mirror: nft not found (apt-get install nftables)"; return 2; }
+	sns=$RIG_SERVER_NS mns=bpm-$BP_RUN-$BASHPID-$n
+	_rig_lock || return 1
+	if ip netns add "$mns"; then
+		_rig_nslist[$n]+="$mns "
+		_rig_ns_mirror[$n]=$mns
+	else
+		ok=0
+	fi
+	mac=$(ip -n "$sns" -br link show dev bps0 | awk '{ print $3 }')
+	addr=$(ip -n "$sns" -4 -o addr show dev bps0 | awk '{ print $4 }')
+	[ "$ok" = 1 ] && ip link add name bpm0 netns "$sns" type veth peer name bpm1 netns "$mns" || ok=0
+	if [ "$ok" = 1 ]; then
+		ip netns exec "$sns" sysctl -qw net.ipv6.conf.bpm0.disable_ipv6=1 2>/dev/null
+		ip netns exec "$mns" sysctl -qw net.ipv6.conf.bpm1.disable_ipv6=1 2>/dev/null
+		ip -n "$mns" link set bpm1 address "$mac" && ip -n "$mns" addr add "$addr" dev bpm1 &&
+			ip -n "$mns" link set lo up && ip -n "$mns" link set bpm1 up &&
+			ip -n "$sns" link set bpm0 up || ok=0
+	fi
+	[ "$ok" = 1 ] && _rig_shape "$mns" bpm1 noshape || ok=0
+	[ "$ok" = 1 ] && printf 'table netdev rig_mirror { chain in { type filter hook ingress device "bps0" priority 0; udp dport %s dup to "bpm0"; }; }\n' "$port" |
+		ip netns exec "$sns" nft -f - || ok=0
+	_rig_unlock
+	[ "$ok" = 1 ] || { _rig_err "rig_mirror: set-up failed (nftables' netdev dup needs CONFIG_NFT_DUP_NETDEV)"; return 1; }
+	export RIG_MIRROR_NS=$mns
 }
 
 # _rig_qdisc_field ROLE AWK-FIELD: from the root qdisc's " Sent B bytes P pkt (dropped D, ..." line.
@@ -536,12 +590,13 @@ rig_down() {
 			ip netns del "$ns" 2>/dev/null || { [ -e "/run/netns/$ns" ] && _rig_err "could not delete namespace $ns"; }
 		done
 		[ "$locked" = 0 ] && _rig_unlock
-		unset "_rig_nslist[$n]" "_rig_pids[$n]" "_rig_ns_client[$n]" "_rig_ns_server[$n]" "_rig_ns_dut[$n]" \
+		unset "_rig_nslist[$n]" "_rig_pids[$n]" "_rig_ns_client[$n]" "_rig_ns_server[$n]" "_rig_ns_dut[$n]" "_rig_ns_mirror[$n]" \
 			"_rig_ip_client[$n]" "_rig_ip_server[$n]" "_rig_net[$n]" "_rig_shaping[$n]"
 		if [ "$n" = "${RIG_ID:-}" ]; then
 			unset RIG_ID RIG_CLIENT_NS RIG_SERVER_NS RIG_CLIENT_IP RIG_SERVER_IP RIG_CLIENT_IF \
 				RIG_SERVER_IF RIG_NET RIG_BG_PID RIG_RATE RIG_BURST RIG_LATENCY \
-				RIG_DUT_NS RIG_DUT_CLIENT_IF RIG_DUT_SERVER_IF RIG_DUT_CLIENT_IP RIG_DUT_SERVER_IP
+				RIG_DUT_NS RIG_DUT_CLIENT_IF RIG_DUT_SERVER_IF RIG_DUT_CLIENT_IP RIG_DUT_SERVER_IP \
+				RIG_MIRROR_NS
 		fi
 	done
 	return 0
