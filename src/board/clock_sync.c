@@ -1,6 +1,7 @@
 #include "board/clock_sync.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "board/jsonval.h"
@@ -88,6 +89,27 @@ int bp_clock_sync_synchronized(const struct bp_clock_sync *c)
 	if (!c->kernel_known)
 		return -1;
 	return !(c->status & STA_UNSYNC) && c->state != TIME_ERROR;
+}
+
+const char *bp_clock_sync_describe(const struct bp_clock_sync *c, char *buf, size_t len)
+{
+	int synced = bp_clock_sync_synchronized(c);
+	size_t n;
+
+	if (synced > 0)
+		n = (size_t)snprintf(buf, len, "synchronised, maxerror %.3f ms",
+				     (double)c->maxerror_us / 1e3);
+	else if (synced == 0)
+		n = (size_t)snprintf(buf, len, "not synchronised (%s)",
+				     c->state == TIME_ERROR && !(c->status & STA_UNSYNC) ?
+				     "TIME_ERROR" : "STA_UNSYNC");
+	else
+		n = (size_t)snprintf(buf, len, "kernel not asked");
+	for (int i = 0; i < c->n_daemons && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "; ", c->daemons[i]);
+	if (!c->n_daemons && n < len)
+		snprintf(buf + n, len - n, ", no time daemon");
+	return buf;
 }
 
 static const char *state_name(int state)

@@ -14,6 +14,7 @@
 #define BP_BOARD_CLOCK_SYNC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/timex.h>
 
@@ -48,6 +49,12 @@ void bp_clock_sync_read(const char *root, struct bp_clock_sync *c);
  * -1 when the kernel was not asked.
  */
 int bp_clock_sync_synchronized(const struct bp_clock_sync *c);
+
+/*
+ * The facts in a few words for a log line, e.g. "synchronised, maxerror 1.500 ms; chronyd",
+ * "not synchronised (STA_UNSYNC), no time daemon", "kernel not asked; chronyd". Returns buf.
+ */
+const char *bp_clock_sync_describe(const struct bp_clock_sync *c, char *buf, size_t len);
 
 /*
  * {"synchronized", "state", "maxerror_us", "esterror_us", "offset_us", "daemons",

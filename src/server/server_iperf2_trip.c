@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "board/clock_sync.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/log_limit.h"
@@ -65,10 +66,17 @@ void srv_iperf2_trip_log(const struct srv_session *ss)
 void srv_iperf2_log_owd(const struct srv_session *ss, const char *proto,
 			const struct bp_welford *w, const char *what)
 {
+	struct bp_clock_sync c;
+	char clock[160];
+
 	if (!w->n)
 		return;
+	/* The figure holds the two clocks' offset: this end's state beside it (the client's
+	 * is in its own result when it is boardperf; iperf 2 carries none) */
+	bp_clock_sync_read("/", &c);
 	bp_info_peer(ss->peer, "%s: iperf 2 %s --trip-times: one-way delay %.3f ms (min %.3f, "
 		     "max %.3f, stdev %.3f) over %" PRIu64 " %s, by the client's clock and this "
-		     "host's", ss->peer, proto, w->mean / 1e6, w->min / 1e6, w->max / 1e6,
-		     bp_welford_stddev(w) / 1e6, w->n, what);
+		     "host's (%s)", ss->peer, proto, w->mean / 1e6, w->min / 1e6, w->max / 1e6,
+		     bp_welford_stddev(w) / 1e6, w->n, what,
+		     bp_clock_sync_describe(&c, clock, sizeof(clock)));
 }

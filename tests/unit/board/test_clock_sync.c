@@ -58,6 +58,37 @@ static void decoded(void)
 	json_decref(j);
 }
 
+/* The few words serve's log line gives its clock (its --trip-times one-way delays). */
+static void described(void)
+{
+	struct bp_clock_sync c = { .timesyncd_synchronized = -1 };
+	struct timex tx = { .status = STA_PLL, .maxerror = 1500 };
+	char b[96], tiny[8];
+
+	bp_clock_sync_from_timex(&tx, TIME_OK, &c);
+	CHECK_STR(bp_clock_sync_describe(&c, b, sizeof(b)),
+		  "synchronised, maxerror 1.500 ms, no time daemon");
+	c.n_daemons = 2;
+	strcpy(c.daemons[0], "chronyd");
+	strcpy(c.daemons[1], "ntpd");
+	CHECK_STR(bp_clock_sync_describe(&c, b, sizeof(b)),
+		  "synchronised, maxerror 1.500 ms; chronyd, ntpd");
+	c.n_daemons = 0;
+	tx.status = STA_UNSYNC;
+	bp_clock_sync_from_timex(&tx, TIME_ERROR, &c);
+	CHECK_STR(bp_clock_sync_describe(&c, b, sizeof(b)),
+		  "not synchronised (STA_UNSYNC), no time daemon");
+	tx.status = 0;
+	bp_clock_sync_from_timex(&tx, TIME_ERROR, &c);
+	CHECK_STR(bp_clock_sync_describe(&c, b, sizeof(b)),
+		  "not synchronised (TIME_ERROR), no time daemon");
+	c.kernel_known = false;
+	c.n_daemons = 1;
+	CHECK_STR(bp_clock_sync_describe(&c, b, sizeof(b)), "kernel not asked; chronyd");
+	/* cut to the buffer, never past it */
+	CHECK_STR(bp_clock_sync_describe(&c, tiny, sizeof(tiny)), "kernel ");
+}
+
 static int put(const char *root, const char *rel, const char *text)
 {
 	char path[4096], *slash;
@@ -141,6 +172,7 @@ int main(void)
 {
 	decoded();
 	tree();
+	described();
 	real_machine();
 	return tap_done();
 }
