@@ -1,6 +1,9 @@
 #include "board/inventory.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "board/blockdev.h"
 #include "board/board.h"
@@ -11,6 +14,7 @@
 #include "board/jsonval.h"
 #include "board/memory.h"
 #include "board/nic.h"
+#include "board/nic_features.h"
 #include "board/os.h"
 #include "board/sysfs.h"
 #include "board/thermal.h"
@@ -50,14 +54,35 @@ static json_t *memory_json(const char *root)
 	return bp_memory_to_json(&mem);
 }
 
+/* ifname's offload features, null when the kernel has none for it */
+static json_t *nic_features_json(const char *ifname, int sock)
+{
+	struct bp_nic_features fs;
+	json_t *j;
+
+	if (sock < 0 || bp_nic_features_read(ifname, bp_ethtool_ioctl, &sock, &fs))
+		return json_null();
+	j = bp_nic_features_to_json(&fs);
+	bp_nic_features_free(&fs);
+	return j ? j : json_null();
+}
+
 static json_t *nics_json(const char *root)
 {
 	struct bp_nic_info *nics;
 	int n = bp_nic_list(root, &nics);
 	json_t *a = json_array();
+	/* the kernel is asked only on the real machine: a saved tree has no NIC to ask */
+	int sock = strcmp(root, "/") ? -1 : socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, bp_nic_to_json(&nics[i]));
+	for (int i = 0; i < n; i++) {
+		json_t *o = bp_nic_to_json(&nics[i]);
+
+		bp_json_put(o, "features", nic_features_json(nics[i].name, sock));
+		json_array_append_new(a, o);
+	}
+	if (sock >= 0)
+		close(sock);
 	free(nics);
 	return a;
 }

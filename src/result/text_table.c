@@ -130,17 +130,18 @@ static void pad(FILE *out, size_t n)
 		fputc(' ', out);
 }
 
+/* Column 0, then columns lo to hi - 1 of one row. */
 static void print_row(FILE *out, const struct bp_table *t, char *const *row,
-		      const size_t *width)
+		      const size_t *width, size_t lo, size_t hi)
 {
 	size_t last = 0;
 
 	/* Stop after the last non-empty cell so that no row ends in blanks. */
-	for (size_t c = 0; c < t->ncols; c++)
+	for (size_t c = lo; c < hi; c++)
 		if (row[c] && *row[c])
 			last = c;
 	pad(out, t->indent);
-	for (size_t c = 0; c <= last; c++) {
+	for (size_t c = 0; c <= last; c = c ? c + 1 : lo) {
 		const char *s = row[c] ? row[c] : "";
 		size_t fill = width[c] - bp_text_width(s);
 
@@ -155,12 +156,29 @@ static void print_row(FILE *out, const struct bp_table *t, char *const *row,
 	fputc('\n', out);
 }
 
+/* Where the block of columns from lo ends: as many as fit beside column 0, one at least. */
+static size_t block_end(const struct bp_table *t, const size_t *width, size_t lo)
+{
+	size_t used = t->indent + width[0], hi = lo;
+
+	while (hi < t->ncols && (hi == lo || !t->max_width ||
+				 used + t->gap[hi] + width[hi] <= t->max_width)) {
+		used += t->gap[hi] + width[hi];
+		hi++;
+	}
+	return hi;
+}
+
 int bp_table_print(FILE *out, const struct bp_table *t)
 {
 	size_t *width = calloc(t->ncols ? t->ncols : 1, sizeof(*width));
 
 	if (!width)
 		return -ENOMEM;
+	if (!t->ncols) {  /* no column: nothing to print */
+		free(width);
+		return 0;
+	}
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			size_t w = bp_text_width(t->cells[r * t->ncols + c]);
@@ -169,8 +187,15 @@ int bp_table_print(FILE *out, const struct bp_table *t)
 				width[c] = w;
 		}
 	}
-	for (size_t r = 0; r < t->nrows; r++)
-		print_row(out, t, &t->cells[r * t->ncols], width);
+	for (size_t lo = 1, hi; lo < t->ncols || lo == 1; lo = hi) {
+		hi = t->ncols > 1 ? block_end(t, width, lo) : 1;
+		if (lo > 1)
+			fputc('\n', out);
+		for (size_t r = 0; r < t->nrows; r++)
+			print_row(out, t, &t->cells[r * t->ncols], width, lo, hi);
+		if (hi <= lo)
+			break;
+	}
 	free(width);
 	return ferror(out) ? -EIO : 0;
 }

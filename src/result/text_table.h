@@ -17,6 +17,7 @@ struct bp_table {
 	bool *right;          /* per column: right-aligned (numbers) */
 	unsigned *gap;        /* per column: blanks before it (ignored for column 0) */
 	unsigned indent;      /* blanks before every row */
+	size_t max_width;     /* 0, or the width a row may take: wider tables go on in blocks */
 };
 
 /* 0 or -ENOMEM. Columns start left-aligned with a gap of two blanks. */
@@ -41,7 +42,11 @@ size_t bp_text_width(const char *s);
 char *bp_text_clean(char *s);
 void bp_text_put(FILE *out, const char *s);
 
-/* 0, -ENOMEM or -EIO (the stream reports a write error). */
+/*
+ * 0, -ENOMEM or -EIO (the stream reports a write error). A table wider than max_width is
+ * printed in blocks of columns, each led by column 0 (the rows' names) and each within
+ * max_width where its columns allow, a blank line between them.
+ */
 int bp_table_print(FILE *out, const struct bp_table *t);
 
 #endif

@@ -264,9 +264,10 @@ static bool column_known(const json_t *arr, const char *key)
 }
 
 /*
- * Union of the elements' keys, in the order they are first seen, without the columns
- * that hold no real value in any record: on an x86 PC the ARM implementer, part and
- * variant are "unknown" for every core, and a column of "unknown" tells a person nothing.
+ * Union of the elements' keys but those holding objects, in the order they are first seen,
+ * without the columns that hold no real value in any record: on an x86 PC the ARM
+ * implementer, part and variant are "unknown" for every core, and a column of "unknown"
+ * tells a person nothing.
  */
 static int table_keys(const json_t *arr, const char ***keys, size_t *nkeys)
 {
@@ -280,7 +281,8 @@ static int table_keys(const json_t *arr, const char ***keys, size_t *nkeys)
 
 			for (j = 0; j < n && strcmp(k[j], key); j++)
 				;
-			if (j < n || !column_known(arr, key))
+			/* a record's nested detail (a NIC's features) is the JSON's: no cell holds it */
+			if (j < n || json_is_object(val) || !column_known(arr, key))
 				continue;
 			if (n == cap) {
 				const char **p = realloc(k, (cap = cap ? cap * 2 : 8) * sizeof(*k));
@@ -351,6 +353,7 @@ static int print_records(FILE *out, const struct records *rec, unsigned indent)
 	err = bp_table_init(&t, nkeys + off, indent);
 	if (err)
 		goto out;
+	t.max_width = (size_t)bp_term_width_of(out);
 	err = bp_table_add_row(&t);
 	if (!err && off)
 		err = bp_table_set(&t, 0, rec->corner);
