@@ -132,7 +132,11 @@ for p in "${holders[@]}"; do wait "$p" || fails=$((fails + 1)); done
 
 w=$tap_tmp/wide.json
 echo "# attacker from 16 subnets: $(jq -c 'del(.release_after_s, .retry_s, .examples, .refusals, .releases)' "$w")"
-[ "$(jq .max_held "$w")" -eq 16 ]; ok $? "the 16 subnets together held all 16 slots ($(jq .max_held "$w"))"
+# At least 16: the attacker's count can run one ahead of the server's, when it reads a new
+# connection's admission before the release of the one whose slot it took (two sockets, read
+# in either order: 17 once in CI run 74 under ASan); the cap itself is the --max-clients 2
+# server's above, counted by the server.
+[ "$(jq .max_held "$w")" -ge 16 ]; ok $? "the 16 subnets together held all 16 slots ($(jq .max_held "$w"))"
 jq -e '.examples | to_entries | any(.value | test("^streams not connected: 0 of 128 came, none in the last [0-9.]+ s, and the server is full: test released, its slot given to another client$"))' "$w" >/dev/null
 ok $? "a stalled test gave its slot up, and its client was told why"
 

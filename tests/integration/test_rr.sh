@@ -249,11 +249,10 @@ if figures; then
 		wait_log "$tap_tmp/pinned.log" listening
 		sleep 0.3
 		bps=(); sps=()
-		# Five rounds: this machine's host slows a whole second now and then (both tools' p50
-		# 25 us against 18 us in the same round); three rounds' median met two such once.
-		# sockperf's -t takes whole seconds; rr's p50 of 0.5 s holds 25,000 transactions.
-		for _ in 1 2 3 4 5; do
-			bps+=("$(taskset -c 0 "$bp" rr -c 127.0.0.1 -p "$bport" -t 0.5 -l 64 --json |
+		# Eight rounds of one second each, alternating, the same windows for both tools
+		# (sockperf's -t takes whole seconds): the host slows this CPU for seconds at a time.
+		for _ in 1 2 3 4 5 6 7 8; do
+			bps+=("$(taskset -c 0 "$bp" rr -c 127.0.0.1 -p "$bport" -t 1 -l 64 --json |
 				jq '.latency.transaction.p50')")
 			# --full-rtt: sockperf reports half the round trip unless asked. --mps=max: a
 			# closed loop as rr's; its default 10,000 messages/s leaves the CPU idle between
@@ -261,14 +260,18 @@ if figures; then
 			sps+=("$(taskset -c 0 sockperf ping-pong --tcp -i 127.0.0.1 -p "$sport" -t 1 -m 64 \
 				--full-rtt --mps=max 2>&1 | awk '/percentile 50.000/ { print $NF * 1000 }')")
 		done
-		# The median of the rounds' ratios: each round's pair saw the same host, where the
-		# medians of each tool's own rounds did not (CI, session 20: boardperf 19.1, 19.6, 26.3,
-		# 25.4, 24.5 us against sockperf 19.6, 19.5, 25.5, 24.9, 18.5: each pair within 3 %
-		# but one, the medians 24.5 against 19.6).
-		r=$(for i in 0 1 2 3 4; do echo "${bps[i]} ${sps[i]}"; done |
-			awk '$1 > 0 && $2 > 0 { printf "%.4f\n", $1 / $2 }' | sort -g | sed -n 3p)
+		# Each tool's best round: a round here reads either near 8 us or near 11.5 us, both
+		# tools alike (boardperf 8.0, 8.0, 8.9, 11.6, 8.0, 11.4, 8.3, 11.7, 11.4, 11.0 in ten
+		# half-second runs; sockperf near 11.5 in four rounds of five in CI run 73, near 7.9 in
+		# all five of run 74 while boardperf was near 11.5 in four of its): the host slows
+		# this CPU for seconds at a time, and a round's pair does not share its windows (run
+		# 74's median ratio 1.45), as before (session 20: both 25 us against 19 in a round).
+		# A host only takes speed away: the fastest round is each tool undisturbed.
+		best() { printf '%s\n' "$@" | awk '$1 > 0' | sort -g | head -1; }
+		b=$(best "${bps[@]}") s=$(best "${sps[@]}")
+		r=$(awk -v b="${b:-0}" -v s="${s:-0}" 'BEGIN { if (b > 0 && s > 0) printf "%.4f", b / s }')
 		awk -v r="${r:-0}" 'BEGIN { exit !(r >= 0.8 && r <= 1.2) }'
-		ok $? "rr p50 within ±20 % of sockperf ping-pong's (median ratio of five rounds ${r:-none}; rounds ${bps[*]} / ${sps[*]} ns)"
+		ok $? "rr p50 within ±20 % of sockperf ping-pong's (best rounds ${b:-none} / ${s:-none} ns, ratio ${r:-none}; rounds ${bps[*]} / ${sps[*]} ns)"
 	else
 		skip "rr p50 within ±20 % of sockperf ping-pong's" "sockperf or taskset not installed"
 	fi
