@@ -25,12 +25,13 @@ fi
 
 # ethtool -k bpc0 in the client, as "name state" lines, its older names made the kernel's
 ethtool_k() {
-	rig_exec client ethtool -k bpc0 | awk -F': ' 'NR > 1 {
-		n = $1; gsub(/^[ \t]+/, "", n)
+	rig_exec client ethtool -k bpc0 | awk -F': ' 'BEGIN {
 		a["rx-checksumming"] = "rx-checksum"; a["generic-receive-offload"] = "rx-gro"
 		a["large-receive-offload"] = "rx-lro"; a["rx-vlan-offload"] = "rx-vlan-hw-parse"
 		a["tx-vlan-offload"] = "tx-vlan-hw-insert"; a["ntuple-filters"] = "rx-ntuple-filter"
-		a["receive-hashing"] = "rx-hashing"; a["generic-segmentation-offload"] = "tx-generic-segmentation"
+		a["receive-hashing"] = "rx-hashing"; a["generic-segmentation-offload"] = "tx-generic-segmentation" }
+	NR > 1 {
+		n = $1; gsub(/^[ \t]+/, "", n)
 		if (n in a) n = a[n]
 		print n "\t" $2 }' | sort -u
 }

@@ -75,16 +75,16 @@ jits() {
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "" }'; }
 
-# stock_start -u|-t LOG: a stock iperf -s (-u: UDP) on the server, its output appended to LOG,
-# listening when this returns
+# stock_start -u|-t LOG [ROLE PORT]: a stock iperf -s (-u: UDP) in ROLE's namespace (the
+# server's) on PORT ($sport), its output appended to LOG, listening when this returns
 stock_start() {
-	local f=t
+	local f=t role=${3:-server} p=${4:-$sport}
 	[ "$1" = -u ] && f=u
-	if [ "$f" = u ]; then rig_bg server iperf -s -u -e -p "$sport" >>"$2" 2>&1
-	else rig_bg server iperf -s -e -p "$sport" >>"$2" 2>&1; fi
+	if [ "$f" = u ]; then rig_bg "$role" iperf -s -u -e -p "$p" >>"$2" 2>&1
+	else rig_bg "$role" iperf -s -e -p "$p" >>"$2" 2>&1; fi
 	stock=$RIG_BG_PID
 	for _ in $(seq 100); do
-		[ -n "$(rig_exec server ss -Hl$f "( sport = :$sport )")" ] && break
+		[ -n "$(rig_exec "$role" ss -Hl$f "( sport = :$p )")" ] && break
 		sleep 0.02
 	done
 }
@@ -203,23 +203,18 @@ if ! rig_mirror "$port" 2>"$tap_tmp/mirror.err"; then
 	tap_done
 	exit
 fi
+# "... Mbits/sec   0.990 ms 0/1803 (0%)": the jitter and lost/total of each receiver
+jl() { awk '/ ms [0-9]+\/[0-9]+ / { for (i = 2; i < NF; i++) if ($i == "ms" && $(i + 1) ~ /^[0-9]+\/[0-9]+$/) { j = $(i - 1); t = $(i + 1) } }
+	END { print j, t }'; }
 diffs=() pairs=() same=1
 for r in 1 2 3 4 5; do
 	mlog="$tap_tmp/mirror$r.log"
-	rig_bg mirror iperf -s -u -e -p "$port" >"$mlog" 2>&1
-	stock=$RIG_BG_PID
-	for _ in $(seq 100); do
-		[ -n "$(rig_exec mirror ss -Hlu "( sport = :$port )")" ] && break
-		sleep 0.02
-	done
+	stock_start -u "$mlog" mirror "$port"
 	out=$(rig_exec client timeout -s KILL 20 iperf -c "$RIG_SERVER_IP" -p "$port" -u -e \
 		--isochronous=100:9p -t 1 -l 1470 2>&1)
 	sleep 0.2  # the mirror's last line comes once the client's last datagram is in
 	kill -KILL "$stock" 2>/dev/null; wait "$stock" 2>/dev/null; stock=
 	sent=$(sed -n 's/.*Sent \([0-9]*\) datagrams.*/\1/p' <<<"$out")
-	# "... Mbits/sec   0.990 ms 0/1803 (0%)": the jitter and lost/total of each receiver
-	jl() { awk '/ ms [0-9]+\/[0-9]+ / { for (i = 2; i < NF; i++) if ($i == "ms" && $(i + 1) ~ /^[0-9]+\/[0-9]+$/) { j = $(i - 1); t = $(i + 1) } }
-		END { print j, t }'; }
 	read -r oj ot <<<"$(awk '/Server Report:/ { w = 1 } w' <<<"$out" | jl)"
 	read -r tj tt <<<"$(jl <"$mlog")"
 	pairs+=("${oj:-?}/${tj:-?}")
