@@ -14,7 +14,8 @@
 #include "board/jsonval.h"
 #include "board/memory.h"
 #include "board/nic.h"
-#include "board/nic_features.h"
+#include "board/nic_entry.h"
+#include "board/nic_links.h"
 #include "board/os.h"
 #include "board/sysfs.h"
 #include "board/thermal.h"
@@ -54,35 +55,22 @@ static json_t *memory_json(const char *root)
 	return bp_memory_to_json(&mem);
 }
 
-/* ifname's offload features, null when the kernel has none for it */
-static json_t *nic_features_json(const char *ifname, int sock)
-{
-	struct bp_nic_features fs;
-	json_t *j;
-
-	if (sock < 0 || bp_nic_features_read(ifname, bp_ethtool_ioctl, &sock, &fs))
-		return json_null();
-	j = bp_nic_features_to_json(&fs);
-	bp_nic_features_free(&fs);
-	return j ? j : json_null();
-}
-
 static json_t *nics_json(const char *root)
 {
+	struct bp_nic_links links = { 0 };
 	struct bp_nic_info *nics;
 	int n = bp_nic_list(root, &nics);
 	json_t *a = json_array();
 	/* the kernel is asked only on the real machine: a saved tree has no NIC to ask */
 	int sock = strcmp(root, "/") ? -1 : socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	for (int i = 0; i < n; i++) {
-		json_t *o = bp_nic_to_json(&nics[i]);
-
-		bp_json_put(o, "features", nic_features_json(nics[i].name, sock));
-		json_array_append_new(a, o);
-	}
+	if (sock >= 0)
+		bp_nic_links_read(&links);	/* empty when it fails: the facts read null */
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, bp_nic_entry_json(&nics[i], sock, &links));
 	if (sock >= 0)
 		close(sock);
+	bp_nic_links_free(&links);
 	free(nics);
 	return a;
 }

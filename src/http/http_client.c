@@ -1,3 +1,4 @@
+#include "board/net_path.h"
 #include "http/http_client.h"
 
 #include <errno.h>
@@ -80,6 +81,7 @@ static int prepare(struct client *c)
 	bp_addr_str(&c->cfg.addr, c->cfg.addr_str, sizeof(c->cfg.addr_str));
 	snprintf(c->out->server_addr, sizeof(c->out->server_addr), "%s", c->cfg.addr_str);
 	c->out->this_host = bp_addr_is_this_host(&c->cfg.addr);
+	c->out->path = bp_net_path_collect(&c->cfg.addr);
 	rq.target = o->url->target;
 	rq.host_header = o->url->host_header;
 	rq.close = o->new_conn;
@@ -321,4 +323,6 @@ void bp_http_outcome_free(struct bp_http_outcome *out)
 {
 	free(out->iv);
 	out->iv = NULL;
+	json_decref(out->path);
+	out->path = NULL;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "http/http_request.h"
 #include "http/http_stats.h"
 #include "http/http_url.h"
@@ -57,6 +59,7 @@ struct bp_http_outcome {
 	char first_error[BP_HTTP_NERR][160];
 	char server_addr[64];
 	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
+	json_t *path;                   /* the path toward it at the start (board/net_path.h), or NULL */
 	char tls[96];                     /* "TLSv1.3 TLS_AES_256_GCM_SHA384" or "" */
 	size_t request_bytes;
 	int threads;

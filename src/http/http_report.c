@@ -1,3 +1,4 @@
+#include "board/net_path.h"
 #include "http/http_report.h"
 
 #include <errno.h>
@@ -174,7 +175,8 @@ int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 	json_object_set_new(r->params, "threads", json_integer(out->threads));
 	json_object_set_new(r->params, "request_bytes", json_integer((json_int_t)out->request_bytes));
 	json_object_set_new(r->params, "tls", out->tls[0] ? json_string(out->tls) : json_null());
-	return 0;
+	/* the answers' bytes, the most of what crossed the link */
+	return bp_net_path_attach(r, out->path, 8 * per_s(out->total.txn.bytes, secs));
 }
 
 /* The first error message there is, for a run that got no answer at all. */

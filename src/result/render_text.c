@@ -436,6 +436,24 @@ static int print_env(FILE *out, const struct bp_result *r)
 	return bp_text_tree(out, r->env, 0);
 }
 
+/* A network test's path (board/net_path.h), its summary alone: "path: via eth0 (...)" */
+static bool has_path(const struct bp_result *r)
+{
+	static const char *const summary[] = { "path", "summary", NULL };
+
+	return !r->text_show_env && env_string(r->env, summary);
+}
+
+static int print_path(FILE *out, const struct bp_result *r)
+{
+	static const char *const summary[] = { "path", "summary", NULL };
+
+	fputs("path: ", out);
+	bp_text_put(out, env_string(r->env, summary));
+	fputc('\n', out);
+	return ferror(out) ? -EIO : 0;
+}
+
 static bool has_env(const struct bp_result *r)
 {
 	return r->text_show_env && json_is_object(r->env) && json_object_size(r->env);
@@ -486,6 +504,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },
 		{ bp_streams_text_has, bp_streams_text },
+		{ has_path, print_path },
 		{ has_cpu, bp_text_cpu },
 		{ bp_text_monitor_has, bp_text_monitor_print },
 		{ has_warnings, bp_text_warnings },

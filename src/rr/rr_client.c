@@ -1,3 +1,4 @@
+#include "board/net_path.h"
 #include "rr/rr_client.h"
 
 #include <errno.h>
@@ -471,6 +472,7 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
+		out->path = bp_net_path_collect(&c.ctl.addr);
 		rc = run_timed(&c);
 		if (o->np.iperf2)
 			iperf2_end(&c);
@@ -495,4 +497,6 @@ void bp_rr_outcome_free(struct bp_rr_outcome *out)
 	free(out->iv);
 	out->local = out->remote = NULL;
 	out->iv = NULL;
+	json_decref(out->path);
+	out->path = NULL;
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "proto/params.h"
 #include "proto/results.h"
 #include "result/live.h"
@@ -58,6 +60,7 @@ struct bp_rr_outcome {
 	struct bp_rr_concurrent cc;      /* --concurrent */
 	char server_addr[64];
 	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
+	json_t *path;                   /* the path toward it at the start (board/net_path.h), or NULL */
 	int workers;
 	bool interrupted;
 	bool data_stopped;               /* rr: no answer for the idle timeout, ended early */

@@ -1,3 +1,4 @@
+#include "board/net_path.h"
 #include "rr/rr_report.h"
 
 #include <errno.h>
@@ -299,7 +300,8 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 		bp_result_warn_this_host(r, out->server_addr);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	json_object_set_new(r->params, "workers", json_integer(out->workers));
-	return 0;
+	/* a request/response figure is no bit rate: the path, and what it says of a VLAN */
+	return bp_net_path_attach(r, out->path, 0);
 }
 
 int bp_rr_run_and_report(const struct bp_rr_client_opts *o, const struct bp_rr_report_opts *ro,

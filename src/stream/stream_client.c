@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board/net_path.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -553,6 +554,7 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 	if (!rc) {
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
+		out->path = bp_net_path_collect(&c.ctl.addr);
 		rc = run_timed(&c, out);
 		note_workers(&c, out);
 		if (o->np.iperf2) {
@@ -578,4 +580,6 @@ void bp_stream_outcome_free(struct bp_stream_outcome *out)
 	free(out->local);
 	free(out->remote);
 	out->local = out->remote = NULL;
+	json_decref(out->path);
+	out->path = NULL;
 }

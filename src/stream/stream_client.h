@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "proto/params.h"
 #include "proto/results.h"
 #include "io/sock.h"
@@ -32,6 +34,7 @@ struct bp_stream_outcome {
 	struct bp_net_results *remote;  /* the server's (heap) */
 	char server_addr[64];
 	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
+	json_t *path;                   /* the path toward it at the start (board/net_path.h), or NULL */
 	int pool_workers;
 	bool interrupted;               /* SIGINT/SIGTERM ended the test early */
 	bool data_stopped;              /* nothing moved for the idle timeout: ended early */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "board/net_path.h"
 #include "core/cpuacct.h"
 #include "result/result_this_host.h"
 #include "stream/stream_owd.h"
@@ -610,7 +611,7 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		}
 	}
 	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
-	return 0;
+	return bp_net_path_attach(r, out->path, bp_net_path_top_bitrate(r));
 }
 
 int bp_net_run_and_report(const struct bp_stream_client_opts *o, struct bp_result *r,
