@@ -32,7 +32,7 @@ const char *bp_bond_mode_name(int mode)
 }
 
 /* A string attribute: NUL-terminated within its payload and short enough for dst. */
-static int attr_str(const struct rtattr *a, char *dst, size_t len)
+static int attr_str(struct rtattr *a, char *dst, size_t len)
 {
 	size_t n = RTA_PAYLOAD(a);
 	const char *s = RTA_DATA(a);
@@ -43,7 +43,7 @@ static int attr_str(const struct rtattr *a, char *dst, size_t len)
 	return 0;
 }
 
-static int attr_u32(const struct rtattr *a, uint32_t *v)
+static int attr_u32(struct rtattr *a, uint32_t *v)
 {
 	if (RTA_PAYLOAD(a) < sizeof(*v))
 		return -EPROTO;
@@ -51,7 +51,7 @@ static int attr_u32(const struct rtattr *a, uint32_t *v)
 	return 0;
 }
 
-static int attr_u16(const struct rtattr *a, uint16_t *v)
+static int attr_u16(struct rtattr *a, uint16_t *v)
 {
 	if (RTA_PAYLOAD(a) < sizeof(*v))
 		return -EPROTO;
@@ -60,7 +60,7 @@ static int attr_u16(const struct rtattr *a, uint16_t *v)
 }
 
 /* An ifindex as the kernel gives it: positive and an int. */
-static int attr_ifindex(const struct rtattr *a, int *v)
+static int attr_ifindex(struct rtattr *a, int *v)
 {
 	uint32_t u;
 
@@ -70,12 +70,12 @@ static int attr_ifindex(const struct rtattr *a, int *v)
 	return 0;
 }
 
-static int vlan_data(const struct rtattr *data, struct bp_nic_link *l)
+static int vlan_data(struct rtattr *data, struct bp_nic_link *l)
 {
 	int len = (int)RTA_PAYLOAD(data);
 	uint16_t v;
 
-	for (const struct rtattr *a = RTA_DATA(data); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+	for (struct rtattr *a = RTA_DATA(data); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (a->rta_type == IFLA_VLAN_ID) {
 			if (attr_u16(a, &v) || v > 4095)
 				return -EPROTO;
@@ -93,11 +93,11 @@ static int vlan_data(const struct rtattr *data, struct bp_nic_link *l)
 	return 0;
 }
 
-static int bond_data(const struct rtattr *data, struct bp_nic_link *l)
+static int bond_data(struct rtattr *data, struct bp_nic_link *l)
 {
 	int len = (int)RTA_PAYLOAD(data);
 
-	for (const struct rtattr *a = RTA_DATA(data); RTA_OK(a, len); a = RTA_NEXT(a, len))
+	for (struct rtattr *a = RTA_DATA(data); RTA_OK(a, len); a = RTA_NEXT(a, len))
 		if (a->rta_type == IFLA_BOND_MODE) {
 			if (RTA_PAYLOAD(a) < 1 || !bp_bond_mode_name(*(const uint8_t *)RTA_DATA(a)))
 				return -EPROTO;
@@ -107,12 +107,12 @@ static int bond_data(const struct rtattr *data, struct bp_nic_link *l)
 }
 
 /* IFLA_LINKINFO: the kind, then the data that only makes sense once the kind is known. */
-static int link_info(const struct rtattr *info, struct bp_nic_link *l)
+static int link_info(struct rtattr *info, struct bp_nic_link *l)
 {
 	int len = (int)RTA_PAYLOAD(info);
-	const struct rtattr *data = NULL;
+	struct rtattr *data = NULL;
 
-	for (const struct rtattr *a = RTA_DATA(info); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+	for (struct rtattr *a = RTA_DATA(info); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (a->rta_type == IFLA_INFO_KIND && attr_str(a, l->kind, sizeof(l->kind)))
 			return -EPROTO;
 		if (a->rta_type == IFLA_INFO_DATA)
@@ -127,9 +127,9 @@ static int link_info(const struct rtattr *info, struct bp_nic_link *l)
 	return 0;
 }
 
-static int one_link(const struct nlmsghdr *h, struct bp_nic_link *l)
+static int one_link(struct nlmsghdr *h, struct bp_nic_link *l)
 {
-	const struct ifinfomsg *ifi = NLMSG_DATA(h);
+	struct ifinfomsg *ifi = NLMSG_DATA(h);
 	int len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
 	int link = 0, rc = 0;
 
@@ -138,7 +138,7 @@ static int one_link(const struct nlmsghdr *h, struct bp_nic_link *l)
 	memset(l, 0, sizeof(*l));
 	l->ifindex = ifi->ifi_index;
 	l->vlan_id = l->bond_mode = -1;
-	for (const struct rtattr *a = IFLA_RTA(ifi); !rc && RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+	for (struct rtattr *a = IFLA_RTA(ifi); !rc && RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		switch (a->rta_type) {
 		case IFLA_IFNAME:
 			rc = attr_str(a, l->name, sizeof(l->name));
@@ -166,11 +166,12 @@ static int one_link(const struct nlmsghdr *h, struct bp_nic_link *l)
 	return 0;
 }
 
-int bp_nic_links_parse(const void *buf, size_t len, struct bp_nic_links *out)
+int bp_nic_links_parse(void *buf, size_t len, struct bp_nic_links *out)
 {
-	int left = len > INT32_MAX ? INT32_MAX : (int)len;
+	/* NLMSG_NEXT takes the length as the kernel's headers type it (an unsigned int) */
+	unsigned int left = len > UINT32_MAX ? UINT32_MAX : (unsigned int)len;
 
-	for (const struct nlmsghdr *h = buf; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+	for (struct nlmsghdr *h = buf; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
 		struct bp_nic_link *grown;
 		int rc;
 

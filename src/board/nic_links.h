@@ -46,7 +46,7 @@ struct bp_nic_links {
  * length past the datagram, a name without its NUL, a VLAN id above 4095), -E2BIG past
  * BP_NIC_LINKS_MAX links.
  */
-int bp_nic_links_parse(const void *buf, size_t len, struct bp_nic_links *out);
+int bp_nic_links_parse(void *buf, size_t len, struct bp_nic_links *out);
 
 /* The link table of this network namespace. 0, or a negative errno (out is then empty). */
 int bp_nic_links_read(struct bp_nic_links *out);

@@ -236,7 +236,7 @@ static void a_machine(void)
 }
 
 /* Each answer spoilt in one way, parsed alone */
-static int parse_one(const struct dgram *d)
+static int parse_one(struct dgram *d)
 {
 	struct bp_nic_links ls = { 0 };
 	int rc = bp_nic_links_parse(d->b, d->len, &ls);
