@@ -119,6 +119,9 @@ int bp_monitor_sample(struct bp_monitor *m)
 	if (m->fw_sysfs)
 		s->fw_ok = bp_fw_throttled_read(m->sys_root, &s->fw_bits) == 0;
 	sample_tis(m, s);
+	/* read as it comes, so that a burst does not overrun the kernel's ring before the end */
+	if (m->kmsg)
+		bp_kmsg_drain(m->kmsg);
 	m->n++;
 	return 0;
 }
@@ -261,6 +264,9 @@ void bp_monitor_free(struct bp_monitor *m)
 	join_thread(m);
 	pthread_mutex_destroy(&m->mu);
 	pthread_cond_destroy(&m->cv);
+	if (m->kmsg)
+		bp_kmsg_close(m->kmsg);
+	free(m->kmsg);
 	free(m->sys_root);
 	free(m->proc_root);
 	free(m->clock_cpu);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "board/kmsg.h"
 #include "board/monitor_proc.h"
 
 /* Above this temperature a zone without a passive trip point of its own is hot (deg C). */
@@ -90,6 +91,7 @@ struct bp_monitor {
 	bool vc_start_ok, vc_end_ok;	/* vcgencmd's bits at the start and end */
 	uint32_t vc_start, vc_end;
 	char *vcgencmd;		/* its path, NULL when not asked or not found */
+	struct bp_kmsg *kmsg;	/* the kernel's log read at each sample (board/kmsg.h); NULL: not read */
 
 	size_t n, cap;
 	struct bp_monitor_sample *samples;

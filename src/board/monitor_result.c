@@ -2,11 +2,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "board/jsonval.h"
+#include "board/kmsg_result.h"
 #include "board/monitor_summary.h"
 #include "board/sysfs.h"
 #include "core/log.h"
@@ -283,6 +285,25 @@ int bp_monitor_to_result(const struct bp_monitor *m, struct bp_result *r, double
 	return 0;
 }
 
+/*
+ * The kernel's log from now on (board/kmsg.h). Without the right to read it (CAP_SYSLOG,
+ * where kernel.dmesg_restrict is 1) the process says so once, and each result says
+ * kernel_messages null.
+ */
+static void open_kmsg(struct bp_monitor *m)
+{
+	static atomic_bool said;
+
+	m->kmsg = malloc(sizeof(*m->kmsg));
+	if (!m->kmsg)
+		return;
+	bp_kmsg_open(m->kmsg, "/dev/kmsg");
+	if (m->kmsg->fd < 0 && !atomic_exchange(&said, true))
+		bp_info("the kernel's messages are not read (/dev/kmsg: %s): results will not "
+			"carry its warnings; root, or sysctl kernel.dmesg_restrict=0, has them",
+			strerror(m->kmsg->open_errno));
+}
+
 struct bp_monitor *bp_monitor_begin(const struct bp_result *r, const struct bp_common_opts *c)
 {
 	double interval = json_number_value(json_object_get(r->params, "interval"));
@@ -306,6 +327,7 @@ struct bp_monitor *bp_monitor_begin(const struct bp_result *r, const struct bp_c
 		bp_debug("monitor: out of memory; the test runs without it");
 		return NULL;
 	}
+	open_kmsg(m);
 	if (bp_monitor_start(m))
 		bp_debug("monitor: no thread; only the samples at the start and the end");
 	return m;
@@ -317,7 +339,9 @@ void bp_monitor_end(struct bp_monitor *m, struct bp_result *r, const struct bp_c
 		return;
 	bp_monitor_stop(m);
 	/* an inventory, or a failure before anything was measured, has nothing to qualify */
-	if (r->nmetrics || r->nintervals)
+	if (r->nmetrics || r->nintervals) {
 		bp_monitor_to_result(m, r, c->busy_warn);
+		bp_kmsg_to_result(m->kmsg, r);
+	}
 	bp_monitor_free(m);
 }
