@@ -48,6 +48,33 @@ static int chain_vlan(const struct bp_nic_links *links, char chain[][IF_NAMESIZE
 	return -1;
 }
 
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s && *s ? s : NULL;
+}
+
+static bool is_virtual(const json_t *nic)
+{
+	const char *bus = str(nic, "bus");
+
+	return !bus || !strcmp(bus, "virtual");
+}
+
+/* What carried the traffic, in a word: loopback, wifi, virtual (veth, bridge, tun), wired */
+static const char *medium(const json_t *path)
+{
+	const json_t *nic = json_object_get(path, "nic");
+	const char *dev = str(path, "device");
+
+	if (dev && !strcmp(dev, "lo"))
+		return "loopback";
+	if (json_is_true(json_object_get(nic, "wireless")))
+		return "wifi";
+	return is_virtual(nic) ? "virtual" : "wired";
+}
+
 json_t *bp_net_path_collect(const struct bp_addr *peer)
 {
 	char dev[IF_NAMESIZE], chain[BP_NET_PATH_MAX][IF_NAMESIZE], peer_s[64], summary[160];
@@ -76,6 +103,8 @@ json_t *bp_net_path_collect(const struct bp_addr *peer)
 		bp_json_put(path, "nic", bp_nic_entry_json(&nic, sock, &links));
 	else if (path)
 		bp_json_put(path, "nic", json_null());
+	if (path)
+		bp_json_put(path, "medium", json_string(medium(path)));
 	if (sock >= 0)
 		close(sock);
 	bp_nic_links_free(&links);
@@ -86,19 +115,6 @@ json_t *bp_net_path_collect(const struct bp_addr *peer)
 	return path;
 }
 
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s && *s ? s : NULL;
-}
-
-static bool is_virtual(const json_t *nic)
-{
-	const char *bus = str(nic, "bus");
-
-	return !bus || !strcmp(bus, "virtual");
-}
 
 void bp_net_path_summary(const json_t *path, char *buf, size_t len)
 {

@@ -6,7 +6,8 @@
  * Every network client's result carries it as env.path:
  *
  *   { "peer": "198.18.0.2", "device": "eth0.100", "through": ["eth0.100", "eth0"],
- *     "vlan_id": 100, "nic": { "name": "eth0", "driver", "speed_mbps", "features", ... },
+ *     "vlan_id": 100, "medium": "wired" (loopback, wifi, virtual),
+ *     "nic": { "name": "eth0", "driver", "speed_mbps", "features", ... },
  *     "summary": "via eth0.100 (VLAN 100) on eth0 (r8152 usb, 1000 Mb/s)" }
  *
  * and the warnings that change how the figure reads:

@@ -62,6 +62,8 @@ int bp_nic_read(const char *root, const char *name, struct bp_nic_info *nic)
 		nic->carrier = (int)v;
 	bp_sysfs_str(root, nic->operstate, sizeof(nic->operstate), NET "operstate", name);
 	bp_sysfs_str(root, nic->mac, sizeof(nic->mac), NET "address", name);
+	nic->wireless = bp_sysfs_exists(root, NET "wireless", name) ||
+			bp_sysfs_exists(root, NET "phy80211", name);
 	return 0;
 }
 
@@ -103,5 +105,6 @@ json_t *bp_nic_to_json(const struct bp_nic_info *nic)
 	bp_json_put(o, "mac", bp_json_str_or_null(nic->mac));
 	bp_json_put(o, "usb_speed_mbps", bp_json_number_or_null(nic->usb_speed_mbps));
 	bp_json_put(o, "usb_speed", bp_json_str_or_null(label));
+	bp_json_put(o, "wireless", json_boolean(nic->wireless));
 	return o;
 }

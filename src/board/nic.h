@@ -6,6 +6,7 @@
 #ifndef BP_BOARD_NIC_H
 #define BP_BOARD_NIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -21,6 +22,7 @@ struct bp_nic_info {
 	char operstate[16];		/* "up", "down", "dormant", ... */
 	char mac[24];			/* "dc:a6:32:01:02:03" */
 	double usb_speed_mbps;		/* USB NICs: the USB link, e.g. 480; NaN otherwise */
+	bool wireless;			/* a Wi-Fi radio's interface (its wireless/ or phy80211 in sysfs) */
 };
 
 /* One interface by name. -ENOENT when it does not exist. */

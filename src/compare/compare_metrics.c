@@ -370,6 +370,7 @@ int bp_cmp_group_fill(struct bp_cmp_group *g, const char *test, const json_t *co
 {
 	struct mlist cols[BP_COMPARE_MAX_RUNS] = { { 0 } };
 	const json_t *params[BP_COMPARE_MAX_RUNS];
+	json_t *compared[BP_COMPARE_MAX_RUNS] = { 0 };
 	int rc = alloc_columns(g, test, runs, n);
 
 	for (size_t k = 0; k < n && !rc; k++) {
@@ -378,7 +379,10 @@ int bp_cmp_group_fill(struct bp_cmp_group *g, const char *test, const json_t *co
 			rc = warnings_of(docs[k], &g->warnings[k]);
 		if (!rc)
 			rc = error_of(docs[k], &g->error[k]);
-		params[k] = json_object_get(docs[k], "params");
+		compared[k] = rc ? NULL : bp_cmp_params_compared(docs[k]);
+		if (!rc && !compared[k])
+			rc = -ENOMEM;
+		params[k] = compared[k];
 	}
 	if (!rc)
 		rc = split_rows(g, cols);
@@ -386,7 +390,9 @@ int bp_cmp_group_fill(struct bp_cmp_group *g, const char *test, const json_t *co
 		rc = geomeans(g);
 	if (!rc)
 		rc = bp_cmp_params_diff(g, params);
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		mlist_free(&cols[k]);
+		json_decref(compared[k]);
+	}
 	return rc;
 }

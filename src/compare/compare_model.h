@@ -114,6 +114,13 @@ enum bp_cmp_mark bp_cmp_mark_of(enum bp_better better, double base, double value
  * out of the comparison of parameters. The list is in compare_params.c.
  */
 bool bp_cmp_param_ignored(const char *key);
+/*
+ * What is compared of a run's parameters (new reference; NULL when out of memory): doc's
+ * params and, for a network test, the facts of its path that change what it measures
+ * (path.medium, path.vlan_id, path.speed_mbps, path.duplex).
+ */
+json_t *bp_cmp_params_compared(const json_t *doc);
+
 /* The parameters of a group's columns that differ: fills g->params. 0 or -ENOMEM. */
 int bp_cmp_params_diff(struct bp_cmp_group *g, const json_t *const *params);
 

@@ -59,6 +59,39 @@ static bool same_value(const char *key, const json_t *a, const json_t *b)
 	return json_equal(a, b);
 }
 
+/*
+ * The facts of env.path (docs/json.md, "The path under a figure") that change what a
+ * network figure measures, compared as parameters: a run over Wi-Fi against one over a
+ * cable, one through a VLAN, at another negotiated speed or duplex. The device's name is
+ * not among them: boards name the same port eth0 or end0.
+ */
+static const struct {
+	const char *key, *path[3];
+} path_facts[] = {
+	{ "path.medium", { "medium" } },
+	{ "path.vlan_id", { "vlan_id" } },
+	{ "path.speed_mbps", { "nic", "speed_mbps" } },
+	{ "path.duplex", { "nic", "duplex" } },
+};
+
+json_t *bp_cmp_params_compared(const json_t *doc)
+{
+	const json_t *params = json_object_get(doc, "params");
+	const json_t *path = json_object_get(json_object_get(doc, "env"), "path");
+	json_t *o = json_is_object(params) ? json_copy(bp_unconst(params)) : json_object();
+
+	for (size_t i = 0; o && json_is_object(path) && i < sizeof(path_facts) /
+	     sizeof(path_facts[0]); i++) {
+		const json_t *v = path;
+
+		for (size_t j = 0; j < 3 && path_facts[i].path[j]; j++)
+			v = json_object_get(v, path_facts[i].path[j]);
+		if (v && !json_is_null(v))
+			json_object_set(o, path_facts[i].key, bp_unconst(v));
+	}
+	return o;
+}
+
 char *bp_cmp_param_text(const json_t *v)
 {
 	if (!v || json_is_null(v))

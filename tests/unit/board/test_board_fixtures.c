@@ -168,6 +168,8 @@ static void cubietruck_net(const char *r)
 		CHECK_STR(eth->mac, "02:c6:09:c2:3e:5f");
 		CHECK_STR(wl->driver, "brcmfmac");
 		CHECK_STR(wl->bus, "sdio");
+		/* a radio's interface has its phy80211 link; the wired one none */
+		CHECK(wl->wireless && !eth->wireless);
 		CHECK_INT(wl->speed_mbps, BP_INT_UNKNOWN);
 	}
 	free(n);
@@ -213,6 +215,7 @@ static void orangepi_zero(const char *r)
 	CHECK_INT(bp_nic_read(r, "wlan0", &nic), 0);
 	CHECK_STR(nic.driver, "xradio_wlan");
 	CHECK_STR(nic.bus, "sdio");
+	CHECK(nic.wireless);
 	CHECK_STR(nic.operstate, "down");
 	CHECK_INT(nic.carrier, -1);
 	CHECK(bp_nic_read(r, "eth9", &nic) < 0);

@@ -334,6 +334,47 @@ static void test_marks_and_ratios(void)
 	CHECK(!bp_cmp_param_ignored("length") && !bp_cmp_param_ignored("parallel"));
 }
 
+/* The path's facts that change a network figure are compared; the device's name is not. */
+static void test_path_facts(void)
+{
+	json_t *a = tiny("tcp", "receiver.bitrate", 9e8, "a"), *b = tiny("tcp", "receiver.bitrate", 3e8, "b");
+	json_t *c2 = tiny("tcp", "receiver.bitrate", 8e8, "c");
+	const char *names[2] = { "cable", "radio" };
+	char err[256] = "";
+	struct bp_compare *c;
+	const struct bp_cmp_group *g;
+	char *text;
+
+	json_object_set_new(a, "env", json_pack("{s:{s:s, s:s, s:n, s:{s:i, s:s}}}", "path",
+						"device", "eth0", "medium", "wired", "vlan_id",
+						"nic", "speed_mbps", 1000, "duplex", "full"));
+	json_object_set_new(b, "env", json_pack("{s:{s:s, s:s, s:n, s:{s:n, s:n}}}", "path",
+						"device", "wlan0", "medium", "wifi", "vlan_id",
+						"nic", "speed_mbps", "duplex"));
+	json_object_set_new(c2, "env", json_pack("{s:{s:s, s:s, s:n, s:{s:i, s:s}}}", "path",
+						 "device", "end0", "medium", "wired", "vlan_id",
+						 "nic", "speed_mbps", 1000, "duplex", "full"));
+	c = bp_compare_build((json_t *[]){ a, b }, names, 2, err, sizeof(err));
+	g = c ? group(c, "tcp") : NULL;
+	CHECK(g && g->nparams == 3);
+	for (size_t i = 0; g && i < g->nparams; i++)
+		CHECK(!strcmp(g->params[i].name, "path.medium") ||
+		      !strcmp(g->params[i].name, "path.speed_mbps") ||
+		      !strcmp(g->params[i].name, "path.duplex"));
+	text = c ? render(c, BP_COMPARE_TEXT) : NULL;
+	CHECK(text && strstr(text, "path.medium") && strstr(text, "wifi"));
+	free(text);
+	bp_compare_free(c);
+	/* two boards' wired ports, named apart: nothing differs */
+	c = bp_compare_build((json_t *[]){ a, c2 }, names, 2, err, sizeof(err));
+	g = c ? group(c, "tcp") : NULL;
+	CHECK(g && g->nparams == 0);
+	bp_compare_free(c);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c2);
+}
+
 /* Characters that mean something in each format, in names, labels and parameters. */
 static void test_escaping(void)
 {
@@ -446,5 +487,6 @@ int main(int argc, char **argv)
 	test_names_and_edges();
 	test_marks_and_ratios();
 	test_escaping();
+	test_path_facts();
 	return tap_done();
 }
