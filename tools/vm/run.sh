@@ -3,7 +3,8 @@
 # with Debian's own kernel under qemu-system-x86_64 (TCG: no KVM here). One boot runs every
 # check (tools/vm/init.sh): boardperf tcp --sctp both ways and --bidir, rr and crr --sctp
 # against its own serve, a stock iperf3 --sctp against boardperf serve and boardperf against
-# a stock iperf3 -s, both ways, and bad input; tools/vm/check.sh then checks the output from
+# a stock iperf3 -s, both ways, and bad input; then tcp and udp over an 802.1Q VLAN between
+# two namespaces (8021q and veth loaded too); tools/vm/check.sh then checks the output from
 # here and writes OUT/meson-logs/testlog.json for tests/summary.sh.
 #   VM_EXTRA: more programs for such a script, each at its own absolute path, with libraries.
 #   VM_INIT: another /init than tools/vm/init.sh (to try something by hand; not checked).
@@ -74,10 +75,17 @@ binabs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 with_libs "$binabs" "$ird"
 mv "$ird$binabs" "$ird/usr/bin/boardperf"
 with_libs "$(command -v iperf3)" "$ird"
+# iproute2's ip (namespaces, VLANs: busybox's has neither) and ethtool, for the VLAN checks,
+# at /opt/ip and /opt/ethtool: busybox's sh runs its own applet for a bare "ip" whatever PATH says
+mkdir -p "$ird/opt"
+for f in ip ethtool; do
+	with_libs "$(command -v $f)" "$ird"
+	ln -s "$(command -v $f)" "$ird/opt/$f"
+done
 for f in ${VM_EXTRA:-}; do with_libs "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$ird"; done
 install -m 755 "${VM_INIT:-tools/vm/init.sh}" "$ird/init"  # VM_INIT: another script, to debug by hand
 seen=()
-modclose "$mods" sctp >"$ird/lib/modules/order"
+{ modclose "$mods" sctp && modclose "$mods" 8021q && modclose "$mods" veth; } >"$ird/lib/modules/order"
 while read -r m; do mkdir -p "$ird/lib/modules/$(dirname "$m")"; cp "$mods/$m" "$ird/lib/modules/$m"; done <"$ird/lib/modules/order"
 (cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd.gz"
 
