@@ -116,6 +116,28 @@ json_t *bp_net_path_collect(const struct bp_addr *peer)
 }
 
 
+/* A radio's link in a few words: ", Wi-Fi 5GHz ch 36, -42 dBm, 866.7 Mb/s" (the TX rate) */
+static void wifi_facts(const json_t *w, char *facts, size_t len)
+{
+	const json_t *ch = json_object_get(w, "channel"), *sig = json_object_get(w, "signal_dbm");
+	const json_t *tx = json_object_get(w, "tx_bitrate_mbps");
+	size_t used = strlen(facts);
+
+	if (!json_is_object(w))
+		return;
+	used += (size_t)snprintf(facts + used, len - used, "%sWi-Fi", facts[0] ? ", " : "");
+	if (used < len && str(w, "band"))
+		used += (size_t)snprintf(facts + used, len - used, " %s", str(w, "band"));
+	if (used < len && json_is_integer(ch))
+		used += (size_t)snprintf(facts + used, len - used, " ch %lld",
+					 (long long)json_integer_value(ch));
+	if (used < len && json_is_integer(sig))
+		used += (size_t)snprintf(facts + used, len - used, ", %lld dBm",
+					 (long long)json_integer_value(sig));
+	if (used < len && json_is_number(tx))
+		snprintf(facts + used, len - used, ", %.1f Mb/s", json_number_value(tx));
+}
+
 void bp_net_path_summary(const json_t *path, char *buf, size_t len)
 {
 	const json_t *through = json_object_get(path, "through");
@@ -124,7 +146,7 @@ void bp_net_path_summary(const json_t *path, char *buf, size_t len)
 	const char *what = str(nic, "kind") ? str(nic, "kind") : str(nic, "driver");
 	json_int_t speed = json_integer_value(json_object_get(nic, "speed_mbps"));
 	const char *duplex = str(nic, "duplex"), *autoneg = str(nic, "autoneg");
-	char facts[96] = "";
+	char facts[128] = "";
 	size_t used = 0;
 	size_t n = json_array_size(through);
 
@@ -148,6 +170,7 @@ void bp_net_path_summary(const json_t *path, char *buf, size_t len)
 	if (!is_virtual(nic) && autoneg && !strcmp(autoneg, "off"))
 		snprintf(facts + strlen(facts), sizeof(facts) - strlen(facts), "%sautoneg off",
 			 facts[0] ? ", " : "");
+	wifi_facts(json_object_get(nic, "wifi"), facts, sizeof(facts));
 	if (facts[0] && used < len)
 		snprintf(buf + used, len - used, " (%s)", facts);
 }
@@ -179,15 +202,64 @@ static int warn(struct bp_result *r, const json_t *path, double bitrate)
 	return rc;
 }
 
+/* The radio's link at the end beside the one at the start, for the warning wifi-link */
+static void wifi_end(json_t *path)
+{
+	const json_t *nic = json_object_get(path, "nic");
+	struct bp_nic_info info = { .wireless = true };
+
+	if (!json_is_true(json_object_get(nic, "wireless")) || !str(nic, "name"))
+		return;
+	bp_strlcpy(info.name, str(nic, "name"), sizeof(info.name));
+	json_object_set_new(path, "wifi_end", bp_nic_wifi_json(&info));
+}
+
+/* "TX 866.7 / RX 1201.0 Mbit/s, -42 dBm" of a link's JSON, "?" where unknown */
+static void wifi_words(const json_t *w, char *buf, size_t len)
+{
+	const json_t *tx = json_object_get(w, "tx_bitrate_mbps"), *rx = json_object_get(w, "rx_bitrate_mbps");
+	const json_t *sig = json_object_get(w, "signal_dbm");
+	char t[16] = "?", x[16] = "?", s[16] = "?";
+
+	if (json_is_number(tx))
+		snprintf(t, sizeof(t), "%.1f", json_number_value(tx));
+	if (json_is_number(rx))
+		snprintf(x, sizeof(x), "%.1f", json_number_value(rx));
+	if (json_is_integer(sig))
+		snprintf(s, sizeof(s), "%lld", (long long)json_integer_value(sig));
+	snprintf(buf, len, "TX %s / RX %s Mbit/s, %s dBm", t, x, s);
+}
+
+static int warn_wifi(struct bp_result *r, const json_t *path)
+{
+	const json_t *w0 = json_object_get(json_object_get(path, "nic"), "wifi");
+	const json_t *w1 = json_object_get(path, "wifi_end");
+	char start[64], end[64];
+
+	if (!json_is_object(w0) && !json_is_object(w1))
+		return 0;
+	wifi_words(w0, start, sizeof(start));
+	wifi_words(w1, end, sizeof(end));
+	return bp_result_add_warning(r, "wifi-link", "the traffic went over Wi-Fi (SSID %s, %s): "
+				     "the radio's rates and signal bound this figure, not the board; "
+				     "at the start %s, at the end %s",
+				     str(w0, "ssid") ? str(w0, "ssid") : "unknown",
+				     str(w0, "band") ? str(w0, "band") : "band unknown", start, end);
+}
+
 int bp_net_path_attach(struct bp_result *r, json_t *path, double bitrate)
 {
+	int rc;
+
 	if (!path)
 		return 0;
+	wifi_end(path);
 	if (!r->env)
 		bp_result_set_env(r, json_object());
 	if (!r->env || json_object_set(r->env, "path", path))
 		return -ENOMEM;
-	return warn(r, path, bitrate);
+	rc = warn(r, path, bitrate);
+	return rc ? rc : warn_wifi(r, path);
 }
 
 double bp_net_path_top_bitrate(const struct bp_result *r)

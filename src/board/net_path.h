@@ -7,7 +7,8 @@
  *
  *   { "peer": "198.18.0.2", "device": "eth0.100", "through": ["eth0.100", "eth0"],
  *     "vlan_id": 100, "medium": "wired" (loopback, wifi, virtual),
- *     "nic": { "name": "eth0", "driver", "speed_mbps", "features", ... },
+ *     "nic": { "name": "eth0", "driver", "speed_mbps", "features", "wifi", ... },
+ *     "wifi_end": { ... } (a radio's link again at the end),
  *     "summary": "via eth0.100 (VLAN 100) on eth0 (r8152 usb, 1000 Mb/s)" }
  *
  * and the warnings that change how the figure reads:
@@ -19,7 +20,10 @@
  *                      throughput "sank into the abyss");
  *   link-speed         the figure is above 90 % of a physical NIC's negotiated speed: the link
  *                      bounds it, not the board. Not for a virtual device (veth, bridge, lo),
- *                      whose speed, if any, is nominal.
+ *                      whose speed, if any, is nominal;
+ *   wifi-link          the path is a radio's (board/wifi_link.h): its rates and signal bound the
+ *                      figure; the message gives both at the start (nic.wifi) and at the end
+ *                      (wifi_end, read again when the figure is reported).
  */
 #ifndef BP_BOARD_NET_PATH_H
 #define BP_BOARD_NET_PATH_H

@@ -1,8 +1,11 @@
 #include "board/nic_entry.h"
 
+#include <net/if.h>
+
 #include "board/jsonval.h"
 #include "board/nic_features.h"
 #include "board/nic_link_settings.h"
+#include "board/wifi_link.h"
 
 /* ifname's offload features, null when the kernel has none for it */
 static json_t *features_json(const char *ifname, int sock)
@@ -15,6 +18,17 @@ static json_t *features_json(const char *ifname, int sock)
 	j = bp_nic_features_to_json(&fs);
 	bp_nic_features_free(&fs);
 	return j ? j : json_null();
+}
+
+/* A radio's link now (board/wifi_link.h), null for any other interface or when unreadable */
+json_t *bp_nic_wifi_json(const struct bp_nic_info *nic)
+{
+	struct bp_wifi_link w;
+	unsigned idx = nic->wireless ? if_nametoindex(nic->name) : 0;
+
+	if (!idx || bp_wifi_link_read((int)idx, &w))
+		return json_null();
+	return bp_wifi_link_to_json(&w);
 }
 
 json_t *bp_nic_entry_json(const struct bp_nic_info *nic, int sock,
@@ -30,5 +44,6 @@ json_t *bp_nic_entry_json(const struct bp_nic_info *nic, int sock,
 	json_object_update_new(o, bp_nic_link_settings_to_json(&ls));
 	json_object_update_new(o, bp_nic_link_to_json(links, l ? l : &unknown));
 	bp_json_put(o, "features", features_json(nic->name, sock));
+	bp_json_put(o, "wifi", sock >= 0 ? bp_nic_wifi_json(nic) : json_null());
 	return o;
 }

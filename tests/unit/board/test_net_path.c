@@ -69,6 +69,12 @@ static json_t *path(const char *json)
 	" \"eth0\", \"driver\": \"dwmac-sun8i\", \"bus\": \"platform\", \"speed_mbps\": 100," \
 	" \"duplex\": \"half\", \"autoneg\": \"off\"}}"
 
+#define WIFI_PATH \
+	"{\"device\": \"wlan0\", \"through\": [\"wlan0\"], \"vlan_id\": null, \"medium\": \"wifi\"," \
+	" \"nic\": {\"name\": \"bpwl-none\", \"driver\": \"brcmfmac\", \"bus\": \"sdio\"," \
+	" \"wireless\": true, \"wifi\": {\"ssid\": \"lab\", \"band\": \"5GHz\", \"channel\": 36," \
+	" \"signal_dbm\": -42, \"tx_bitrate_mbps\": 866.7, \"rx_bitrate_mbps\": 1201.0}}}"
+
 static void summaries(void)
 {
 	char s[160];
@@ -85,6 +91,10 @@ static void summaries(void)
 	p = path(SLOW_PATH);
 	bp_net_path_summary(p, s, sizeof(s));
 	CHECK_STR(s, "via eth0 (dwmac-sun8i platform, 100 Mb/s half duplex, autoneg off)");
+	json_decref(p);
+	p = path(WIFI_PATH);
+	bp_net_path_summary(p, s, sizeof(s));
+	CHECK_STR(s, "via wlan0 (brcmfmac sdio, Wi-Fi 5GHz ch 36, -42 dBm, 866.7 Mb/s)");
 	json_decref(p);
 	p = path("{\"device\": \"lo\", \"through\": [\"lo\"], \"vlan_id\": null, \"nic\": null}");
 	bp_net_path_summary(p, s, sizeof(s));
@@ -134,6 +144,19 @@ static void warnings(void)
 	bp_result_free(r);
 	r = attached(SLOW_PATH, 95e6);
 	CHECK(bp_result_has_warning(r, "link-speed"));
+	bp_result_free(r);
+
+	/* a radio: wifi-link with the start's rates and signal (the end's read again: no such
+	 * interface here, so unknown) */
+	r = attached(WIFI_PATH, 3e8);
+	CHECK(bp_result_has_warning(r, "wifi-link"));
+	CHECK(r->nwarnings == 1 && strstr(r->warnings[0].message, "SSID lab, 5GHz") &&
+	      strstr(r->warnings[0].message, "at the start TX 866.7 / RX 1201.0 Mbit/s, -42 dBm") &&
+	      strstr(r->warnings[0].message, "at the end TX ? / RX ? Mbit/s, ? dBm"));
+	CHECK(json_is_null(json_object_get(json_object_get(r->env, "path"), "wifi_end")));
+	bp_result_free(r);
+	r = attached(VETH_PATH, 1e9);
+	CHECK(!bp_result_has_warning(r, "wifi-link"));
 	bp_result_free(r);
 
 	r = bp_result_new("tcp");

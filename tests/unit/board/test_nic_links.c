@@ -17,52 +17,7 @@
 #include "board/nic_links.h"
 #include "tap.h"
 
-/* A datagram being built, and where the open nests start */
-struct dgram {
-	_Alignas(4) unsigned char b[8192];
-	size_t len;
-	size_t msg;		/* the current message's start */
-	size_t nest[4];
-	int depth;
-};
-
-static void *put(struct dgram *d, const void *p, size_t n)
-{
-	void *at = d->b + d->len;
-
-	memcpy(at, p, n);
-	d->len += NLMSG_ALIGN(n);
-	return at;
-}
-
-static void attr(struct dgram *d, unsigned short type, const void *p, size_t n)
-{
-	struct rtattr a = { .rta_len = (unsigned short)RTA_LENGTH(n), .rta_type = type };
-
-	memcpy(d->b + d->len, &a, sizeof(a));
-	if (n)
-		memcpy(d->b + d->len + RTA_LENGTH(0), p, n);
-	d->len += RTA_SPACE(n);
-}
-
-static void attr_u32(struct dgram *d, unsigned short type, uint32_t v) { attr(d, type, &v, 4); }
-static void attr_str(struct dgram *d, unsigned short type, const char *s)
-{
-	attr(d, type, s, strlen(s) + 1);
-}
-
-static void nest_open(struct dgram *d, unsigned short type)
-{
-	d->nest[d->depth++] = d->len;
-	attr(d, type, NULL, 0);
-}
-
-static void nest_close(struct dgram *d)
-{
-	struct rtattr *a = (struct rtattr *)(d->b + d->nest[--d->depth]);
-
-	a->rta_len = (unsigned short)(d->len - d->nest[d->depth]);
-}
+#include "nl_build.h"
 
 static void msg_open(struct dgram *d, unsigned short type, int ifindex)
 {
@@ -72,28 +27,6 @@ static void msg_open(struct dgram *d, unsigned short type, int ifindex)
 	d->msg = d->len;
 	put(d, &h, sizeof(h));
 	put(d, &ifi, sizeof(ifi));
-}
-
-static void msg_close(struct dgram *d)
-{
-	((struct nlmsghdr *)(d->b + d->msg))->nlmsg_len = (uint32_t)(d->len - d->msg);
-}
-
-/* A message of the header and one word: NLMSG_DONE's 0, or NLMSG_ERROR's nlmsgerr */
-static void control(struct dgram *d, unsigned short type, const void *p, size_t n)
-{
-	struct nlmsghdr h = { .nlmsg_len = (uint32_t)NLMSG_LENGTH(n), .nlmsg_type = type,
-			      .nlmsg_flags = NLM_F_MULTI };
-
-	put(d, &h, sizeof(h));
-	put(d, p, n);
-}
-
-static void done(struct dgram *d)
-{
-	int zero = 0;
-
-	control(d, NLMSG_DONE, &zero, sizeof(zero));
 }
 
 /* one interface: name, IFLA_LINK (0: none), master, kind (NULL: none) */
