@@ -36,10 +36,11 @@ TEST_DEPS := clang libclang-rt-14-dev lld jq iperf3 iperf sockperf sysbench fio 
 	iputils-ping nftables nginx lintian man-db systemd sqlite3 prometheus curl chromium strace \
 	openssl procps
 
-# The emulated boards and the SCTP VM on top (`make test-boards`, `make test-vm`): qemu-system
-# for ARM and x86-64, cpio for their initramfs, busybox-static the VM's shell. Installed
-# before either starts: CI boots them side by side, and two apt-gets at once would collide.
-QEMU_DEPS := qemu-system-arm qemu-system-x86 cpio busybox-static
+# The emulated boards and the VM on top (`make test-boards`, `make test-vm`): qemu-system
+# for ARM and x86-64, cpio for their initramfs, busybox-static the VM's shell, hostapd,
+# wpasupplicant and iw its Wi-Fi network. Installed before either starts: CI boots them side
+# by side, and two apt-gets at once would collide.
+QEMU_DEPS := qemu-system-arm qemu-system-x86 cpio busybox-static hostapd wpasupplicant iw
 
 # The stock tools the benches compare with (`make bench`, bench/README.md): wrk and h2load
 # (nghttp2-client) with nginx (bench/http.sh), iperf3 and iperf (tcp, udp, crr), sockperf
@@ -140,9 +141,10 @@ test-cross: deps-test deps-dist
 test-boards: deps-test deps-dist deps-qemu
 	tools/boards/run.sh $(BOARDS)
 
-# What this machine's kernel lacks (SCTP), in an x86-64 VM with Debian's cloud kernel under
-# qemu-system-x86_64 (tools/vm/run.sh): one boot runs tcp/rr/crr --sctp, stock iperf3 --sctp
-# against serve and the reverse, and bad input; checked from here into
+# What this machine's kernel lacks (SCTP, 8021q, Wi-Fi), in an x86-64 VM with Debian's
+# generic kernel under qemu-system-x86_64 (tools/vm/run.sh): one boot runs tcp/rr/crr --sctp,
+# stock iperf3 --sctp against serve and the reverse, bad input, tcp and udp over a VLAN, and
+# info and tcp over two mac80211_hwsim radios (WPA2); checked from here into
 # build-dist/vm/meson-logs/testlog.json. The gcc build's binary when it is built.
 test-vm: deps-test deps-dist deps-qemu
 	tools/vm/run.sh

@@ -269,6 +269,65 @@ int bp_wifi_parse_stations(void *buf, size_t len, struct bp_wifi_link *out)
 	return each_message(buf, len, station_attrs, out);
 }
 
+/* The SSID element (id 0) among a BSS's information elements, walked within their bytes */
+static int ssid_element(struct nlattr *ies, struct bp_wifi_link *l)
+{
+	const unsigned char *p = ATTR_DATA(ies);
+	size_t n = ATTR_LEN(ies);
+
+	for (size_t i = 0; i + 2 <= n; i += 2 + (size_t)p[i + 1]) {
+		size_t elen = p[i + 1];
+
+		if (i + 2 + elen > n)
+			return -EPROTO;
+		if (p[i] != 0)
+			continue;
+		if (elen > 32)
+			return -EPROTO;
+		/* the element's bytes as an attribute's, so ssid_text reads them the same way */
+		{
+			unsigned char a[NLA_HDRLEN + 32];
+			struct nlattr *h = (struct nlattr *)a;
+
+			h->nla_len = (uint16_t)(NLA_HDRLEN + elen);
+			h->nla_type = NL80211_ATTR_SSID;
+			memcpy(a + NLA_HDRLEN, p + i + 2, elen);
+			return ssid_text(h, l->ssid, sizeof(l->ssid));
+		}
+	}
+	return 0;
+}
+
+static int scan_attrs(struct nlattr *a, int len, void *arg)
+{
+	struct bp_wifi_link *l = arg;
+
+	for (; ATTR_OK(a, len); a = ATTR_NEXT(a, len)) {
+		struct nlattr *ies = NULL;
+		int blen = (int)ATTR_LEN(a);
+		uint32_t status = UINT32_MAX;
+
+		if (ATTR_TYPE(a) != NL80211_ATTR_BSS)
+			continue;
+		for (struct nlattr *b = ATTR_DATA(a); ATTR_OK(b, blen); b = ATTR_NEXT(b, blen)) {
+			if (ATTR_TYPE(b) == NL80211_BSS_STATUS && attr_u32(b, &status))
+				return -EPROTO;
+			if (ATTR_TYPE(b) == NL80211_BSS_INFORMATION_ELEMENTS)
+				ies = b;
+		}
+		/* the network this interface is in: associated with, or joined (IBSS) */
+		if ((status == NL80211_BSS_STATUS_ASSOCIATED ||
+		     status == NL80211_BSS_STATUS_IBSS_JOINED) && ies && !l->ssid[0])
+			return ssid_element(ies, l);
+	}
+	return 0;
+}
+
+int bp_wifi_parse_scan(void *buf, size_t len, struct bp_wifi_link *out)
+{
+	return each_message(buf, len, scan_attrs, out);
+}
+
 const char *bp_wifi_band(int f)
 {
 	if (f >= 2400 && f < 2500)
@@ -378,6 +437,11 @@ static int parse_stations(void *buf, size_t len, void *arg)
 	return bp_wifi_parse_stations(buf, len, arg);
 }
 
+static int parse_scan(void *buf, size_t len, void *arg)
+{
+	return bp_wifi_parse_scan(buf, len, arg);
+}
+
 int bp_wifi_link_read(int ifindex, struct bp_wifi_link *out)
 {
 	struct timeval tv = { .tv_sec = 1 };
@@ -409,6 +473,13 @@ int bp_wifi_link_read(int ifindex, struct bp_wifi_link *out)
 		request_init(&q, family, NL80211_CMD_GET_STATION, NLM_F_DUMP);
 		put_attr(&q, NL80211_ATTR_IFINDEX, &idx, sizeof(idx));
 		rc = ask(fd, &q, parse_stations, out);
+	}
+	/* a client's SSID: in its interface's answer only on newer kernels (6.1's has none),
+	 * always in the scan results' BSS it is associated with, as `iw link` reads it */
+	if (!rc && !out->ssid[0]) {
+		request_init(&q, family, NL80211_CMD_GET_SCAN, NLM_F_DUMP);
+		put_attr(&q, NL80211_ATTR_IFINDEX, &idx, sizeof(idx));
+		rc = ask(fd, &q, parse_scan, out);
 	}
 	close(fd);
 	return rc;

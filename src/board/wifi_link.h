@@ -8,7 +8,8 @@
  * the family's id (CTRL_CMD_GETFAMILY "nl80211"), the interface (NL80211_CMD_GET_INTERFACE:
  * SSID, frequency, channel width) and its stations (NL80211_CMD_GET_STATION dump: on a
  * client, the access point it is associated with: its MAC, NL80211_STA_INFO_SIGNAL and the
- * TX/RX rate info). Each answer goes through its parser here, so unit tests replay recorded
+ * TX/RX rate info); a client's SSID, where the interface's answer lacks it (6.1), from the
+ * scan results' BSS it is associated with (NL80211_CMD_GET_SCAN, its SSID element). Each answer goes through its parser here, so unit tests replay recorded
  * ones; every figure is checked in its domain before it is kept.
  */
 #ifndef BP_BOARD_WIFI_LINK_H
@@ -49,6 +50,8 @@ void bp_wifi_link_init(struct bp_wifi_link *l);
 int bp_wifi_parse_family(void *buf, size_t len, uint16_t *family);
 int bp_wifi_parse_interface(void *buf, size_t len, struct bp_wifi_link *out);
 int bp_wifi_parse_stations(void *buf, size_t len, struct bp_wifi_link *out);
+/* NL80211_CMD_GET_SCAN's dump: the SSID of the BSS the interface is associated with */
+int bp_wifi_parse_scan(void *buf, size_t len, struct bp_wifi_link *out);
 
 /* "2.4GHz", "5GHz", "6GHz", "60GHz", or NULL; and the channel number, or 0 */
 const char *bp_wifi_band(int freq_mhz);

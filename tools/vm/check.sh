@@ -2,8 +2,9 @@
 # Checks, from the host, what the x86-64 VM printed on its console (tools/vm/run.sh wrote
 # DIR/vm.console): every SCTP check exited as it should, with its byte counts against the
 # other end's (the ground truth: the peer's own count of the same bytes, a stock iperf3's
-# where one took part). Speeds under TCG mean nothing: only counts and their agreement are
-# checked. Writes TAP to DIR/meson-logs/testlog.json in the form of Meson's log, for
+# where one took part), then the VLAN and Wi-Fi checks (tcp tagged against untagged beside
+# it is the one figure compared; info's Wi-Fi facts against iw's). Speeds under TCG mean
+# nothing on their own: counts, states and side-by-side ratios are checked. Writes TAP to DIR/meson-logs/testlog.json in the form of Meson's log, for
 # tests/summary.sh to count.
 #   usage: tools/vm/check.sh DIR
 set -uo pipefail
@@ -118,6 +119,43 @@ tap=$(
 		([.warnings[] | select(.code == "vlan-no-hw-insert" and (.message | contains("VLAN 100 on bpv0")))] | length == 1)' \
 		<<<"$json" >/dev/null 2>&1
 	ok $? "vlan: with tag insertion off, the warning vlan-no-hw-insert names VLAN 100 on bpv0"
+	# Wi-Fi between two mac80211_hwsim radios (issue 36): info's facts against iw's at the
+	# same moment (info, iw, info again: SSID, BSSID, frequency and width exactly; the
+	# signal within 3 dB of iw's for one of the two infos, and iw's TX rate one of theirs or
+	# between them: the rate control may move it between the reads), then tcp
+	[ "$(endrc wifi-setup)" = 0 ]; ok $? "wifi: two hwsim radios, hostapd's WPA2 network, the client associated"
+	iwl=$(section wifi-iw | tr -d '\r') iwi=$(section wifi-iwinfo | tr -d '\r')
+	iw_bssid=$(sed -n 's/^Connected to \([0-9a-f:]*\).*/\1/p' <<<"$iwl")
+	iw_ssid=$(sed -n 's/^[[:space:]]*SSID: //p' <<<"$iwl")
+	iw_freq=$(sed -n 's/^[[:space:]]*freq: \([0-9]*\).*/\1/p' <<<"$iwl")
+	iw_signal=$(sed -n 's/^[[:space:]]*signal: \(-*[0-9]*\) dBm.*/\1/p' <<<"$iwl")
+	iw_tx=$(sed -n 's/^[[:space:]]*tx bitrate: \([0-9.]*\) MBit.*/\1/p' <<<"$iwl")
+	iw_width=$(sed -n 's/.*width: \([0-9]*\) MHz.*/\1/p' <<<"$iwi" | head -1)
+	for i in 1 2; do
+		section "wifi-info-$i" | jq -c '.env.inventory.nics[] | select(.name == "bpw1") | .wifi' \
+			>"$dir/wifi-$i.json" 2>/dev/null
+	done
+	jq -e --arg s "$iw_ssid" --arg b "$iw_bssid" --argjson f "${iw_freq:-0}" --argjson w "${iw_width:-0}" \
+		'.associated and .ssid == $s and .ssid == "boardperf-vm" and .bssid == $b
+		and .freq_mhz == $f and .band == "2.4GHz" and .channel == 6 and .width_mhz == $w' \
+		"$dir/wifi-1.json" >/dev/null 2>&1
+	ok $? "wifi: info's SSID, BSSID, frequency, band, channel and width are iw's ($(cat "$dir/wifi-1.json"); iw: $iw_ssid $iw_bssid $iw_freq MHz, $iw_width MHz)"
+	near=0 rates=()
+	for i in 1 2; do
+		s=$(jq -r '.signal_dbm // empty' "$dir/wifi-$i.json" 2>/dev/null)
+		rates+=("$(jq -r '.tx_bitrate_mbps // empty' "$dir/wifi-$i.json" 2>/dev/null)")
+		awk -v a="$s" -v b="$iw_signal" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d <= 3 && d >= -3) }' && near=1
+	done
+	[ "$near" = 1 ]; ok $? "wifi: info's signal within 3 dB of iw's $iw_signal dBm"
+	awk -v a="${rates[0]}" -v b="${rates[1]}" -v t="$iw_tx" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
+		exit !(a != "" && b != "" && t != "" && t + 0 >= lo - 1e-9 && t + 0 <= hi + 1e-9) }'
+	ok $? "wifi: iw's TX rate $iw_tx Mbit/s is info's (${rates[*]}) or between"
+	json=$(section wifi-tcp)
+	jq -e '.error == null and .env.path.device == "bpw1" and .env.path.medium == "wifi"
+		and .env.path.nic.wifi.ssid == "boardperf-vm" and (.env.path.wifi_end | type) == "object"
+		and ([.warnings[] | select(.code == "wifi-link" and (.message | contains("SSID boardperf-vm, 2.4GHz")))] | length) == 1
+		and ([.metrics[] | select(.name == "receiver.bytes")][0].value > 0)' <<<"$json" >/dev/null 2>&1
+	ok $? "wifi: tcp over the radio names its path (medium wifi, SSID, the link at the end) and warns wifi-link"
 	echo "1..$n"
 	exit $bad
 )
@@ -125,7 +163,7 @@ res=$?
 [ "$res" = 0 ] && r=OK || r=FAIL
 echo "$tap" | grep '^not ok' >&2
 echo "vm: $(grep -c '^ok' <<<"$tap") passed, $(grep -c '^not ok' <<<"$tap") failed"
-jq -cn --arg name "vm-sctp" --arg r "$r" --arg out "$tap" \
+jq -cn --arg name "vm" --arg r "$r" --arg out "$tap" \
 	--argjson secs "$(cat "$dir/vm.seconds" 2>/dev/null || echo 0)" \
 	'{name: $name, result: $r, duration: $secs, stdout: $out}' >"$log"
 exit $res

@@ -110,5 +110,48 @@ if [ "$rc" = 0 ]; then   # check's status
 	check vlan-noinsert /opt/ip netns exec bpva boardperf tcp -c 198.18.100.2 -p $bp -t 1 --json
 	kill $vserve
 fi
+
+# Wi-Fi (issue 36): two mac80211_hwsim radios, the second moved into a namespace; hostapd
+# makes the first an access point (WPA2-PSK, 2.4 GHz channel 6, HT20), wpa_supplicant joins
+# the second to it. Then, in the client's namespace: info's Wi-Fi facts and `iw dev bpw1 link`
+# at the same moment (info first, iw right after it, then info again: the host compares
+# info's signal and rate with iw's between the two), and tcp over the link.
+wifi() {
+	mkdir -p /run /tmp/wifi &&
+	/opt/ip netns add bpwc &&
+	/opt/iw phy phy1 set netns name bpwc &&
+	/opt/ip link set wlan0 name bpw0 && /opt/ip -n bpwc link set wlan1 name bpw1 &&
+	/opt/ip addr add 198.18.77.1/24 dev bpw0 && /opt/ip link set bpw0 up &&
+	/opt/ip -n bpwc addr add 198.18.77.2/24 dev bpw1 && /opt/ip -n bpwc link set bpw1 up &&
+	/opt/ip -n bpwc link set lo up &&
+	printf '%s\n' interface=bpw0 driver=nl80211 ssid=boardperf-vm hw_mode=g channel=6 \
+		ieee80211n=1 wpa=2 wpa_key_mgmt=WPA-PSK rsn_pairwise=CCMP \
+		wpa_passphrase=boardperf-vm-pass >/tmp/wifi/hostapd.conf &&
+	printf 'network={\n ssid="boardperf-vm"\n psk="boardperf-vm-pass"\n key_mgmt=WPA-PSK\n}\n' \
+		>/tmp/wifi/wpa.conf &&
+	/opt/hostapd -B -P /tmp/wifi/hostapd.pid /tmp/wifi/hostapd.conf >/tmp/wifi/hostapd.log 2>&1 &&
+	/opt/ip netns exec bpwc /opt/wpa_supplicant -B -D nl80211 -i bpw1 -c /tmp/wifi/wpa.conf \
+		-P /tmp/wifi/wpa.pid >/tmp/wifi/wpa.log 2>&1 &&
+	for _ in $(seq 1 60); do
+		/opt/ip netns exec bpwc /opt/iw dev bpw1 link | grep -q '^Connected' && return 0
+		sleep 0.5
+	done
+	cat /tmp/wifi/hostapd.log /tmp/wifi/wpa.log >&2
+	return 1
+}
+check wifi-setup wifi
+if [ "$rc" = 0 ]; then
+	# the rate control (minstrel) tries rates while frames flow; idle, it keeps its choice
+	sleep 2
+	check wifi-info-1 /opt/ip netns exec bpwc boardperf info --json
+	check wifi-iw /opt/ip netns exec bpwc /opt/iw dev bpw1 link
+	check wifi-iwinfo /opt/ip netns exec bpwc /opt/iw dev bpw1 info
+	check wifi-info-2 /opt/ip netns exec bpwc boardperf info --json
+	boardperf serve -p $bp --idle-timeout 5 2>/tmp/wserve.log &
+	wserve=$!
+	waitfor listening /tmp/wserve.log
+	check wifi-tcp /opt/ip netns exec bpwc boardperf tcp -c 198.18.77.1 -p $bp -t 2 --json
+	kill $wserve
+fi
 echo "@@DONE"
 poweroff -f

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `make test-vm`: what this machine's kernel cannot run (it has no SCTP), in an x86-64 VM
+# `make test-vm`: what this machine's kernel cannot run (no SCTP, 8021q or wireless), in an x86-64 VM
 # with Debian's own kernel under qemu-system-x86_64 (TCG: no KVM here). One boot runs every
 # check (tools/vm/init.sh): boardperf tcp --sctp both ways and --bidir, rr and crr --sctp
 # against its own serve, a stock iperf3 --sctp against boardperf serve and boardperf against
 # a stock iperf3 -s, both ways, and bad input; then tcp and udp over an 802.1Q VLAN between
-# two namespaces (8021q and veth loaded too); tools/vm/check.sh then checks the output from
+# two namespaces (8021q and veth loaded too), and info and tcp over Wi-Fi between two
+# mac80211_hwsim radios (hostapd and wpa_supplicant, WPA2); tools/vm/check.sh then checks the output from
 # here and writes OUT/meson-logs/testlog.json for tests/summary.sh.
 #   VM_EXTRA: more programs for such a script, each at its own absolute path, with libraries.
 #   VM_INIT: another /init than tools/vm/init.sh (to try something by hand; not checked).
@@ -25,6 +26,9 @@ command -v qemu-system-x86_64 >/dev/null || need="qemu-system-x86"
 command -v cpio >/dev/null || need="$need cpio"
 [ -x /bin/busybox ] || need="$need busybox-static"
 command -v iperf3 >/dev/null || need="$need iperf3"
+command -v hostapd >/dev/null || need="$need hostapd"
+command -v wpa_supplicant >/dev/null || need="$need wpasupplicant"
+command -v iw >/dev/null || need="$need iw"
 if [ -n "$need" ]; then
 	[ "$(id -u)" = 0 ] || { echo "vm/run.sh: run as root to install:" $need >&2; exit 1; }
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need
@@ -37,10 +41,11 @@ elif [ -z "$bin" ]; then
 	bin=$(ls dist/boardperf-*-amd64)
 fi
 
-# Debian's cloud kernel (the smallest amd64 flavour; CONFIG_IP_SCTP=m): the metapackage
-# names the versioned package, whose .deb is kept in the cache and unpacked once.
-kpkg=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
-[ -n "$kpkg" ] || { echo "vm/run.sh: linux-image-cloud-amd64 names no kernel package (apt-get update?)" >&2; exit 1; }
+# Debian's generic amd64 kernel (SCTP, 8021q, veth and the wireless stack with
+# mac80211_hwsim as modules; the cloud flavour has no wireless): the metapackage names the
+# versioned package, whose .deb is kept in the cache and unpacked once.
+kpkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+[ -n "$kpkg" ] || { echo "vm/run.sh: linux-image-amd64 names no kernel package (apt-get update?)" >&2; exit 1; }
 root=$cache/vm-$kpkg
 if [ ! -d "$root/lib/modules" ]; then
 	deb=$(ls "$cache/debs/amd64/${kpkg}_"*.deb 2>/dev/null | head -1 || true)
@@ -75,17 +80,23 @@ binabs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 with_libs "$binabs" "$ird"
 mv "$ird$binabs" "$ird/usr/bin/boardperf"
 with_libs "$(command -v iperf3)" "$ird"
-# iproute2's ip (namespaces, VLANs: busybox's has neither) and ethtool, for the VLAN checks,
-# at /opt/ip and /opt/ethtool: busybox's sh runs its own applet for a bare "ip" whatever PATH says
+# iproute2's ip (namespaces, VLANs: busybox's has neither) and ethtool for the VLAN checks,
+# iw, hostapd and wpa_supplicant for the Wi-Fi ones, at /opt/NAME: busybox's sh runs its own
+# applet for a bare "ip" whatever PATH says
 mkdir -p "$ird/opt"
-for f in ip ethtool; do
+for f in ip ethtool iw hostapd wpa_supplicant; do
 	with_libs "$(command -v $f)" "$ird"
 	ln -s "$(command -v $f)" "$ird/opt/$f"
 done
 for f in ${VM_EXTRA:-}; do with_libs "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$ird"; done
 install -m 755 "${VM_INIT:-tools/vm/init.sh}" "$ird/init"  # VM_INIT: another script, to debug by hand
 seen=()
-{ modclose "$mods" sctp && modclose "$mods" 8021q && modclose "$mods" veth; } >"$ird/lib/modules/order"
+# Modules ask the crypto API for algorithms by name, and with no modprobe in the guest what
+# is not built in must be loaded first: crc32c for libcrc32c (sctp's), and ctr, ccm and
+# cmac for the wireless checks' WPA2 keys (mac80211's ccm(aes))
+for m in crc32c_generic sctp 8021q veth ctr ccm cmac mac80211_hwsim; do
+	modclose "$mods" "$m" || exit 1
+done >"$ird/lib/modules/order"
 while read -r m; do mkdir -p "$ird/lib/modules/$(dirname "$m")"; cp "$mods/$m" "$ird/lib/modules/$m"; done <"$ird/lib/modules/order"
 (cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd.gz"
 

@@ -122,6 +122,50 @@ static void a_client(void)
 	json_decref(j);
 }
 
+/* A scan dump's BSS: its status (UINT32_MAX: none) and information elements */
+static void bss(struct dgram *d, uint32_t status, const void *ies, size_t n)
+{
+	msg_open(d, FAMILY, NL80211_CMD_NEW_SCAN_RESULTS);
+	attr_u32(d, NL80211_ATTR_IFINDEX, 3);
+	nest_open(d, NL80211_ATTR_BSS);
+	attr(d, NL80211_BSS_BSSID, (uint8_t[]){ 2, 0, 0, 0, 1, 0 }, 6);
+	attr_u32(d, NL80211_BSS_FREQUENCY, 2437);
+	attr(d, NL80211_BSS_INFORMATION_ELEMENTS, ies, n);
+	if (status != UINT32_MAX)
+		attr_u32(d, NL80211_BSS_STATUS, status);
+	nest_close(d);
+	msg_close(d);
+}
+
+/* A client's SSID from the scan results, where its interface's answer has none (6.1) */
+static void scan(void)
+{
+	static struct dgram d;
+	static const uint8_t other[] = { 0, 5, 'o', 't', 'h', 'e', 'r' };
+	/* the rates element first, then the SSID */
+	static const uint8_t mine[] = { 1, 2, 0x82, 0x84, 0, 12, 'b', 'o', 'a', 'r', 'd', 'p', 'e',
+					'r', 'f', '-', 'v', 'm' };
+	static const uint8_t cut[] = { 1, 2, 0x82, 0, 12, 'b' };
+	struct bp_wifi_link l;
+
+	memset(&d, 0, sizeof(d));
+	bss(&d, UINT32_MAX, other, sizeof(other));
+	bss(&d, NL80211_BSS_STATUS_ASSOCIATED, mine, sizeof(mine));
+	done(&d);
+	bp_wifi_link_init(&l);
+	CHECK_INT(bp_wifi_parse_scan(d.b, d.len, &l), 1);
+	CHECK_STR(l.ssid, "boardperf-vm");
+	/* one the interface already named stays */
+	CHECK_INT(bp_wifi_parse_scan(d.b, d.len, &l), 1);
+	CHECK_STR(l.ssid, "boardperf-vm");
+	/* an element running past its bytes */
+	memset(&d, 0, sizeof(d));
+	bss(&d, NL80211_BSS_STATUS_ASSOCIATED, cut, sizeof(cut));
+	bp_wifi_link_init(&l);
+	CHECK_INT(bp_wifi_parse_scan(d.b, d.len, &l), -EPROTO);
+	CHECK_STR(l.ssid, "");
+}
+
 static void bands(void)
 {
 	CHECK_STR(bp_wifi_band(2412), "2.4GHz");
@@ -200,6 +244,7 @@ static void refused(void)
 int main(void)
 {
 	a_client();
+	scan();
 	bands();
 	refused();
 	return tap_done();
