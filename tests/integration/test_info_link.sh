@@ -75,7 +75,7 @@ rig_exec client "$bp" info --json >"$tap_tmp/links.json"
 # every network client's result names the path its traffic took (the rig's veth, offloads
 # off); then one through the macvlan, its own address in the rig's subnet
 rig_bg server "$bp" serve -p 5201 --http 8080 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
-rig_wait_port server 5201 && rig_wait_port server 8080
+rig_wait_port server 5201 && rig_wait_port server 8080  # port-ok: in the test's own namespaces
 for t in tcp udp rr http; do
 	case $t in
 	tcp) args=(tcp -c "$RIG_SERVER_IP" -t 1) ;;

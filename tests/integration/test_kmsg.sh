@@ -50,7 +50,7 @@ devkmsg=$(sysctl -n kernel.printk_devkmsg 2>/dev/null)
 trap 'sysctl -q -w kernel.printk_devkmsg="$devkmsg" 2>/dev/null; rm -rf "$tap_tmp"' EXIT
 rig_up
 rig_bg server "$bp" serve -p 5201 --logfile "$tap_tmp/serve.log"  # port-ok: in the test's own namespaces
-rig_wait_port server 5201
+rig_wait_port server 5201  # port-ok: in the test's own namespaces
 
 kmsg_during 1 "<4>$tag: bpc0: a warning the test wrote" "<6>$tag: an info line"
 msgs=$(jq -c --arg t "$tag" '[.monitor.kernel_messages[] | select(.text | startswith($t))]' \

@@ -86,13 +86,14 @@ tap=$(
 			grep -qF -- "$want"; ok $? "$name says '$want'"
 	done
 	# 802.1Q between two namespaces (issue 36): each result names its path, through the
-	# VLAN to its parent; tagged within 10 % of untagged (five rounds of both at once on the
-	# guest's one vCPU, the median ratio: speeds under TCG wander, both flows alike; here
-	# 0.89-0.97, the tag's cost in software); udp too; no
+	# VLAN to its parent; tagged within 10 % of untagged (seven rounds of both at once on the
+	# guest's one vCPU, the median ratio: speeds under TCG wander, both flows alike; beside
+	# two CPU hogs rounds read 0.83-1.10, medians 0.955 and 1.044. The cloud kernel's VLAN
+	# cost more: 0.94 alone, 0.895 in CI run 79 beside the boards); udp too; no
 	# vlan-no-hw-insert while the veth inserts tags, and the warning once it does not
 	[ "$(endrc vlan-setup)" = 0 ]; ok $? "vlan: two namespaces, a veth pair, VLAN 100 on both ends"
 	ratios=()
-	for r in 1 2 3 4 5; do
+	for r in 1 2 3 4 5 6 7; do
 		json=$(section "vlan-plain-$r")
 		jq -e '.error == null and .env.path.device == "bpv0" and .env.path.vlan_id == null
 			and .env.path.through == ["bpv0"] and .env.path.nic.kind == "veth"' <<<"$json" >/dev/null 2>&1
@@ -107,9 +108,9 @@ tap=$(
 		t=$(figure receiver.bitrate <<<"$json")
 		ratios+=("$(awk -v p="$p" -v t="$t" 'BEGIN { if (p > 0 && t > 0) printf "%.3f", t / p; else print 0 }')")
 	done
-	m=$(printf '%s\n' "${ratios[@]}" | sort -g | sed -n 3p)
+	m=$(printf '%s\n' "${ratios[@]}" | sort -g | sed -n 4p)
 	awk -v m="$m" 'BEGIN { exit !(m >= 0.9 && m <= 1.1) }'
-	ok $? "vlan: tagged tcp within 10 % of untagged beside it (median ratio of 5 rounds $m; ${ratios[*]})"
+	ok $? "vlan: tagged tcp within 10 % of untagged beside it (median ratio of 7 rounds $m; ${ratios[*]})"
 	json=$(section vlan-udp)
 	jq -e '.error == null and .env.path.vlan_id == 100 and .env.path.device == "bpv0.100"' <<<"$json" >/dev/null 2>&1
 	ok $? "vlan: udp over the VLAN names it"
