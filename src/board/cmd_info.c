@@ -18,7 +18,7 @@ static const struct bp_opt info_opts[] = {
 	  "also describe the block device behind PATH (bus, model, USB speed)" },
 	{ 0, "root", BP_OPT_STRING, offsetof(struct info_params, root), "DIR", "/", 0, 0, NULL,
 	  "read /proc and /sys under DIR (a saved tree of another board)" },
-	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT | BP_COMMON_MONITOR),
+	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT | BP_COMMON_MONITOR | BP_COMMON_START),
 };
 
 static int info_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)

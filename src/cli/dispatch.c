@@ -9,12 +9,14 @@
 #include "board/env.h"
 #include "cli/capture.h"
 #include "board/monitor_result.h"
+#include "board/start_at_result.h"
 #include "cli/registry.h"
 #include "cli/save.h"
 #include "cli/repeat.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/start_at.h"
 #include "result/live.h"
 #include "core/starve.h"
 #include "core/term.h"
@@ -71,6 +73,13 @@ static int parse_command_line(const struct bp_test *t, void *params, struct bp_c
 		rc = bp_cli_check_store_opts(c, err, sizeof(err));
 	if (!rc)
 		rc = bp_cli_repeat_check(c, err, sizeof(err));
+	if (!rc && c->start_at && !c->help)
+		rc = bp_start_at_parse(c->start_at, bp_wall_ns(), &c->start_at_ns, err, sizeof(err));
+	if (!rc && c->start_at && bp_cli_repeat_wanted(c)) {
+		snprintf(err, sizeof(err), "--start-at with --repeat: one instant starts one run; "
+			 "expected one of them");
+		rc = -EINVAL;
+	}
 	if (!rc && !c->help && t->check)
 		rc = t->check(params, parsed, err, sizeof(err));
 	if (!rc && !c->help && t->check_inner)
@@ -199,6 +208,25 @@ static void save_printed(const struct bp_result *r, const struct bp_common_opts 
 	bp_cli_save(r, c, bytes, len, printed_format(c));
 }
 
+/*
+ * --start-at (core/start_at.h): a test that connects first is let go BP_START_LEAD_NS before
+ * the instant and waits for it itself (bp_test.starts_at_first_byte); another is held until
+ * the instant, and its start recorded here. -EINTR when Ctrl-C ended the wait.
+ */
+static int start_at_wait(const struct bp_test *t, const struct bp_common_opts *c,
+			 struct bp_result *r)
+{
+	int64_t lead = t->starts_at_first_byte ? BP_START_LEAD_NS : 0;
+	int rc;
+
+	if (!c->start_at_ns)
+		return 0;
+	rc = bp_start_at_wait(c->start_at_ns - lead);
+	if (!rc && !lead)
+		rc = bp_start_at_record(r, c->start_at_ns, bp_wall_ns());
+	return rc == -EINTR ? rc : 0;
+}
+
 static int run_and_render(const struct bp_test *t, const void *params,
 			  const struct bp_test_ctx *cctx)
 {
@@ -215,7 +243,7 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	struct bp_monitor *mon = NULL;
 	char err[512] = "";
 	const char *why;
-	int rc, status = BP_EXIT_OK;
+	int rc, waited, status = BP_EXIT_OK;
 
 	if (wants_live(t, c))
 		ctx.live = bp_live_new(out, c->json_stream ? BP_LIVE_JSON_STREAM : BP_LIVE_TEXT);
@@ -235,12 +263,18 @@ static int run_and_render(const struct bp_test *t, const void *params,
 	/* the live lines fit the same width (their children get it again before the text) */
 	bp_result_set_text_layout(r, c->verbose, bp_term_width(STDOUT_FILENO));
 	bp_live_start(ctx.live, r);
+	/* --start-at: nothing is measured before the instant (or its lead) */
+	waited = start_at_wait(t, c, r);
 	/* What the board did meanwhile, for every measuring command (docs/json.md, "The
 	 * monitor"). */
 	if (!t->no_result && !t->no_monitor)
 		mon = bp_monitor_begin(r, c);
 	bp_starve_snap_take(&s0);
-	if (bp_cli_repeat_wanted(c))
+	if (waited) {
+		rc = waited;
+		snprintf(err, sizeof(err), "interrupted while waiting for --start-at %s",
+			 c->start_at);
+	} else if (bp_cli_repeat_wanted(c))
 		rc = bp_cli_run_repeated(t, params, &ctx, r, err, sizeof(err));
 	else
 		rc = t->run(params, &ctx, r, err, sizeof(err));

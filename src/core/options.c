@@ -39,6 +39,9 @@ const struct bp_opt bp_common_opt_table[] = {
 	  0, NULL, "do not sample clocks, temperatures and other load during the test" },
 	{ 0, "busy-warn", BP_OPT_NUMBER, offsetof(struct bp_common_opts, busy_warn), "PCT", "20",
 	  0, 100, NULL, "warn busy-machine when other processes took more than PCT % of the CPUs" },
+	{ 0, "start-at", BP_OPT_STRING, offsetof(struct bp_common_opts, start_at), "TIME", NULL, 0,
+	  0, NULL, "start measuring at this wall-clock instant, RFC 3339 or epoch seconds (several "
+	  "testers together; docs/json.md, \"A start at an instant\")" },
 	BP_OPT_END,
 };
 
@@ -300,6 +303,7 @@ static const struct {
 	{ "until-stable", BP_COMMON_REPEAT },
 	{ "no-monitor", BP_COMMON_MONITOR },
 	{ "busy-warn", BP_COMMON_MONITOR },
+	{ "start-at", BP_COMMON_START },
 };
 
 static unsigned group_of(const struct bp_opt *common)

@@ -74,11 +74,12 @@ enum bp_common_group {
 	BP_COMMON_LABEL = 1u << 5,   /* --label */
 	BP_COMMON_REPEAT = 1u << 6,  /* --repeat, --until-stable */
 	BP_COMMON_MONITOR = 1u << 7, /* --no-monitor, --busy-warn */
+	BP_COMMON_START = 1u << 8,   /* --start-at: one test's start at a wall-clock instant */
 };
 
 /* What a command that measures nothing leaves out: it saves, repeats and monitors nothing. */
 #define BP_COMMON_MEASURING (BP_COMMON_STREAM | BP_COMMON_SAVE | BP_COMMON_LABEL | \
-			     BP_COMMON_REPEAT | BP_COMMON_MONITOR)
+			     BP_COMMON_REPEAT | BP_COMMON_MONITOR | BP_COMMON_START)
 
 /* End of a table: its command takes every common option. */
 #define BP_OPT_END { 0, NULL, BP_OPT_FLAG, 0, NULL, NULL, 0, 0, NULL, NULL }
@@ -109,6 +110,12 @@ struct bp_common_opts {
 	int verbose;
 	bool no_monitor;     /* no monitor thread (docs/json.md, "The monitor") */
 	double busy_warn;    /* busy-machine above this percent of the CPUs (default 20) */
+	/*
+	 * --start-at TIME (core/start_at.h): as given, and the instant it names (ns since the
+	 * epoch; 0: none), which the CLI fills once the command line is checked
+	 */
+	const char *start_at;
+	int64_t start_at_ns;
 };
 extern const struct bp_opt bp_common_opt_table[];
 

@@ -70,6 +70,13 @@ struct bp_test {
 	bool no_monitor;
 	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
 	/*
+	 * --start-at: the test connects first and waits for the instant itself, just before
+	 * its first byte (a network client: common->start_at_ns), and records the start
+	 * (board/start_at_result.h); the CLI lets it go BP_START_LEAD_NS before the instant.
+	 * Others are held until the instant and the CLI records their start.
+	 */
+	bool starts_at_first_byte;
+	/*
 	 * What the kind is (result/kind.h): its metric catalogue and headline, which the
 	 * registry installs at start (bp_registry_install_kinds). NULL: no catalogue (serve,
 	 * info, the commands over saved results, and the suites run and together, whose

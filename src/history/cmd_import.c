@@ -20,7 +20,7 @@
 
 static const struct bp_opt import_opts[] = {
 	BP_OPT_END_WITHOUT(BP_COMMON_JSON | BP_COMMON_CSV | BP_COMMON_STREAM | BP_COMMON_SAVE |
-			   BP_COMMON_REPEAT | BP_COMMON_MONITOR),
+			   BP_COMMON_REPEAT | BP_COMMON_MONITOR | BP_COMMON_START),
 };
 
 static int import_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)

@@ -24,7 +24,8 @@ struct show_params {
 static const struct bp_opt show_opts[] = {
 	{ 0, "text", BP_OPT_FLAG, offsetof(struct show_params, text), NULL, NULL, 0, 0, NULL,
 	  "the text form, whichever form the command printed" },
-	BP_OPT_END_WITHOUT(BP_COMMON_SAVE | BP_COMMON_LABEL | BP_COMMON_REPEAT | BP_COMMON_MONITOR),
+	BP_OPT_END_WITHOUT(BP_COMMON_SAVE | BP_COMMON_LABEL | BP_COMMON_REPEAT | BP_COMMON_MONITOR |
+			   BP_COMMON_START),
 };
 
 static int show_check(void *params, const struct bp_parsed *parsed, char *err, size_t errlen)

@@ -188,6 +188,7 @@ static int http_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 		.depth = (int)p->pipeline, .rate = p->rate, .new_conn = p->new_conn,
 		.verify = p->verify, .time_ns = p->time, .interval_ns = p->interval,
 		.timeout_ns = p->timeout, .live = ctx->live, .live_result = r,
+		.start_at_ns = ctx->common ? ctx->common->start_at_ns : 0,
 		.verdict = p->verdict, .max_failure_pct = p->max_failure_pct,
 	};
 	char *file_body = NULL;
@@ -219,4 +220,5 @@ const struct bp_test bp_cmd_http = {
 	.check = http_check,
 	.run = http_run,
 	.kind = &bp_kind_http,
+	.starts_at_first_byte = true,
 };

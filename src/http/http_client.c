@@ -1,4 +1,3 @@
-#include "board/net_path.h"
 #include "http/http_client.h"
 
 #include <errno.h>
@@ -9,9 +8,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "board/net_path.h"
 #include "core/clock.h"
 #include "core/cpuacct.h"
 #include "core/side_cpu.h"
+#include "core/start_at.h"
 #include "core/signals.h"
 #include "core/workers.h"
 #include "http/http_io.h"
@@ -298,6 +299,9 @@ int bp_http_client_run(const struct bp_http_client_opts *o, struct bp_http_outco
 		goto out;
 	}
 	rc = prepare(&c);
+	/* --start-at: the workers connect and send from the instant on */
+	if (!rc)
+		rc = bp_start_at_wait_mark(out->start_at_ns = o->start_at_ns, &out->started_ns);
 	if (rc)
 		goto out;
 	bp_cpu_side_times(&cpu0);

@@ -32,6 +32,8 @@ struct bp_http_client_opts {
 	bool verdict;                    /* --max-failure-ratio given: PASS or FAIL (exit 3) */
 	double max_failure_pct;
 	uint64_t time_ns, interval_ns, timeout_ns;
+	/* --start-at: the first byte waits for this wall-clock instant (ns; 0: at once) */
+	int64_t start_at_ns;
 	struct bp_live *live;            /* each interval as it ends (NULL: none) */
 	const struct bp_result *live_result;
 };
@@ -60,6 +62,8 @@ struct bp_http_outcome {
 	char server_addr[64];
 	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
 	json_t *path;                   /* the path toward it at the start (board/net_path.h), or NULL */
+	int64_t start_at_ns, started_ns; /* --start-at: the instant, the wall clock as the first
+	                                  * byte left (board/start_at_result.h); 0: none */
 	char tls[96];                     /* "TLSv1.3 TLS_AES_256_GCM_SHA384" or "" */
 	size_t request_bytes;
 	int threads;

@@ -1,4 +1,3 @@
-#include "board/net_path.h"
 #include "http/http_report.h"
 
 #include <errno.h>
@@ -7,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "board/net_path.h"
+#include "board/start_at_result.h"
 #include "core/cpuacct.h"
 #include "result/result_latency.h"
 #include "result/result_this_host.h"
@@ -175,6 +176,8 @@ int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 	json_object_set_new(r->params, "threads", json_integer(out->threads));
 	json_object_set_new(r->params, "request_bytes", json_integer((json_int_t)out->request_bytes));
 	json_object_set_new(r->params, "tls", out->tls[0] ? json_string(out->tls) : json_null());
+	if (out->started_ns && bp_start_at_record(r, out->start_at_ns, out->started_ns))
+		return -ENOMEM;
 	/* the answers' bytes, the most of what crossed the link */
 	return bp_net_path_attach(r, out->path, 8 * per_s(out->total.txn.bytes, secs));
 }

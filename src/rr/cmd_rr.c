@@ -193,8 +193,8 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 	return parse_sizes(p, err, errlen);
 }
 
-static int run_common(const struct rr_params *p, const char *test, struct bp_live *live,
-		      struct bp_result *r, char *err, size_t errlen)
+static int run_common(const struct rr_params *p, const char *test,
+		      const struct bp_test_ctx *ctx, struct bp_result *r, char *err, size_t errlen)
 {
 	struct bp_stream_client_opts base;
 	struct bp_rr_client_opts o = { 0 };
@@ -207,6 +207,7 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 	o.port = base.port;
 	o.family = base.family;
 	o.connect_timeout_ns = base.connect_timeout_ns;
+	o.start_at_ns = ctx->common ? ctx->common->start_at_ns : 0;
 	o.idle_timeout_ns = base.idle_timeout_ns;
 	o.psk = base.psk;
 	o.np = base.np;
@@ -221,7 +222,7 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 	o.ramp_ns = p->ramp;
 	o.concurrent = p->concurrent;
 	o.connect_only = p->connect_only;
-	o.live = live;
+	o.live = ctx->live;
 	o.live_result = r;
 	o.max_inflight = (size_t)p->max_inflight;
 	if (!p->connect_only) {  /* the option itself is in params as connect-only */
@@ -244,13 +245,13 @@ static int run_common(const struct rr_params *p, const char *test, struct bp_liv
 static int rr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		  char *err, size_t errlen)
 {
-	return run_common(params, "rr", ctx->live, r, err, errlen);
+	return run_common(params, "rr", ctx, r, err, errlen);
 }
 
 static int crr_run(const void *params, const struct bp_test_ctx *ctx, struct bp_result *r,
 		   char *err, size_t errlen)
 {
-	return run_common(params, "crr", ctx->live, r, err, errlen);
+	return run_common(params, "crr", ctx, r, err, errlen);
 }
 
 const struct bp_test bp_cmd_rr = {
@@ -263,6 +264,7 @@ const struct bp_test bp_cmd_rr = {
 	.check = rr_check,
 	.run = rr_run,
 	.kind = &bp_kind_rr,
+	.starts_at_first_byte = true,
 };
 
 const struct bp_test bp_cmd_crr = {
@@ -275,4 +277,5 @@ const struct bp_test bp_cmd_crr = {
 	.check = rr_check,
 	.run = crr_run,
 	.kind = &bp_kind_crr,
+	.starts_at_first_byte = true,
 };

@@ -1,4 +1,3 @@
-#include "board/net_path.h"
 #include "rr/rr_client.h"
 
 #include <errno.h>
@@ -8,8 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board/net_path.h"
 #include "core/clock.h"
 #include "core/signals.h"
+#include "core/start_at.h"
 #include "core/workers.h"
 #include "proto/ctl_client.h"
 #include "rr/rr_inflight.h"
@@ -473,7 +474,9 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		out->path = bp_net_path_collect(&c.ctl.addr);
-		rc = run_timed(&c);
+		/* --start-at: connected and set up, the first byte waits for the instant */
+		rc = bp_start_at_wait_mark(out->start_at_ns = o->start_at_ns, &out->started_ns);
+		rc = rc ? rc : run_timed(&c);
 		if (o->np.iperf2)
 			iperf2_end(&c);
 		bp_histo_summarize(c.total_h.latency, &out->latency);

@@ -24,6 +24,8 @@ struct bp_rr_client_opts {
 	unsigned port;
 	enum bp_family family;
 	uint64_t connect_timeout_ns;
+	/* --start-at: the first byte waits for this wall-clock instant (ns; 0: at once) */
+	int64_t start_at_ns;
 	uint64_t idle_timeout_ns;  /* no transaction done this long ends an rr test; 0: 10 s */
 	const struct bp_psk *psk;  /* the key to prove to a locked server (NULL: none) */
 	/* test "rr" or "crr", parallel flows, time, omit, sizes; iperf2 (rr --iperf2: iperf 2's
@@ -61,6 +63,8 @@ struct bp_rr_outcome {
 	char server_addr[64];
 	bool this_host;                 /* the server is on this machine (bp_addr_is_this_host) */
 	json_t *path;                   /* the path toward it at the start (board/net_path.h), or NULL */
+	int64_t start_at_ns, started_ns; /* --start-at: the instant, the wall clock as the first
+	                                  * byte left (board/start_at_result.h); 0: none */
 	int workers;
 	bool interrupted;
 	bool data_stopped;               /* rr: no answer for the idle timeout, ended early */

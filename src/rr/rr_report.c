@@ -1,4 +1,3 @@
-#include "board/net_path.h"
 #include "rr/rr_report.h"
 
 #include <errno.h>
@@ -6,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "board/net_path.h"
+#include "board/start_at_result.h"
 #include "core/log.h"
 #include "result/result_latency.h"
 #include "result/result_this_host.h"
@@ -300,6 +301,8 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 		bp_result_warn_this_host(r, out->server_addr);
 	json_object_set_new(r->params, "server", json_string(out->server_addr));
 	json_object_set_new(r->params, "workers", json_integer(out->workers));
+	if (out->started_ns && bp_start_at_record(r, out->start_at_ns, out->started_ns))
+		return -ENOMEM;
 	/* a request/response figure is no bit rate: the path, and what it says of a VLAN */
 	return bp_net_path_attach(r, out->path, 0);
 }

@@ -78,6 +78,7 @@ static int tcp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	/* -v: per-stream lines per interval too, as iperf3 prints them with -P */
 	r->text_show_stream_intervals = ctx->common && ctx->common->verbose > 0;
 	bp_net_cli_fill(&p->net, "tcp", &o);
+	o.start_at_ns = ctx->common ? ctx->common->start_at_ns : 0;
 	o.live = ctx->live;
 	o.live_result = r;
 	np->window = (int)p->window;
@@ -101,4 +102,5 @@ const struct bp_test bp_cmd_tcp = {
 	.check = tcp_check,
 	.run = tcp_run,
 	.kind = &bp_kind_tcp,
+	.starts_at_first_byte = true,
 };

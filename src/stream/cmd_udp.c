@@ -98,6 +98,7 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	/* -v: per-stream lines per interval too, as iperf3 prints them with -P */
 	r->text_show_stream_intervals = ctx->common && ctx->common->verbose > 0;
 	bp_net_cli_fill(&p->net, "udp", &o);
+	o.start_at_ns = ctx->common ? ctx->common->start_at_ns : 0;
 	o.live = ctx->live;
 	o.live_result = r;
 	np->window = (int)p->window;
@@ -125,4 +126,5 @@ const struct bp_test bp_cmd_udp = {
 	.check = udp_check,
 	.run = udp_run,
 	.kind = &bp_kind_udp,
+	.starts_at_first_byte = true,
 };

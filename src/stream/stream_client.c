@@ -9,6 +9,7 @@
 
 #include "board/net_path.h"
 #include "core/clock.h"
+#include "core/start_at.h"
 #include "core/log.h"
 #include "core/signals.h"
 #include "proto/ctl_client.h"
@@ -555,7 +556,9 @@ int bp_stream_client_run(const struct bp_stream_client_opts *o, struct bp_stream
 		bp_addr_str(&c.ctl.addr, out->server_addr, sizeof(out->server_addr));
 		out->this_host = bp_addr_is_this_host(&c.ctl.addr);
 		out->path = bp_net_path_collect(&c.ctl.addr);
-		rc = run_timed(&c, out);
+		/* --start-at: connected and set up, the first byte waits for the instant */
+		rc = bp_start_at_wait_mark(out->start_at_ns = o->start_at_ns, &out->started_ns);
+		rc = rc ? rc : run_timed(&c, out);
 		note_workers(&c, out);
 		if (o->np.iperf2) {
 			int end_rc = end_iperf2(&c, out);

@@ -1,11 +1,13 @@
 #include "stream/stream_report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "board/net_path.h"
+#include "board/start_at_result.h"
 #include "core/cpuacct.h"
 #include "result/result_this_host.h"
 #include "stream/stream_owd.h"
@@ -611,6 +613,8 @@ int bp_stream_report(struct bp_result *r, const struct bp_net_params *np,
 		}
 	}
 	json_object_set_new(r->params, "workers", json_integer(out->pool_workers));
+	if (out->started_ns && bp_start_at_record(r, out->start_at_ns, out->started_ns))
+		return -ENOMEM;
 	return bp_net_path_attach(r, out->path, bp_net_path_top_bitrate(r));
 }
 

@@ -46,7 +46,7 @@ static const struct bp_opt run_opts[] = {
 	  NULL, "the peer's serve port" },
 	{ 0, "http-port", BP_OPT_INT, offsetof(struct run_params, http_port), "PORT", "0", 0,
 	  65535, NULL, "the peer's serve --http port (0: none, the http step is skipped)" },
-	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT),
+	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT | BP_COMMON_START),
 };
 
 /*

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# --start-at (issue 37, core/start_at.h): a test starts measuring at a wall-clock instant.
+# The ground truth is the system calls' own clock: strace -ttt stamps tcp's connect to the
+# server before the instant (it connects first, within the 2 s lead) and its first data
+# write at or after it; cpu (no peer) starts at the instant, as its env.start says, and the
+# command waited; rr, crr, udp and http record the start too. Ctrl-C ends a wait at once;
+# bad instants, and --repeat beside one, are usage errors naming the value; a command that
+# does not measure refuses the option. The clock warning follows the kernel's own state.
+# Usage: test_start_at.sh BOARDPERF
+set -u
+bp=$1
+. "$(dirname "$0")/tap.sh"
+[ -n "${EPOCHREALTIME:-}" ] || { echo "1..0 # SKIP needs bash 5 (EPOCHREALTIME)"; exit 0; }
+export LC_ALL=C  # EPOCHREALTIME's and strace's decimal points
+
+# now+S as epoch seconds with microseconds
+after() { awk -v n="$EPOCHREALTIME" -v s="$1" 'BEGIN { printf "%.6f", n + s }'; }
+
+if plain; then
+	expect_exit 2 "an instant in the past" "$bp" cpu --start-at 2020-01-01T00:00:00Z
+	grep -q "start-at '2020-01-01T00:00:00Z': [0-9.]* s in the past; expected an instant within the next day" <<<"$err"
+	ok $? "the past is refused, naming the value"
+	expect_exit 2 "more than a day ahead" "$bp" cpu --start-at "$(after 90000)"
+	grep -q "h ahead; expected an instant within the next day" <<<"$err"; ok $? "a day ahead is the limit"
+	expect_exit 2 "not an instant" "$bp" tcp -c 127.0.0.1 --start-at 'next tuesday'
+	grep -q "start-at 'next tuesday': expected an instant as RFC 3339" <<<"$err"; ok $? "a bad instant names itself"
+	expect_exit 2 "with --repeat" "$bp" cpu --start-at "$(after 60)" --repeat 3
+	grep -q -- "--start-at with --repeat" <<<"$err"; ok $? "--repeat beside it is refused"
+	expect_exit 2 "info takes none" "$bp" info --start-at "$(after 60)"
+	grep -q -- "--start-at is not an option of this command" <<<"$err"; ok $? "a command that measures nothing refuses it"
+
+	# cpu: held until the instant, which its result records with the clock's facts
+	at=$(after 1.5) t0=$EPOCHREALTIME
+	"$bp" cpu --algo sha256 --sizes 64 -t 0.2 --no-save --json --start-at "$at" >"$tap_tmp/cpu.json"
+	t1=$EPOCHREALTIME
+	sync_state=$(jq -r '.env.start.clock.synchronized' "$tap_tmp/cpu.json")
+	jq -e --argjson at "$at" '.error == null and (.env.start.at_epoch_s - $at | fabs) < 1e-5
+		and .env.start.actual_epoch_s >= $at and .env.start.late_ms >= 0
+		and (.env.start.at | test("^20[0-9-]+T[0-9:]+\\.[0-9]{6}Z$"))' "$tap_tmp/cpu.json" >/dev/null &&
+		awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.4) }'
+	ok $? "cpu waited for the instant and records it ($(jq -c '.env.start | {at, late_ms}' "$tap_tmp/cpu.json"); $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s)"
+	# the warning is the kernel's state: unsynchronised here unless a daemon disciplines it
+	w=$(jq '[.warnings[] | select(.code == "clock-unsynced")] | length' "$tap_tmp/cpu.json")
+	{ [ "$sync_state" = false ] && [ "$w" = 1 ]; } || { [ "$sync_state" = true ] &&
+		[ "$w" = "$(jq '(.env.start.clock.maxerror_us > 1000) | if . then 1 else 0 end' "$tap_tmp/cpu.json")" ]; }
+	ok $? "clock-unsynced follows the kernel's clock state (synchronized $sync_state, $w warning)"
+
+	# Ctrl-C ends the wait at once
+	"$bp" cpu -t 1 --no-save --start-at "$(after 30)" >/dev/null 2>"$tap_tmp/int.err" &
+	pid=$!
+	sleep 0.5
+	t0=$EPOCHREALTIME
+	kill -INT "$pid"
+	wait "$pid"; rc=$?
+	t1=$EPOCHREALTIME
+	[ "$rc" = 1 ] && grep -q "interrupted while waiting for --start-at" "$tap_tmp/int.err" &&
+		awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2) }'
+	ok $? "Ctrl-C ends the wait (exit $rc after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s: $(head -c 200 "$tap_tmp/int.err"))"
+fi
+
+if plain; then
+	bp_ports 2; sport=$BP_PORT hport=$((BP_PORT + 1))
+	"$bp" serve -p "$sport" --http "$hport" --idle-timeout 10 2>"$tap_tmp/serve.log" &
+	server=$!
+	trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$tap_tmp"' EXIT
+	for _ in $(seq 50); do grep -qs listening "$tap_tmp/serve.log" && break; sleep 0.1; done
+
+	# tcp: its connect (the control connection) before the instant, within the lead; its
+	# first data on a data stream (more than the 37-byte cookie each stream opens with) at
+	# or after it; strace's clock is the same wall clock
+	if command -v strace >/dev/null; then
+		at=$(after 3)
+		strace -f -ttt -e trace=connect,write,sendto,sendmsg -o "$tap_tmp/strace.txt" \
+			"$bp" tcp -c 127.0.0.1 -p "$sport" -t 1 --no-save --json --start-at "$at" \
+			>"$tap_tmp/tcp.json" 2>/dev/null
+		c=$(awk '/connect\(/ && /sin_port=htons\('"$sport"'\)/ { print $2; exit }' "$tap_tmp/strace.txt")
+		# the data streams' sockets: those connected after the first (the control one)
+		d=$(awk '{ split($3, a, "("); f = a[2]; sub(/,.*/, "", f) }
+			/connect\(/ && /htons\('"$sport"'\)/ { if (++n > 1) fd[f] = 1; next }
+			/ (write|sendto|sendmsg)\(/ && fd[f] && $NF + 0 > 1000 { print $2; exit }' "$tap_tmp/strace.txt")
+		awk -v c="$c" -v d="$d" -v at="$at" 'BEGIN { exit !(c != "" && d != "" && c < at && c >= at - 2.5 && d >= at) }' &&
+			jq -e '.error == null and .env.start.late_ms >= 0' "$tap_tmp/tcp.json" >/dev/null
+		ok $? "tcp connects before the instant and sends from it (connect $(awk -v c="$c" -v at="$at" 'BEGIN { printf "%.3f", c - at }') s, first data $(awk -v d="$d" -v at="$at" 'BEGIN { printf "%.4f", d - at }') s from it)"
+	else
+		skip "tcp connects before the instant and sends from it" "no strace"
+	fi
+	for t in rr crr udp http; do
+		at=$(after 2.2)
+		case $t in
+		http) args=(http "http://127.0.0.1:$hport/1k" -t 0.5 -c 1) ;;
+		udp) args=(udp -c 127.0.0.1 -p "$sport" -t 0.5 -b 1M) ;;
+		*) args=("$t" -c 127.0.0.1 -p "$sport" -t 0.5) ;;
+		esac
+		"$bp" "${args[@]}" --no-save --json --start-at "$at" >"$tap_tmp/$t.json" 2>/dev/null
+		jq -e --argjson at "$at" '.error == null and (.env.start.at_epoch_s - $at | fabs) < 1e-5
+			and .env.start.actual_epoch_s >= $at' "$tap_tmp/$t.json" >/dev/null
+		ok $? "$t records its start at the instant ($(jq -c '.env.start.late_ms' "$tap_tmp/$t.json") ms late)"
+	done
+fi
+tap_done
