@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/options.h"
+#include "core/share.h"
 #include "core/test.h"
 #include "http/http_metrics.h"
 #include "http/http_report.h"
@@ -30,6 +31,8 @@ struct http_params {
 	const char *body;
 	int64_t pipeline;
 	double rate;
+	const char *share_text;
+	struct bp_share share;  /* --share K/N, resolved by http_check */
 	bool new_conn;
 	uint64_t timeout;
 	bool verify;
@@ -60,6 +63,9 @@ static const struct bp_opt http_opts[] = {
 	{ 0, "rate", BP_OPT_NUMBER, P(rate), "N", "0", 0, 1e8, NULL,
 	  "open loop: N requests/s over all connections, latency from each one's due time; "
 	  "0: closed loop" },
+	{ 0, "share", BP_OPT_STRING, P(share_text), "K/N", NULL, 0, 0, NULL,
+	  "offer the K-th of N shares of --rate, N testers at once each with its K "
+	  "(docs/json.md, \"Shares of a load\")" },
 	{ 0, "new-conn", BP_OPT_FLAG, P(new_conn), NULL, NULL, 0, 0, NULL,
 	  "a new connection per request, closed by the server (RFC 9411 transactions/s)" },
 	{ 0, "timeout", BP_OPT_DURATION, P(timeout), "S", "2", 0.001, 600, NULL,
@@ -140,6 +146,15 @@ static int http_check(void *params, const struct bp_parsed *parsed, char *err, s
 	for (int i = 0; i < p->headers.n; i++)
 		if (bp_http_header_check(p->headers.v[i], err, errlen))
 			return -EINVAL;
+	if (p->share_text && bp_share_parse(p->share_text, &p->share, err, errlen))
+		return -EINVAL;
+	if (p->share.n && p->rate <= 0) {
+		snprintf(err, errlen, "--share %s needs --rate to share (a closed loop has none)",
+			 p->share_text);
+		return -EINVAL;
+	}
+	if (bp_share_check(&p->share, p->share_text, p->rate, "--rate", err, errlen))
+		return -EINVAL;
 	if (p->verify && !p->url.tls) {
 		snprintf(err, errlen, "--verify applies to https:// URLs only");
 		return -EINVAL;
@@ -185,7 +200,8 @@ static int http_run(const void *params, const struct bp_test_ctx *ctx, struct bp
 	struct bp_http_client_opts o = {
 		.url = &p->url, .family = p->v4 ? BP_FAMILY_V4 : p->v6 ? BP_FAMILY_V6 :
 		BP_FAMILY_ANY, .connections = (int)p->connections, .threads = (int)p->threads,
-		.depth = (int)p->pipeline, .rate = p->rate, .new_conn = p->new_conn,
+		.depth = (int)p->pipeline, .rate = bp_share_of(&p->share, p->rate),
+		.new_conn = p->new_conn,
 		.verify = p->verify, .time_ns = p->time, .interval_ns = p->interval,
 		.timeout_ns = p->timeout, .live = ctx->live, .live_result = r,
 		.start_at_ns = ctx->common ? ctx->common->start_at_ns : 0,

@@ -17,6 +17,7 @@
 #include "core/test.h"
 #include "core/units.h"
 #include "proto/iperf2_bounceback.h"
+#include "core/share.h"
 #include "stream/net_cli.h"
 #include "rr/crr_search_run.h"
 #include "rr/rr_metrics.h"
@@ -37,6 +38,8 @@ struct rr_params {
 	double resolution;
 	double max_failures;
 	bool trip_times;    /* rr --iperf2 --trip-times */
+	const char *share_text;
+	struct bp_share share;  /* --share K/N, resolved by the check */
 	size_t req, resp;   /* resolved by the check */
 };
 
@@ -47,7 +50,10 @@ struct rr_params {
 	  "e.g. 64,1K" }, \
 	{ 0, "rate", BP_OPT_NUMBER, offsetof(struct rr_params, rate), "N", "0", 0, 1e8, NULL, \
 	  "open loop: N transactions/s over all flows, latency from each one's due time; " \
-	  "0: closed loop" }
+	  "0: closed loop" }, \
+	{ 0, "share", BP_OPT_STRING, offsetof(struct rr_params, share_text), "K/N", NULL, 0, 0, \
+	  NULL, "offer the K-th of N shares of --rate, N testers at once each with its K " \
+	  "(docs/json.md, \"Shares of a load\")" }
 
 static const struct bp_opt rr_opts[] = {
 	RR_COMMON_OPTS,
@@ -149,6 +155,16 @@ static int rr_check(void *params, const struct bp_parsed *parsed, char *err, siz
 			 "server writes into each answer");
 		return -EINVAL;
 	}
+	if (p->share_text && bp_share_parse(p->share_text, &p->share, err, errlen))
+		return -EINVAL;
+	if (p->share.n && (p->rate <= 0 || p->search)) {
+		snprintf(err, errlen, "--share %s needs --rate to share%s", p->share_text,
+			 p->search ? ", not --search (each tester would search on its own)" :
+			 " (a closed loop has none)");
+		return -EINVAL;
+	}
+	if (bp_share_check(&p->share, p->share_text, p->rate, "--rate", err, errlen))
+		return -EINVAL;
 	if (p->ramp && p->rate <= 0 && !p->search) {
 		snprintf(err, errlen, "--ramp needs --rate: a ramp rises to an offered rate");
 		return -EINVAL;
@@ -217,7 +233,9 @@ static int run_common(const struct rr_params *p, const char *test,
 	o.np.rr_udp = p->udp;
 	o.np.trip_times = p->trip_times;
 	o.np.crr_hold = p->concurrent > 0;
-	o.rate = p->rate;
+	o.rate = bp_share_of(&p->share, p->rate);
+	if (p->share.n)
+		json_object_set_new(r->params, "share_rate", json_real(o.rate));
 	o.timeout_ns = p->timeout;
 	o.ramp_ns = p->ramp;
 	o.concurrent = p->concurrent;

@@ -12,6 +12,7 @@
 #include "io/frame.h"
 #include "io/udp_header.h"
 #include "stream/net_cli.h"
+#include "core/share.h"
 #include "stream/stream_metrics.h"
 #include "stream/stream_report.h"
 #include "side/udp_stream.h"
@@ -25,6 +26,8 @@ struct udp_params {
 	int engine;       /* enum bp_udp_engine */
 	bool trip_times;  /* --trip-times (with --iperf2) */
 	size_t payload;   /* resolved by udp_check */
+	const char *share_text;
+	struct bp_share share;  /* --share K/N, resolved by udp_check */
 };
 
 static const struct bp_opt udp_opts[] = {
@@ -42,6 +45,9 @@ static const struct bp_opt udp_opts[] = {
 	{ 0, "trip-times", BP_OPT_FLAG, offsetof(struct udp_params, trip_times), NULL, NULL, 0,
 	  0, NULL, "with --iperf2: the one-way delay (iperf 2's --trip-times; the server's "
 	  "report, with -R this side's), read off both clocks: they must agree (NTP, PTP)" },
+	{ 0, "share", BP_OPT_STRING, offsetof(struct udp_params, share_text), "K/N", NULL, 0, 0,
+	  NULL, "offer the K-th of N shares of the rate, N testers at once each with its K " \
+	  "(docs/json.md, \"Shares of a load\")" },
 	BP_OPT_END,
 };
 
@@ -50,6 +56,15 @@ static int udp_check(void *params, const struct bp_parsed *parsed, char *err, si
 	struct udp_params *p = params;
 
 	if (bp_net_cli_check(&p->net, parsed, err, errlen))
+		return -EINVAL;
+	if (p->share_text && bp_share_parse(p->share_text, &p->share, err, errlen))
+		return -EINVAL;
+	if (p->share.n && p->rate <= 0) {
+		snprintf(err, errlen, "--share %s needs a rate to share: -b 0 is as fast as "
+			 "possible", p->share_text);
+		return -EINVAL;
+	}
+	if (bp_share_check(&p->share, p->share_text, p->rate, "-b", err, errlen))
 		return -EINVAL;
 	if (p->net.iperf2 && p->net.bidir) {
 		snprintf(err, errlen, "udp --iperf2 --bidir: not offered (iperf 2's --full-duplex "
@@ -103,7 +118,9 @@ static int udp_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 	o.live_result = r;
 	np->window = (int)p->window;
 	np->len = (int)p->payload;
-	np->bandwidth = p->rate;
+	np->bandwidth = bp_share_of(&p->share, p->rate);
+	if (p->share.n)
+		json_object_set_new(r->params, "share_bitrate", json_real(np->bandwidth));
 	/* A stock iperf3 uses 32-bit counters unless asked; they wrap only after 2^32. */
 	np->udp64 = !p->net.iperf3;
 	np->packet_engine = p->engine == BP_UDP_ENGINE_PACKET;

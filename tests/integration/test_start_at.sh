@@ -6,6 +6,7 @@
 # command waited; rr, crr, udp and http record the start too. Ctrl-C ends a wait at once;
 # bad instants, and --repeat beside one, are usage errors naming the value; a command that
 # does not measure refuses the option. The clock warning follows the kernel's own state.
+# Then three udp testers at one instant with --share K/3 of one rate.
 # Usage: test_start_at.sh BOARDPERF
 set -u
 bp=$1
@@ -96,5 +97,23 @@ if plain; then
 			and .env.start.actual_epoch_s >= $at' "$tap_tmp/$t.json" >/dev/null
 		ok $? "$t records its start at the instant ($(jq -c '.env.start.late_ms' "$tap_tmp/$t.json") ms late)"
 	done
+
+	# Three testers at once, one instant, shares of one rate (--share, core/share.h): the
+	# shares add up to the rate exactly, each offers its own, and all start at the instant
+	at=$(after 2.2)
+	pids=()
+	for k in 1 2 3; do
+		"$bp" udp -c 127.0.0.1 -p "$sport" -t 1 -b 10000001 --share "$k/3" --no-save --json \
+			--start-at "$at" >"$tap_tmp/share$k.json" 2>/dev/null &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	jq -s -e --argjson at "$at" '[.[].params.share_bitrate] as $s | ($s | add) == 10000001
+		and ($s | sort) == [3333333, 3333334, 3333334]
+		and all(.[]; .error == null and (.env.start.at_epoch_s - $at | fabs) < 1e-5
+			and (.params.share | test("^[123]/3$")) and
+			([.metrics[] | select(.name == "sender.bitrate")][0].value / .params.share_bitrate
+			 | . > 0.95 and . < 1.05))' "$tap_tmp"/share{1,2,3}.json >/dev/null
+	ok $? "three testers' shares add up to -b exactly and each offers its own ($(jq -s -c '[.[] | [.params.share, .params.share_bitrate, ([.metrics[] | select(.name == "sender.bitrate")][0].value | floor)]]' "$tap_tmp"/share{1,2,3}.json))"
 fi
 tap_done
