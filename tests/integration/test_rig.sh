@@ -46,8 +46,11 @@ in_bench_range() { [[ $1 =~ ^198\.1[89]\.[0-9]+\.[0-9]+$ ]]; }
 # Every address in a namespace, one "family address" per line.
 ns_addrs() { ip -n "$1" -o addr show | awk '{ print $3, $4 }'; }
 
-# 1. build
-rig_up --rate 100mbit
+# 1. build. The shaped rigs hold 40 ms of tokens (--burst), as test_tcp_shaped's: with the
+# default one tick (4 ms) a hypervisor's steal costs the link itself rate (CI run 82: a stock
+# iperf3 read 84.8 Mbit/s through it); the extra burst at the start is in iperf3's omitted
+# second, and the figure is the median of the measured seconds.
+rig_up --rate 100mbit --burst 500000
 rc=$?
 ns_exists "$RIG_CLIENT_NS" && ns_exists "$RIG_SERVER_NS"
 ok $((rc + $?)) "${checks[0]} ($RIG_CLIENT_NS, $RIG_SERVER_NS)"
@@ -85,11 +88,16 @@ done
 ok $? "${checks[3]} (burst $RIG_BURST, latency $RIG_LATENCY)"
 
 # 5. iperf3 at the shaped rate: at most 1448/1514 = 95.6 % of 100 Mbit/s is TCP payload.
+# median_seconds FILE: the median of an iperf3 -J run's measured (not omitted) seconds, Mbit/s
+median_seconds() {
+	jq -r '[.intervals[] | select(.sum.omitted | not) | .sum.bits_per_second] | sort
+		| if length > 0 then .[length / 2 | floor] / 1e6 else error("no intervals") end' "$1" 2>/dev/null
+}
 mbps=0
 if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/iperf3-s.log" 2>&1 && rig_wait_port server 5201; then  # port-ok: in the test's own namespaces
 	iperf_pid=$RIG_BG_PID
-	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 3 -J >"$tap_tmp/iperf3.json" 2>"$tap_tmp/iperf3.err"
-	mbps=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$tap_tmp/iperf3.json" 2>/dev/null) || mbps=0
+	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 4 -O 1 -J >"$tap_tmp/iperf3.json" 2>"$tap_tmp/iperf3.err"
+	mbps=$(median_seconds "$tap_tmp/iperf3.json") || mbps=0
 fi
 awk -v m="${mbps:-0}" 'BEGIN { exit !(m >= 90 && m <= 100) }'
 ok $? "${checks[4]} (got $(printf '%.1f' "${mbps:-0}") Mbit/s)"
@@ -171,7 +179,7 @@ term_rc=$?
 ok $? "${checks[12]} (exit $term_rc)"
 
 # 14-20. a device under test in the middle: client -- [DUT: forwarding, tbf on both egresses] -- server
-rig_up --dut --rate 100mbit
+rig_up --dut --rate 100mbit --burst 500000
 rc=$?
 dut_ns="${RIG_CLIENT_NS:-} ${RIG_DUT_NS:-} ${RIG_SERVER_NS:-}"
 [ "$rc" = 0 ] && ns_exists "$RIG_CLIENT_NS" && ns_exists "$RIG_DUT_NS" && ns_exists "$RIG_SERVER_NS" &&
@@ -193,8 +201,8 @@ ok $? "${checks[15]}"
 
 mbps=0
 if rig_bg server iperf3 -s -1 -B "$RIG_SERVER_IP" >"$tap_tmp/dut-iperf3-s.log" 2>&1 && rig_wait_port server 5201; then  # port-ok: in the test's own namespaces
-	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 3 -J >"$tap_tmp/dut-iperf3.json" 2>"$tap_tmp/dut-iperf3.err"
-	mbps=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$tap_tmp/dut-iperf3.json" 2>/dev/null) || mbps=0
+	rig_exec client timeout 15 iperf3 -c "$RIG_SERVER_IP" -t 4 -O 1 -J >"$tap_tmp/dut-iperf3.json" 2>"$tap_tmp/dut-iperf3.err"
+	mbps=$(median_seconds "$tap_tmp/dut-iperf3.json") || mbps=0
 fi
 awk -v m="${mbps:-0}" 'BEGIN { exit !(m >= 90 && m <= 100) }'
 ok $? "${checks[16]} (got $(printf '%.1f' "${mbps:-0}") Mbit/s)"

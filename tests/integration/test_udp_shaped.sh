@@ -70,7 +70,12 @@ for k in 1 2 3; do
 			2>"$tap_tmp/rfc.err"
 	done
 done
+# Each round's figures and warnings are printed (at 256 B the socket engine runs near this
+# VM's CPU limit, about 50k frames/s: every round warns tester-limited).
 for e in socket packet; do
+	for k in 1 2 3; do
+		echo "# $e round $k: $(jq -c '[([.metrics[] | select(.name | test("zero_loss.fps$")) | .value | floor]), [.warnings[].code]]' "$tap_tmp/rfc.$e.$k" 2>/dev/null)"
+	done
 	for f in 256 1024 1518; do
 		all=$(for k in 1 2 3; do metric "frame$f.zero_loss.fps" "$(cat "$tap_tmp/rfc.$e.$k")"; done |
 			sort -g)
