@@ -86,10 +86,10 @@ tap=$(
 			grep -qF -- "$want"; ok $? "$name says '$want'"
 	done
 	# 802.1Q between two namespaces (issue 36): each result names its path, through the
-	# VLAN to its parent; tagged within 10 % of untagged (seven rounds of both at once on the
-	# guest's one vCPU, the median ratio: speeds under TCG wander, both flows alike; beside
-	# two CPU hogs rounds read 0.83-1.10, medians 0.955 and 1.044. The cloud kernel's VLAN
-	# cost more: 0.94 alone, 0.895 in CI run 79 beside the boards); udp too; no
+	# VLAN to its parent; tagged within 10 % of untagged (seven rounds of both at once, each
+	# paced to 100 Mbit/s, the median ratio: a VLAN that sank its throughput, as the seed's
+	# did, falls short of the pace; unpaced, two flows shared TCG's one vCPU unevenly beside
+	# the boards, CI run 83: 0.62-1.16); udp too; no
 	# vlan-no-hw-insert while the veth inserts tags, and the warning once it does not
 	[ "$(endrc vlan-setup)" = 0 ]; ok $? "vlan: two namespaces, a veth pair, VLAN 100 on both ends"
 	ratios=()
