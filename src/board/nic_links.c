@@ -13,6 +13,7 @@
 
 #include "board/jsonval.h"
 #include "board/sysfs.h"
+#include "io/nl_attr.h"
 #include "io/udp_path.h"
 
 /* ETH_P_8021Q and ETH_P_8021AD, as IFLA_VLAN_PROTOCOL carries them (network order) */
@@ -31,40 +32,15 @@ const char *bp_bond_mode_name(int mode)
 	return bond_modes[mode];
 }
 
-/* A string attribute: NUL-terminated within its payload and short enough for dst. */
-static int attr_str(struct rtattr *a, char *dst, size_t len)
-{
-	size_t n = RTA_PAYLOAD(a);
-	const char *s = RTA_DATA(a);
-
-	if (n == 0 || !memchr(s, '\0', n) || strlen(s) >= len)
-		return -EPROTO;
-	memcpy(dst, s, strlen(s) + 1);
-	return 0;
-}
-
-static int attr_u32(struct rtattr *a, uint32_t *v)
-{
-	if (RTA_PAYLOAD(a) < sizeof(*v))
-		return -EPROTO;
-	memcpy(v, RTA_DATA(a), sizeof(*v));
-	return 0;
-}
-
-static int attr_u16(struct rtattr *a, uint16_t *v)
-{
-	if (RTA_PAYLOAD(a) < sizeof(*v))
-		return -EPROTO;
-	memcpy(v, RTA_DATA(a), sizeof(*v));
-	return 0;
-}
+/* An attribute's payload as io/nl_attr.h reads it */
+#define ATTR(a) RTA_DATA(a), RTA_PAYLOAD(a)
 
 /* An ifindex as the kernel gives it: positive and an int. */
 static int attr_ifindex(struct rtattr *a, int *v)
 {
 	uint32_t u;
 
-	if (attr_u32(a, &u) || u > INT32_MAX)
+	if (bp_nl_u32(ATTR(a), &u) || u > INT32_MAX)
 		return -EPROTO;
 	*v = (int)u;
 	return 0;
@@ -77,11 +53,11 @@ static int vlan_data(struct rtattr *data, struct bp_nic_link *l)
 
 	for (struct rtattr *a = RTA_DATA(data); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (a->rta_type == IFLA_VLAN_ID) {
-			if (attr_u16(a, &v) || v > 4095)
+			if (bp_nl_u16(ATTR(a), &v) || v > 4095)
 				return -EPROTO;
 			l->vlan_id = v;
 		} else if (a->rta_type == IFLA_VLAN_PROTOCOL) {
-			if (attr_u16(a, &v))
+			if (bp_nl_u16(ATTR(a), &v))
 				return -EPROTO;
 			v = ntohs(v);
 			if (v != TPID_8021Q && v != TPID_8021AD)
@@ -113,7 +89,7 @@ static int link_info(struct rtattr *info, struct bp_nic_link *l)
 	struct rtattr *data = NULL;
 
 	for (struct rtattr *a = RTA_DATA(info); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-		if (a->rta_type == IFLA_INFO_KIND && attr_str(a, l->kind, sizeof(l->kind)))
+		if (a->rta_type == IFLA_INFO_KIND && bp_nl_str(ATTR(a), l->kind, sizeof(l->kind)))
 			return -EPROTO;
 		if (a->rta_type == IFLA_INFO_DATA)
 			data = a;
@@ -141,7 +117,7 @@ static int one_link(struct nlmsghdr *h, struct bp_nic_link *l)
 	for (struct rtattr *a = IFLA_RTA(ifi); !rc && RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		switch (a->rta_type) {
 		case IFLA_IFNAME:
-			rc = attr_str(a, l->name, sizeof(l->name));
+			rc = bp_nl_str(ATTR(a), l->name, sizeof(l->name));
 			break;
 		case IFLA_LINK:
 			rc = attr_ifindex(a, &link);
@@ -177,13 +153,8 @@ int bp_nic_links_parse(void *buf, size_t len, struct bp_nic_links *out)
 
 		if (h->nlmsg_type == NLMSG_DONE)
 			return 1;
-		if (h->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(h);
-
-			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-				return -EPROTO;
-			return e->error < 0 && e->error > -4096 ? e->error : -EPROTO;
-		}
+		if (h->nlmsg_type == NLMSG_ERROR)
+			return bp_nl_error(h);
 		if (h->nlmsg_type != RTM_NEWLINK)
 			continue;
 		if (out->n >= BP_NIC_LINKS_MAX)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "board/jsonval.h"
+#include "io/nl_attr.h"
 
 /* Attributes as genetlink lays them out (struct nlattr, 4-byte aligned) */
 #define ATTR_OK(a, len) ((len) >= (int)sizeof(struct nlattr) && \
@@ -21,6 +22,8 @@
 #define ATTR_DATA(a) ((void *)((char *)(a) + NLA_HDRLEN))
 #define ATTR_LEN(a) ((size_t)(a)->nla_len - NLA_HDRLEN)
 #define ATTR_TYPE(a) ((a)->nla_type & NLA_TYPE_MASK)
+/* An attribute's payload as io/nl_attr.h reads it */
+#define ATTR(a) ATTR_DATA(a), ATTR_LEN(a)
 
 /* A rate above 1 Tbit/s (in the kernel's 100 kbit/s units) is no radio's */
 #define BITRATE32_MAX 10000000u
@@ -37,22 +40,6 @@ void bp_wifi_link_init(struct bp_wifi_link *l)
 	l->tx = l->rx = (struct bp_wifi_rate){ .mbps = NAN, .mcs = -1 };
 }
 
-static int attr_u32(struct nlattr *a, uint32_t *v)
-{
-	if (ATTR_LEN(a) < sizeof(*v))
-		return -EPROTO;
-	memcpy(v, ATTR_DATA(a), sizeof(*v));
-	return 0;
-}
-
-static int attr_u8(struct nlattr *a, uint8_t *v)
-{
-	if (ATTR_LEN(a) < 1)
-		return -EPROTO;
-	*v = *(uint8_t *)ATTR_DATA(a);
-	return 0;
-}
-
 /*
  * Each message of the datagram with its attributes (after the genetlink header) to fn.
  * 1 at NLMSG_DONE, 0 at the datagram's end, the kernel's errno, or -EPROTO.
@@ -67,16 +54,8 @@ static int each_message(void *buf, size_t len, int (*fn)(struct nlattr *a, int a
 
 		if (h->nlmsg_type == NLMSG_DONE)
 			return 1;
-		if (h->nlmsg_type == NLMSG_ERROR) {
-			struct nlmsgerr *e = NLMSG_DATA(h);
-
-			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-				return -EPROTO;
-			/* an acknowledgement (error 0) ends a request that asked for one */
-			if (e->error == 0)
-				return 1;
-			return e->error < 0 && e->error > -4096 ? e->error : -EPROTO;
-		}
+		if (h->nlmsg_type == NLMSG_ERROR)
+			return bp_nl_error(h);
 		if (h->nlmsg_type < NLMSG_MIN_TYPE)
 			continue;
 		if (alen < 0)
@@ -94,9 +73,8 @@ static int family_attrs(struct nlattr *a, int len, void *arg)
 
 	for (; ATTR_OK(a, len); a = ATTR_NEXT(a, len))
 		if (ATTR_TYPE(a) == CTRL_ATTR_FAMILY_ID) {
-			if (ATTR_LEN(a) < sizeof(*family))
+			if (bp_nl_u16(ATTR(a), family))
 				return -EPROTO;
-			memcpy(family, ATTR_DATA(a), sizeof(*family));
 			return *family >= NLMSG_MIN_TYPE ? 0 : -EPROTO;
 		}
 	return 0;
@@ -108,11 +86,10 @@ int bp_wifi_parse_family(void *buf, size_t len, uint16_t *family)
 	return each_message(buf, len, family_attrs, family);
 }
 
-/* The SSID's bytes as iw prints them: printable ASCII as is, the rest (and \) as \xNN. */
-static int ssid_text(struct nlattr *a, char *out, size_t outlen)
+/* The SSID's n bytes as iw prints them: printable ASCII as is, the rest (and \\) as \\xNN. */
+static int ssid_text(const unsigned char *s, size_t n, char *out, size_t outlen)
 {
-	const unsigned char *s = ATTR_DATA(a);
-	size_t n = ATTR_LEN(a), used = 0;
+	size_t used = 0;
 
 	if (n > 32)
 		return -EPROTO;
@@ -149,16 +126,16 @@ static int interface_attrs(struct nlattr *a, int len, void *arg)
 	for (; ATTR_OK(a, len); a = ATTR_NEXT(a, len)) {
 		switch (ATTR_TYPE(a)) {
 		case NL80211_ATTR_SSID:
-			if (ssid_text(a, l->ssid, sizeof(l->ssid)))
+			if (ssid_text(ATTR_DATA(a), ATTR_LEN(a), l->ssid, sizeof(l->ssid)))
 				return -EPROTO;
 			break;
 		case NL80211_ATTR_WIPHY_FREQ:
-			if (attr_u32(a, &v) || v == 0 || v > 100000)
+			if (bp_nl_u32(ATTR(a), &v) || v == 0 || v > 100000)
 				return -EPROTO;
 			l->freq_mhz = (int)v;
 			break;
 		case NL80211_ATTR_CHANNEL_WIDTH:
-			if (attr_u32(a, &v))
+			if (bp_nl_u32(ATTR(a), &v))
 				return -EPROTO;
 			l->width_mhz = width_mhz(v);
 			break;
@@ -188,15 +165,14 @@ static int rate_info(struct nlattr *nest, struct bp_wifi_rate *r)
 
 		switch (ATTR_TYPE(a)) {
 		case NL80211_RATE_INFO_BITRATE32:
-			if (attr_u32(a, &v32) || v32 > BITRATE32_MAX)
+			if (bp_nl_u32(ATTR(a), &v32) || v32 > BITRATE32_MAX)
 				return -EPROTO;
 			r->mbps = v32 / 10.0;
 			continue;
 		case NL80211_RATE_INFO_BITRATE:
 			/* the 16-bit field, which BITRATE32 supersedes when both come */
-			if (ATTR_LEN(a) < sizeof(v16))
+			if (bp_nl_u16(ATTR(a), &v16))
 				return -EPROTO;
-			memcpy(&v16, ATTR_DATA(a), sizeof(v16));
 			if (isnan(r->mbps))
 				r->mbps = v16 / 10.0;
 			continue;
@@ -206,7 +182,7 @@ static int rate_info(struct nlattr *nest, struct bp_wifi_rate *r)
 		case NL80211_RATE_INFO_EHT_MCS: max = EHT_MCS_MAX; mode = "EHT"; break;
 		default: continue;
 		}
-		if (attr_u8(a, &mcs) || mcs > max)
+		if (bp_nl_u8(ATTR(a), &mcs) || mcs > max)
 			return -EPROTO;
 		r->mcs = mcs;
 		r->mode = mode;
@@ -223,7 +199,7 @@ static int sta_info(struct nlattr *nest, struct bp_wifi_link *l)
 		switch (ATTR_TYPE(a)) {
 		case NL80211_STA_INFO_SIGNAL:
 			/* dBm as a signed byte; above 0 dBm at a receiver is no reading */
-			if (attr_u8(a, &v) || (int8_t)v > 0)
+			if (bp_nl_u8(ATTR(a), &v) || (int8_t)v > 0)
 				return -EPROTO;
 			l->signal_dbm = (int8_t)v;
 			break;
@@ -282,18 +258,7 @@ static int ssid_element(struct nlattr *ies, struct bp_wifi_link *l)
 			return -EPROTO;
 		if (p[i] != 0)
 			continue;
-		if (elen > 32)
-			return -EPROTO;
-		/* the element's bytes as an attribute's, so ssid_text reads them the same way */
-		{
-			unsigned char a[NLA_HDRLEN + 32];
-			struct nlattr *h = (struct nlattr *)a;
-
-			h->nla_len = (uint16_t)(NLA_HDRLEN + elen);
-			h->nla_type = NL80211_ATTR_SSID;
-			memcpy(a + NLA_HDRLEN, p + i + 2, elen);
-			return ssid_text(h, l->ssid, sizeof(l->ssid));
-		}
+		return ssid_text(p + i + 2, elen, l->ssid, sizeof(l->ssid));
 	}
 	return 0;
 }
@@ -310,7 +275,7 @@ static int scan_attrs(struct nlattr *a, int len, void *arg)
 		if (ATTR_TYPE(a) != NL80211_ATTR_BSS)
 			continue;
 		for (struct nlattr *b = ATTR_DATA(a); ATTR_OK(b, blen); b = ATTR_NEXT(b, blen)) {
-			if (ATTR_TYPE(b) == NL80211_BSS_STATUS && attr_u32(b, &status))
+			if (ATTR_TYPE(b) == NL80211_BSS_STATUS && bp_nl_u32(ATTR(b), &status))
 				return -EPROTO;
 			if (ATTR_TYPE(b) == NL80211_BSS_INFORMATION_ELEMENTS)
 				ies = b;
