@@ -447,11 +447,11 @@ static bool has_path(const struct bp_result *r)
 static int print_path(FILE *out, const struct bp_result *r)
 {
 	static const char *const summary[] = { "path", "summary", NULL };
+	char line[256];
 
-	fputs("path: ", out);
-	bp_text_put(out, env_string(r->env, summary));
-	fputc('\n', out);
-	return ferror(out) ? -EIO : 0;
+	/* filled to the width, as the monitor's line: a long VLAN-and-NIC summary wraps */
+	snprintf(line, sizeof(line), "path: %s", env_string(r->env, summary));
+	return bp_text_fill_line(out, r, line);
 }
 
 static bool has_env(const struct bp_result *r)
