@@ -31,7 +31,7 @@ int bp_nl_error(const struct nlmsghdr *h)
 
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(e)))
 		return -EPROTO;
-	memcpy(&e, NLMSG_DATA(h), sizeof(e));
+	memcpy(&e, (const char *)h + NLMSG_HDRLEN, sizeof(e));
 	if (e.error == 0)
 		return 1;
 	return e.error < 0 && e.error > -4096 ? e.error : -EPROTO;
