@@ -79,12 +79,14 @@ if plain; then
 	# With -O each end counts from its own omit's end, serve's a control round trip after
 	# the client's (longer on a busy machine), and serve's span ends when TEST_END comes:
 	# their bytes differ by those skews times the rate (1.3 % once in CI run 68 under ASan
-	# and a compile). The paced rates over each end's own span agree within 5 %, as
-	# iperf3_timed's do; counting the omitted second would double one of them.
+	# and a compile) plus what the buffers hold when TEST_END comes: up to 3 x 2 MB (the
+	# kernel doubles -w 1M), 48 Mbit or 5.3 % of the one second counted (6.1 % at CI stop
+	# 49, an ASan serve on a busy machine). The paced rates over each end's own span agree
+	# within 10 %; counting the omitted second would double one of them.
 	s=$(jq .end.sum_sent.bits_per_second <<<"$out")
 	r=$(jq .end.sum_received.bits_per_second <<<"$out")
-	within "$s" "$r" 5
-	ok $? "TCP -P 3 with omit: sent $s bit/s, received $r bit/s (within 5 %)"
+	within "$s" "$r" 10
+	ok $? "TCP -P 3 with omit: sent $s bit/s, received $r bit/s (within 10 %)"
 	jq -e '.end.streams | length == 3' <<<"$out" >/dev/null; ok $? "three streams reported"
 
 	# UDP with 4 MB socket buffers (-w, both ends): the default ~200 kB holds about 10 ms of
