@@ -140,7 +140,10 @@ tap=$(
 		'.associated and .ssid == $s and .ssid == "boardperf-vm" and .bssid == $b
 		and .freq_mhz == $f and .band == "2.4GHz" and .channel == 6 and .width_mhz == $w' \
 		"$dir/wifi-1.json" >/dev/null 2>&1
-	ok $? "wifi: info's SSID, BSSID, frequency, band, channel and width are iw's ($(cat "$dir/wifi-1.json"); iw: $iw_ssid $iw_bssid $iw_freq MHz, $iw_width MHz)"
+	r=$?
+	ok $r "wifi: info's SSID, BSSID, frequency, band, channel and width are iw's ($(cat "$dir/wifi-1.json"); iw: $iw_ssid $iw_bssid $iw_freq MHz, $iw_width MHz)"
+	# what hostapd and wpa_supplicant saw, where the link was not what info said
+	[ "$r" = 0 ] || { echo "# iw dev bpw1 link:"; sed 's/^/#   /' <<<"$iwl"; section wifi-log | tail -40 | sed 's/^/#   /'; }
 	near=0 rates=()
 	for i in 1 2; do
 		s=$(jq -r '.signal_dbm // empty' "$dir/wifi-$i.json" 2>/dev/null)

@@ -81,10 +81,10 @@ with_libs "$binabs" "$ird"
 mv "$ird$binabs" "$ird/usr/bin/boardperf"
 with_libs "$(command -v iperf3)" "$ird"
 # iproute2's ip (namespaces, VLANs: busybox's has neither) and ethtool for the VLAN checks,
-# iw, hostapd and wpa_supplicant for the Wi-Fi ones, at /opt/NAME: busybox's sh runs its own
+# iw, hostapd, wpa_supplicant and wpa_cli for the Wi-Fi ones, at /opt/NAME: busybox's sh runs its own
 # applet for a bare "ip" whatever PATH says
 mkdir -p "$ird/opt"
-for f in ip ethtool iw hostapd wpa_supplicant; do
+for f in ip ethtool iw hostapd wpa_supplicant wpa_cli; do
 	with_libs "$(command -v $f)" "$ird"
 	ln -s "$(command -v $f)" "$ird/opt/$f"
 done
