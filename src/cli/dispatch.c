@@ -282,7 +282,8 @@ static int run_and_render(const struct bp_test *t, const void *params,
 		/* The CPU the test did not get, for every command in one place (docs/json.md,
 		 * "The tester's CPU"). */
 		bp_starve_since(&s0, &starved);
-		bp_result_add_starvation(r, &starved);
+		if (!t->combines_results)
+			bp_result_add_starvation(r, &starved);
 		bp_monitor_end(mon, r, c);
 		rc = apply_stop_rule(r, rc, err, sizeof(err));
 	}

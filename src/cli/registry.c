@@ -27,6 +27,7 @@ extern const struct bp_test bp_cmd_history;
 extern const struct bp_test bp_cmd_show;
 extern const struct bp_test bp_cmd_import;
 extern const struct bp_test bp_cmd_compare;
+extern const struct bp_test bp_cmd_merge;
 extern const struct bp_test bp_cmd_report;
 extern const struct bp_test bp_cmd_export;
 extern const struct bp_test bp_cmd_metrics;
@@ -51,6 +52,7 @@ const struct bp_test *const bp_tests[] = {
 	&bp_cmd_show,
 	&bp_cmd_import,
 	&bp_cmd_compare,
+	&bp_cmd_merge,
 	&bp_cmd_report,
 	&bp_cmd_export,
 	&bp_cmd_metrics,

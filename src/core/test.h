@@ -70,6 +70,11 @@ struct bp_test {
 	bool no_monitor;
 	bool ready_after_setup; /* run calls bp_test_ready once set up (bp_test_ctx.ready) */
 	/*
+	 * Makes its result of other results and measures nothing (merge): no tester-CPU figures
+	 * of its own (and, with no_monitor, no monitor); the figures are the testers'.
+	 */
+	bool combines_results;
+	/*
 	 * --start-at: the test connects first and waits for the instant itself, just before
 	 * its first byte (a network client: common->start_at_ns), and records the start
 	 * (board/start_at_result.h); the CLI lets it go BP_START_LEAD_NS before the instant.

@@ -24,14 +24,10 @@ static int metric(struct bp_result *r, const char *method, const char *what, dou
 static int latency(struct bp_result *r, const char *method, const char *what,
 		   const struct bp_histo *h)
 {
-	struct bp_histo_summary s;
 	char name[96];
 
-	if (!h || !bp_histo_count(h))
-		return 0;
-	bp_histo_summarize(h, &s);
 	snprintf(name, sizeof(name), "%s.%s", method, what);
-	return bp_result_add_latency_summary(r, name, &s);
+	return bp_result_add_latency_histo(r, name, h);
 }
 
 static int method_warnings(struct bp_result *r, const struct bp_gpio_method_run *mr,

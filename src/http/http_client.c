@@ -264,6 +264,8 @@ static void collect(struct client *c, const struct bp_cpu_times *cpu0, const uin
 	}
 	bp_histo_summarize(c->total_h.latency, &out->latency);
 	bp_histo_summarize(c->total_h.connect, &out->connect);
+	out->hists = c->total_h;  /* the outcome's now: cleanup frees none */
+	c->total_h = (struct bp_conn_hists){ 0 };
 	out->threads = c->nworkers;
 }
 
@@ -327,6 +329,7 @@ void bp_http_outcome_free(struct bp_http_outcome *out)
 {
 	free(out->iv);
 	out->iv = NULL;
+	bp_conn_hists_free(&out->hists);
 	json_decref(out->path);
 	out->path = NULL;
 }

@@ -48,6 +48,8 @@ struct bp_http_outcome {
 	struct bp_http_counts total;
 	uint64_t status[BP_HTTP_STATUS_MAX];
 	struct bp_histo_summary latency, connect;
+	/* the run's distributions themselves, which the result carries whole (for `merge`) */
+	struct bp_conn_hists hists;
 	struct bp_http_interval *iv;
 	int niv;
 	double duration_s;

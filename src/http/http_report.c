@@ -163,8 +163,8 @@ int bp_http_report(struct bp_result *r, const struct bp_http_client_opts *o,
 		bp_result_add_metric(r, "late", (double)out->total.txn.late, "count", BP_BETTER_LOWER);
 	}
 	add_counts(r, out);
-	bp_result_add_latency_summary(r, "request", &out->latency);
-	bp_result_add_latency_summary(r, "connect", &out->connect);
+	bp_result_add_latency_histo(r, "request", out->hists.latency);
+	bp_result_add_latency_histo(r, "connect", out->hists.connect);
 	add_intervals(r, out);
 	add_cpu(r, out);
 	add_warnings(r, o, out, rate);

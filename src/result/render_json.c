@@ -62,6 +62,9 @@ static json_t *latency_json(const struct bp_latency *l)
 	err |= json_object_set_new(o, "count", json_integer((json_int_t)l->count));
 	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
 		err |= json_object_set_new(o, stats[i].key, number(stats[i].v));
+	/* the buckets themselves, for `merge` (result/latency_histogram.h) */
+	if (l->histogram)
+		err |= json_object_set(o, "histogram", l->histogram);
 	if (err) {
 		json_decref(o);
 		return NULL;
@@ -216,6 +219,8 @@ json_t *bp_result_to_json(const struct bp_result *r)
 	err |= json_object_set_new(o, "cpu", r->cpu ? json_incref(r->cpu) : json_null());
 	if (r->monitor)  /* docs/json.md, "The monitor": only a test the monitor watched has it */
 		err |= json_object_set_new(o, "monitor", json_incref(r->monitor));
+	if (r->merged)  /* docs/json.md, "One result of several testers": merge's only */
+		err |= json_object_set_new(o, "merged", json_incref(r->merged));
 	err |= json_object_set_new(o, "warnings", warnings_array(r));
 	err |= json_object_set_new(o, "error", error_json(&r->error));
 	if (r->nchildren)

@@ -20,6 +20,7 @@
 #include "result/result_verdict.h"
 #include "result/text_brief.h"
 #include "result/text_latency.h"
+#include "result/text_merged.h"
 #include "result/text_monitor.h"
 #include "result/text_summary.h"
 #include "result/text_table.h"
@@ -500,6 +501,7 @@ static int render_one(FILE *out, const struct bp_result *r, bool child, bool aft
 		{ has_figures, print_figures },
 		{ has_metrics, print_metrics },
 		{ has_latency, bp_text_latency_print },
+		{ bp_text_merged_has, bp_text_merged_print },
 		{ has_extra, print_extra },
 		{ has_intervals, print_intervals },
 		{ bp_streams_text_has_intervals, bp_streams_text_intervals },

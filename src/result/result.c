@@ -98,6 +98,7 @@ void bp_result_free(struct bp_result *r)
 		/* The copies bp_result_add_latency made; the fields are const for its callers. */
 		free(bp_unconst(r->latency[i].what));
 		free(bp_unconst(r->latency[i].unit));
+		json_decref(r->latency[i].histogram);
 	}
 	for (size_t i = 0; i < r->nintervals; i++)
 		bp_interval_clear(&r->intervals[i]);
@@ -118,6 +119,7 @@ void bp_result_free(struct bp_result *r)
 	json_decref(r->streams);
 	json_decref(r->chips);
 	json_decref(r->monitor);
+	json_decref(r->merged);
 	json_decref(r->cpu);
 	free(r->error.code);
 	free(r->error.message);
@@ -157,6 +159,11 @@ void bp_result_set_cpu(struct bp_result *r, json_t *cpu)
 void bp_result_set_monitor(struct bp_result *r, json_t *monitor)
 {
 	set_json(&r->monitor, monitor);
+}
+
+void bp_result_set_merged(struct bp_result *r, json_t *merged)
+{
+	set_json(&r->merged, merged);
 }
 
 void bp_interval_set_monitor(struct bp_interval *iv, json_t *monitor)
@@ -213,6 +220,7 @@ int bp_result_add_latency(struct bp_result *r, const struct bp_latency *lat)
 	*l = *lat;
 	l->what = what;
 	l->unit = unit;
+	json_incref(l->histogram);
 	return 0;
 }
 

@@ -38,6 +38,12 @@ struct bp_latency {
 	const char *unit;
 	uint64_t count;
 	double min, mean, p50, p90, p99, p999, p9999, max;
+	/*
+	 * The distribution itself, as the document carries it ({"buckets": [[low, count], ...]},
+	 * result/latency_histogram.h), NULL where only the summary is known: what `merge`
+	 * combines several testers' percentiles from. The result holds a reference of its own.
+	 */
+	json_t *histogram;
 };
 
 struct bp_interval {
@@ -133,6 +139,14 @@ struct bp_result {
 	 * bp_result_set_monitor; each interval's own figures are in its `monitor`.
 	 */
 	json_t *monitor;
+
+	/*
+	 * What a merged result (`boardperf merge`, src/merge/) was made of, NULL otherwise: each
+	 * tester's own figures, start and share, and the overlap of their spans (docs/json.md,
+	 * "One result of several testers"). Set with bp_result_set_merged; the text shows one row
+	 * per tester (result/text_merged.c).
+	 */
+	json_t *merged;
 };
 
 struct bp_result *bp_result_new(const char *test);
@@ -152,6 +166,8 @@ void bp_result_set_streams(struct bp_result *r, json_t *streams);
 void bp_result_set_chips(struct bp_result *r, json_t *chips);
 /* Takes ownership of monitor (NULL clears); see the field. */
 void bp_result_set_monitor(struct bp_result *r, json_t *monitor);
+/* Takes ownership of merged (NULL clears); see the field. */
+void bp_result_set_merged(struct bp_result *r, json_t *merged);
 /* Takes ownership of monitor (NULL clears): the interval's `monitor`. */
 void bp_interval_set_monitor(struct bp_interval *iv, json_t *monitor);
 

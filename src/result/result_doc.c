@@ -110,6 +110,10 @@ static int take_latency(struct bp_result *r, const json_t *o, char *err, size_t 
 			else if (number_of(v, stats[k].v))
 				return bad(err, errlen, "latency", "statistics that are numbers");
 		}
+		/* kept as it came: `merge` checks every bucket before it adds one */
+		lat.histogram = json_object_get(l, "histogram");
+		if (lat.histogram && !json_is_object(lat.histogram))
+			return bad(err, errlen, "latency", "a histogram that is an object");
 		if (bp_result_add_latency(r, &lat))
 			return -ENOMEM;
 	}

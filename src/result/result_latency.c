@@ -1,15 +1,26 @@
 #include "result/result_latency.h"
 
-int bp_result_add_latency_summary(struct bp_result *r, const char *what,
-				  const struct bp_histo_summary *s)
-{
-	struct bp_latency l = {
-		.what = what, .unit = "ns", .count = s->count, .min = s->min,
-		.mean = s->mean, .p50 = s->p50, .p90 = s->p90, .p99 = s->p99, .p999 = s->p999,
-		.p9999 = s->p9999, .max = s->max,
-	};
+#include <errno.h>
 
-	return s->count ? bp_result_add_latency(r, &l) : 0;
+#include "result/latency_histogram.h"
+
+int bp_result_add_latency_histo(struct bp_result *r, const char *what, const struct bp_histo *h)
+{
+	struct bp_histo_summary s;
+	struct bp_latency l;
+	int rc;
+
+	if (!h || !bp_histo_count(h))
+		return 0;
+	bp_histo_summarize(h, &s);
+	l = (struct bp_latency){
+		.what = what, .unit = "ns", .count = s.count, .min = s.min, .mean = s.mean,
+		.p50 = s.p50, .p90 = s.p90, .p99 = s.p99, .p999 = s.p999, .p9999 = s.p9999,
+		.max = s.max, .histogram = bp_latency_histogram_json(h),
+	};
+	rc = l.histogram ? bp_result_add_latency(r, &l) : -ENOMEM;
+	json_decref(l.histogram);
+	return rc;
 }
 
 void bp_interval_add_latency(struct bp_interval *iv, const struct bp_histo_summary *s)

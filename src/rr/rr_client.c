@@ -482,6 +482,8 @@ int bp_rr_client_run(const struct bp_rr_client_opts *o, struct bp_rr_outcome *ou
 		bp_histo_summarize(c.total_h.latency, &out->latency);
 		bp_histo_summarize(c.total_h.connect, &out->connect);
 		out->latency_tm95 = bp_histo_trimmed_mean(c.total_h.latency, 95);
+		out->hists = c.total_h;  /* the outcome's now: cleanup frees none */
+		c.total_h = (struct bp_conn_hists){ 0 };
 		out->time_wait = time_wait_sockets();
 		out->workers = c.nworkers;
 		if (!rc && !o->connect_only && !o->np.iperf2)
@@ -498,6 +500,7 @@ void bp_rr_outcome_free(struct bp_rr_outcome *out)
 	free(out->local);
 	free(out->remote);
 	free(out->iv);
+	bp_conn_hists_free(&out->hists);
 	out->local = out->remote = NULL;
 	out->iv = NULL;
 	json_decref(out->path);

@@ -16,6 +16,7 @@
 #include "result/live.h"
 #include "rr/rr_flow.h"
 #include "rr/rr_stats.h"
+#include "stats/conn_hists.h"
 
 struct bp_psk;
 
@@ -51,6 +52,8 @@ struct bp_rr_interval {
 struct bp_rr_outcome {
 	struct bp_rr_counts total;       /* the counted span */
 	struct bp_histo_summary latency, connect;
+	/* the run's distributions themselves, which the result carries whole (for `merge`) */
+	struct bp_conn_hists hists;
 	/* the mean of the best 95 % of the transactions' latencies (the responsiveness draft's TM) */
 	double latency_tm95;
 	struct bp_rr_interval *iv;

@@ -248,13 +248,13 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 	if (o->concurrent)
 		concurrent_metrics(r, o, out);
 	if (!o->connect_only)  /* there the transaction is the connect */
-		bp_result_add_latency_summary(r, is_crr(o) ? "connect_request_response_close" :
-					      "transaction", &out->latency);
+		bp_result_add_latency_histo(r, is_crr(o) ? "connect_request_response_close" :
+					    "transaction", out->hists.latency);
 	/* The responsiveness draft's aggregate (suite/latency_report.c turns it into RPM). */
 	if (!is_crr(o) && out->latency.count)
 		bp_result_add_metric(r, "transaction.trimmed_mean_95", out->latency_tm95, "ns",
 				     BP_BETTER_LOWER);
-	bp_result_add_latency_summary(r, "connect", &out->connect);
+	bp_result_add_latency_histo(r, "connect", out->hists.connect);
 	/* rr --iperf2 --trip-times: the server read the request, this host the answer */
 	if (bp_report_owd(r, "request.", &out->owd_up, out->this_host, true) ||
 	    bp_report_owd(r, "response.", &out->owd_down, out->this_host, false))

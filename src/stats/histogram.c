@@ -285,3 +285,18 @@ void bp_histo_summarize(const struct bp_histo *h, struct bp_histo_summary *s)
 	s->p9999 = (double)bp_histo_percentile(h, 99.99);
 	s->max = (double)bp_histo_max(h);
 }
+
+uint64_t bp_histo_bucket_low(uint64_t value)
+{
+	uint64_t width;
+
+	return bucket_low(bucket_of(value), &width);
+}
+
+void bp_histo_set_extremes(struct bp_histo *h, uint64_t min, uint64_t max)
+{
+	if (!h->count)
+		return;
+	h->min = min;
+	h->max = max;
+}

@@ -65,4 +65,15 @@ void bp_histo_summarize(const struct bp_histo *h, struct bp_histo_summary *s);
 uint64_t bp_histo_next_bucket(const struct bp_histo *h, unsigned *iter,
 			      uint64_t *low, uint64_t *high);
 
+/*
+ * A histogram carried elsewhere and restored (a result document's buckets, merged across
+ * testers: result/latency_histogram.h). bp_histo_bucket_low is the lowest value of the
+ * bucket that holds value; a restorer records each bucket's count at its low value
+ * (bp_histo_record_n), then sets the exact extremes it was given, which must lie in the
+ * lowest and highest non-empty buckets: percentiles are clamped to them as the original's
+ * were, so a restored histogram reads the same percentiles as the one it came from.
+ */
+uint64_t bp_histo_bucket_low(uint64_t value);
+void bp_histo_set_extremes(struct bp_histo *h, uint64_t min, uint64_t max);
+
 #endif
