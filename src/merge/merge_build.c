@@ -148,6 +148,12 @@ static json_t *metrics_object(const struct bp_result *r)
 	return o;
 }
 
+/* A number as JSON carries it: null where it is not finite (a summary may lack one). */
+static json_t *maybe(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *latency_object(const struct bp_result *r)
 {
 	json_t *o = json_object();
@@ -155,20 +161,16 @@ static json_t *latency_object(const struct bp_result *r)
 	for (size_t i = 0; o && i < r->nlatency; i++) {
 		const struct bp_latency *l = &r->latency[i];
 
-		if (json_object_set_new(o, l->what, json_pack("{s:I, s:f, s:f, s:f, s:f}",
+		if (json_object_set_new(o, l->what, json_pack("{s:I, s:o, s:o, s:o, s:o}",
 							       "count", (json_int_t)l->count,
-							       "p50", l->p50, "p99", l->p99,
-							       "mean", l->mean, "max", l->max))) {
+							       "p50", maybe(l->p50), "p99", maybe(l->p99),
+							       "mean", maybe(l->mean),
+							       "max", maybe(l->max)))) {
 			json_decref(o);
 			return NULL;
 		}
 	}
 	return o;
-}
-
-static json_t *maybe(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* One tester's entry in "merged": its own figures, share and start. */
@@ -238,9 +240,9 @@ static int check_spans(const struct tester *ts, size_t n, struct bp_result *r, j
 	}
 	if (!first_name || longest <= 0)
 		return 0;
-	if (json_object_set_new(merged, "start_skew_ms", json_real((last - first) * 1e3)) ||
+	if (json_object_set_new(merged, "start_skew_ms", maybe((last - first) * 1e3)) ||
 	    json_object_set_new(merged, "overlap_percent",
-				json_real(end > last ? (end - last) / longest * 100 : 0)))
+				maybe(end > last ? (end - last) / longest * 100 : 0)))
 		return -ENOMEM;
 	if (last - first <= BP_MERGE_SKEW_SHARE * longest)
 		return 0;
