@@ -86,7 +86,23 @@ for e in socket packet; do
 		ok $? "$e rfc2544 $f: zero-loss $got frames/s (best of $(paste -sd' ' <<<"$all")), the link admits $want (within 5 %)"
 	done
 done
+# The engines against each other, within 3 %, unless the tester said in every round of one
+# engine that it was starved of CPU (tester-cpu-starved: a host taking CPU from this VM): then
+# each engine is held to the link above (5 %) and not to the other, whose rounds the host
+# slowed differently (fresh-clone run 88, every round starved: socket at 1518 B 7731-8114
+# frames/s, packet 8323-8360, the link 8256).
+starved_all() { # starved_all ENGINE: every round of it warned tester-cpu-starved
+	for k in 1 2 3; do
+		jq -e '[.warnings[].code] | index("tester-cpu-starved")' "$tap_tmp/rfc.$1.$k" >/dev/null 2>&1 ||
+			return 1
+	done
+}
 for f in 256 1024 1518; do
+	if starved_all socket || starved_all packet; then
+		skip "rfc2544 $f engines agree: socket ${zl[socket.$f]}, packet ${zl[packet.$f]} frames/s" \
+			"the tester was starved of CPU in every round of an engine (tester-cpu-starved)"
+		continue
+	fi
 	awk -v a="${zl[socket.$f]}" -v b="${zl[packet.$f]}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= a * 0.03) }'
 	ok $? "rfc2544 $f engines agree: socket ${zl[socket.$f]}, packet ${zl[packet.$f]} frames/s (within 3 %)"
 done
