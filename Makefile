@@ -34,7 +34,7 @@ DIST_DEPS := zlib1g-dev jq
 # procps: sysctl in the rig, pgrep (both in every Debian install, not in a minimal image).
 TEST_DEPS := clang libclang-rt-14-dev lld jq iperf3 iperf sockperf sysbench fio iproute2 ethtool \
 	iputils-ping nftables nginx lintian man-db systemd sqlite3 prometheus curl chromium strace \
-	openssl procps
+	openssl procps ansible-core openssh-server
 
 # The emulated boards and the VM on top (`make test-boards`, `make test-vm`): qemu-system
 # for ARM and x86-64, cpio for their initramfs, busybox-static the VM's shell, hostapd,

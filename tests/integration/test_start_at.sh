@@ -97,6 +97,12 @@ if plain; then
 			and .env.start.actual_epoch_s >= $at' "$tap_tmp/$t.json" >/dev/null
 		ok $? "$t records its start at the instant ($(jq -c '.env.start.late_ms' "$tap_tmp/$t.json") ms late)"
 	done
+	# The server counts its side from the streams' arrival, so they open at the instant,
+	# not 2 s before it: each receiver's span is the test's -t, not the wait as well
+	jq -s -e 'all(.[]; ([.metrics[] | select(.name == "receiver.span")][0].value / 1e9) as $s
+		| $s > .params.time * 0.9 and $s < .params.time + 0.3)' \
+		"$tap_tmp/tcp.json" "$tap_tmp/udp.json" >/dev/null
+	ok $? "tcp and udp: the receiver's span is the test's, not the wait ($(jq -s -c '[.[] | [.metrics[] | select(.name == "receiver.span")][0].value / 1e9]' "$tap_tmp/tcp.json" "$tap_tmp/udp.json") s)"
 
 	# Three testers at once, one instant, shares of one rate (--share, core/share.h): the
 	# shares add up to the rate exactly, each offers its own, and all start at the instant
