@@ -118,33 +118,73 @@ static struct srv_session *hello_session(struct srv *s, const char *cookie,
 	return ss;
 }
 
+static bool same_endpoint(const struct bp_addr *a, const struct bp_addr *b)
+{
+	return a->len == b->len && !memcmp(&a->ss, &b->ss, a->len);
+}
+
+static void take_strays(struct srv *s, int listen_fd, int fd, const struct bp_addr *peer,
+			int *budget);
+
+/*
+ * One datagram off fd (the listener, or a new stream's socket holding strays) taken as the
+ * listener takes it: a hello answered from a socket connected to its client, that socket's
+ * strays taken in turn before the session gets it (it may close it), or a stock iperf 2
+ * client's datagram passed on (server_iperf2_udp.c). -EAGAIN when fd holds none.
+ */
+static int take_datagram(struct srv *s, int listen_fd, int fd, int *budget)
+{
+	char cookie[BP_COOKIE_LEN];
+	struct bp_udp_datagram raw;
+	struct srv_session *ss;
+	struct bp_addr from;
+	int rc = bp_udp_read_hello(fd, cookie, &from, &raw), answered;
+
+	if (rc == -EBADMSG)
+		srv_iperf2_udp_datagram(s, listen_fd, &from, &raw);
+	if (rc)
+		return rc == -EAGAIN ? rc : 0;
+	ss = hello_session(s, cookie, &from);
+	if (ss && !bp_udp_answer_hello(listen_fd, &from, UDP_STREAM_BUFFER, &answered)) {
+		take_strays(s, listen_fd, answered, &from, budget);
+		srv_session_take_udp(ss, answered, bp_addr_str(&from, (char[64]){ 0 }, 64), NULL,
+				     0);
+	}
+	return 0;
+}
+
+/*
+ * A new stream's socket is bound to the listener's port before it is connected to its
+ * client, and in that moment the kernel gives it, the newest socket on the port, any
+ * peer's datagrams: another client's hello, sent at the same instant (testers started
+ * together with --start-at), waited 250 ms for its resend. Such strays are taken off its
+ * queue and answered as the listener would, up to the first datagram of its own client.
+ */
+static void take_strays(struct srv *s, int listen_fd, int fd, const struct bp_addr *peer,
+			int *budget)
+{
+	while (*budget > 0) {
+		struct bp_addr from = { .len = sizeof(from.ss) };
+		char byte;
+
+		if (recvfrom(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK, (struct sockaddr *)&from.ss,
+			     &from.len) < 0 || same_endpoint(&from, peer))
+			return;
+		(*budget)--;
+		if (take_datagram(s, listen_fd, fd, budget) == -EAGAIN)
+			return;
+	}
+}
+
 static void udp_readable(struct bp_flow *f, uint32_t events)
 {
 	struct srv *s = f->data;
-	char cookie[BP_COOKIE_LEN];
-	struct bp_udp_datagram raw;
-	struct bp_addr from;
-	int fd;
+	int budget = HELLOS_PER_WAKE;
 
 	(void)events;
-	for (int i = 0; i < HELLOS_PER_WAKE; i++) {
-		struct srv_session *ss;
-		int rc = bp_udp_read_hello(f->fd, cookie, &from, &raw);
-
-		if (rc == -EAGAIN)
+	while (budget-- > 0)
+		if (take_datagram(s, f->fd, f->fd, &budget) == -EAGAIN)
 			return;
-		/* not a hello: a stock iperf 2 client's datagram (server_iperf2_udp.c), or
-		 * nothing to answer */
-		if (rc == -EBADMSG)
-			srv_iperf2_udp_datagram(s, f->fd, &from, &raw);
-		if (rc)
-			continue;
-		ss = hello_session(s, cookie, &from);
-		/* Answered only now, from a socket connected to the test's own client. */
-		if (ss && !bp_udp_answer_hello(f->fd, &from, UDP_STREAM_BUFFER, &fd))
-			srv_session_take_udp(ss, fd, bp_addr_str(&from, (char[64]){ 0 }, 64), NULL,
-					     0);
-	}
 }
 
 int srv_udp_open(struct srv *s, const struct bp_addr *a, char *err, size_t errlen)

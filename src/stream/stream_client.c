@@ -235,17 +235,6 @@ static int open_streams(void *arg)
 	struct bp_stream_opts so = { .write_len = (size_t)np->len, .zerocopy = np->zerocopy,
 				     .pace_bps = np->bandwidth };
 
-	/*
-	 * --start-at: the test is agreed, and its streams open at the instant. The server starts
-	 * counting its side once the last stream is in, so a wait after them would go into the
-	 * receiver's span (seen: 3.5 s for a 2 s udp test, its bitrate 40 % low); the first byte
-	 * now leaves a stream set-up and a round trip after the instant. The path is read
-	 * first, before the instant and the streams alike (a radio's station dump takes ms).
-	 */
-	c->out->path = bp_net_path_collect(&c->ctl.addr);
-	rc = bp_start_at_wait_mark(c->out->start_at_ns = c->o->start_at_ns, &c->out->started_ns);
-	if (rc)
-		return rc;
 	if (workers > up + down)
 		workers = up + down;
 	c->pool = bp_stream_pool_new(workers, c->err, c->errlen);
@@ -255,6 +244,17 @@ static int open_streams(void *arg)
 	if (rc)
 		return rc;
 	c->side_ready = true;
+	/*
+	 * --start-at: the test is agreed and this side ready (its workers started, the path
+	 * read: a radio's station dump takes ms), and the streams open at the instant. The
+	 * server starts counting its side once the last stream is in, so a wait after them
+	 * would go into the receiver's span (seen: 3.5 s for a 2 s udp test, its bitrate 40 %
+	 * low); the first byte leaves a stream set-up and a round trip after the instant.
+	 */
+	c->out->path = bp_net_path_collect(&c->ctl.addr);
+	rc = bp_start_at_wait_mark(c->out->start_at_ns = c->o->start_at_ns, &c->out->started_ns);
+	if (rc)
+		return rc;
 	/* iperf 2: one connection per stream of a direction (--bidir: both on each) */
 	if (np->iperf2) {
 		int n = up ? up : down;

@@ -139,9 +139,9 @@ play() {
 	mkdir -p "$tap_tmp/ansible"
 	ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_LOCAL_TEMP="$tap_tmp/ansible" \
 		ANSIBLE_SSH_ARGS="-o UserKnownHostsFile=/dev/null -o ControlMaster=no" \
-		ANSIBLE_TIMEOUT=5 ANSIBLE_FORKS=8 ANSIBLE_NOCOLOR=1 \
+		ANSIBLE_TIMEOUT=5 ANSIBLE_FORKS=8 ANSIBLE_NOCOLOR=1 ANSIBLE_PIPELINING=True \
 		timeout -s KILL 120 ip netns exec "$ctl" ansible-playbook -i "$tap_tmp/inventory.ini" \
-		"$repo/ansible/boardperf.yml" -e "bp_args='$args'" -e bp_lead_s=6 \
+		"$repo/ansible/boardperf.yml" -e "bp_args='$args'" -e bp_lead_s=10 \
 		-e "bp_dist=$tap_tmp/dist" -e "bp_results=$res" -e "bp_controller=$bp" \
 		>"$res.log" 2>&1
 }
