@@ -14,6 +14,7 @@
 #include "core/unconst.h"
 #include "merge/merge.h"
 #include "result/kind.h"
+#include "result/render.h"
 #include "result/result_doc.h"
 
 struct tester {
@@ -134,26 +135,6 @@ static void params_differ(const struct tester *ts, size_t n, const struct tester
 	}
 }
 
-static json_t *metrics_object(const struct bp_result *r)
-{
-	json_t *o = json_object();
-
-	for (size_t i = 0; o && i < r->nmetrics; i++)
-		if (json_object_set_new(o, r->metrics[i].name,
-					isfinite(r->metrics[i].value) ?
-					json_real(r->metrics[i].value) : json_null())) {
-			json_decref(o);
-			return NULL;
-		}
-	return o;
-}
-
-/* A number as JSON carries it: null where it is not finite (a summary may lack one). */
-static json_t *maybe(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *latency_object(const struct bp_result *r)
 {
 	json_t *o = json_object();
@@ -161,11 +142,14 @@ static json_t *latency_object(const struct bp_result *r)
 	for (size_t i = 0; o && i < r->nlatency; i++) {
 		const struct bp_latency *l = &r->latency[i];
 
-		if (json_object_set_new(o, l->what, json_pack("{s:I, s:o, s:o, s:o, s:o}",
-							       "count", (json_int_t)l->count,
-							       "p50", maybe(l->p50), "p99", maybe(l->p99),
-							       "mean", maybe(l->mean),
-							       "max", maybe(l->max)))) {
+		json_t *summary = json_pack("{s:I, s:o, s:o, s:o, s:o}",
+					    "count", (json_int_t)l->count,
+					    "p50", bp_json_number(l->p50),
+					    "p99", bp_json_number(l->p99),
+					    "mean", bp_json_number(l->mean),
+					    "max", bp_json_number(l->max));
+
+		if (json_object_set_new(o, l->what, summary)) {
 			json_decref(o);
 			return NULL;
 		}
@@ -179,16 +163,18 @@ static json_t *tester_json(const struct tester *t, double first_start)
 	const json_t *share = t->res ? json_object_get(t->res->params, "share") : NULL;
 	json_t *o = json_pack("{s:s, s:s, s:O, s:o, s:o, s:o}", "name", t->in->name,
 			      "source", t->in->source, "share", share ? share : json_null(),
-			      "start_epoch_s", maybe(t->res ? t->start_s : NAN),
-			      "start_offset_ms", maybe(t->res ? (t->start_s - first_start) * 1e3 : NAN),
-			      "span_s", maybe(t->res ? t->span_s : NAN));
+			      "start_epoch_s", bp_json_number(t->res ? t->start_s : NAN),
+			      "start_offset_ms",
+			      bp_json_number(t->res ? (t->start_s - first_start) * 1e3 : NAN),
+			      "span_s", bp_json_number(t->res ? t->span_s : NAN));
 	json_t *codes = json_array();
 	int err = !o || !codes;
 
 	for (size_t i = 0; !err && t->res && i < t->res->nwarnings; i++)
 		err = json_array_append_new(codes, json_string(t->res->warnings[i].code));
 	if (!err && t->res) {
-		err = json_object_set_new(o, "metrics", metrics_object(t->res));
+		err = json_object_set_new(o, "metrics", bp_metrics_map_json(t->res->metrics,
+										   t->res->nmetrics));
 		err |= json_object_set_new(o, "latency", latency_object(t->res));
 	}
 	err = err ? err : json_object_set(o, "warnings", codes);
@@ -240,9 +226,9 @@ static int check_spans(const struct tester *ts, size_t n, struct bp_result *r, j
 	}
 	if (!first_name || longest <= 0)
 		return 0;
-	if (json_object_set_new(merged, "start_skew_ms", maybe((last - first) * 1e3)) ||
+	if (json_object_set_new(merged, "start_skew_ms", bp_json_number((last - first) * 1e3)) ||
 	    json_object_set_new(merged, "overlap_percent",
-				maybe(end > last ? (end - last) / longest * 100 : 0)))
+				bp_json_number(end > last ? (end - last) / longest * 100 : 0)))
 		return -ENOMEM;
 	if (last - first <= BP_MERGE_SKEW_SHARE * longest)
 		return 0;

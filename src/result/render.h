@@ -21,6 +21,11 @@ enum bp_format {
 json_t *bp_result_to_json(const struct bp_result *r);
 /* One interval as the contract's "intervals" array holds it: start, end, metrics. */
 json_t *bp_interval_to_json(const struct bp_interval *iv);
+/* A figure as JSON carries it: null where it is not finite (JSON has no NaN). */
+json_t *bp_json_number(double v);
+/* metrics as a name -> value object (an interval's form; merge's testers), NULL when out of
+ * memory. */
+json_t *bp_metrics_map_json(const struct bp_metric *metrics, size_t n);
 
 /* Each returns 0 or a negative errno (write error). */
 int bp_render_text(FILE *out, const struct bp_result *r);

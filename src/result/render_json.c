@@ -12,10 +12,11 @@
 #include "result/render_streams.h"
 
 /* JSON has no NaN or infinity; null says "no figure" and keeps the document valid. */
-static json_t *number(double v)
+json_t *bp_json_number(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
+
 
 /* A string that may be absent: null rather than a missing key. */
 static json_t *string_or_null(const char *s)
@@ -37,7 +38,7 @@ static json_t *metric_json(const struct bp_metric *m)
 	if (!o)
 		return NULL;
 	if (json_object_set_new(o, "name", string_or_null(m->name)) ||
-	    json_object_set_new(o, "value", number(m->value)) ||
+	    json_object_set_new(o, "value", bp_json_number(m->value)) ||
 	    json_object_set_new(o, "unit", string_or_null(m->unit)) ||
 	    json_object_set_new(o, "better", json_string(bp_better_name(m->better)))) {
 		json_decref(o);
@@ -61,7 +62,7 @@ static json_t *latency_json(const struct bp_latency *l)
 	err = json_object_set_new(o, "unit", string_or_null(l->unit));
 	err |= json_object_set_new(o, "count", json_integer((json_int_t)l->count));
 	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
-		err |= json_object_set_new(o, stats[i].key, number(stats[i].v));
+		err |= json_object_set_new(o, stats[i].key, bp_json_number(stats[i].v));
 	/* the buckets themselves, for `merge` (result/latency_histogram.h) */
 	if (l->histogram)
 		err |= json_object_set(o, "histogram", l->histogram);
@@ -72,17 +73,27 @@ static json_t *latency_json(const struct bp_latency *l)
 	return o;
 }
 
+json_t *bp_metrics_map_json(const struct bp_metric *metrics, size_t n)
+{
+	json_t *m = json_object();
+
+	for (size_t i = 0; m && i < n; i++)
+		if (json_object_set_new(m, metrics[i].name, bp_json_number(metrics[i].value))) {
+			json_decref(m);
+			return NULL;
+		}
+	return m;
+}
+
 /* Interval metrics are a name -> value map: units and direction are the totals' own. */
 json_t *bp_interval_to_json(const struct bp_interval *iv)
 {
-	json_t *o = json_object(), *m = json_object();
+	json_t *o = json_object(), *m = bp_metrics_map_json(iv->metrics, iv->nmetrics);
 	int err = !o || !m;
 
-	for (size_t i = 0; !err && i < iv->nmetrics; i++)
-		err = json_object_set_new(m, iv->metrics[i].name, number(iv->metrics[i].value));
 	if (!err)
-		err = json_object_set_new(o, "start", number(iv->start)) ||
-		      json_object_set_new(o, "end", number(iv->end));
+		err = json_object_set_new(o, "start", bp_json_number(iv->start)) ||
+		      json_object_set_new(o, "end", bp_json_number(iv->end));
 	if (!err) {
 		err = json_object_set_new(o, "metrics", m);
 		m = NULL;
