@@ -52,9 +52,13 @@ struct bp_rr_flow {
 	int error;                    /* relaxed atomic */
 	uint64_t done;                /* transactions answered (relaxed atomic, for the reporter) */
 	char *buf;                    /* crr: cookie + request; rr: request */
-	/* rr --iperf2: the answer's head (id, the server's times), this request's send time */
+	/*
+	 * rr --iperf2: the answer's head (id, the server's times), this request's send time by
+	 * the wall clock (written into it) and by bp_now_ns() (the answer's wall time is read
+	 * from the round trip's own clock: see bb_answered)
+	 */
 	uint8_t bb_answer[BP_IPERF2_BB_TIMES_END];
-	uint64_t bb_sent_wall_ns;
+	uint64_t bb_sent_wall_ns, bb_sent_ns;
 	struct bp_welford owd_up, owd_down;  /* --trip-times: requests', answers' one-way delays */
 	int *held;                    /* --concurrent: connections held open */
 	size_t nheld, cap, verify_i;

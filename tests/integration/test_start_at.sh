@@ -105,7 +105,10 @@ if plain; then
 	ok $? "tcp and udp: the receiver's span is the test's, not the wait ($(jq -s -c '[.[] | [.metrics[] | select(.name == "receiver.span")][0].value / 1e9]' "$tap_tmp/tcp.json" "$tap_tmp/udp.json") s)"
 
 	# Three testers at once, one instant, shares of one rate (--share, core/share.h): the
-	# shares add up to the rate exactly, each offers its own, and all start at the instant
+	# shares add up to the rate exactly, each offers its own (within 5 %, or below it and
+	# naming its lost CPU, as tap.sh's below_named accepts: four ASan processes on a busy
+	# 2-core host, fresh-clone run 90, one sender read 5.8 % low), and all start at the
+	# instant
 	at=$(after 2.2)
 	pids=()
 	for k in 1 2 3; do
@@ -118,8 +121,11 @@ if plain; then
 		and ($s | sort) == [3333333, 3333334, 3333334]
 		and all(.[]; .error == null and (.env.start.at_epoch_s - $at | fabs) < 1e-5
 			and (.params.share | test("^[123]/3$")) and
+			([.warnings[]? | select(.code == "tester-cpu-starved" or .code == "busy-machine"
+				or .code == "tester-cpu-bound")] | length > 0) as $named |
 			([.metrics[] | select(.name == "sender.bitrate")][0].value / .params.share_bitrate
-			 | . > 0.95 and . < 1.05))' "$tap_tmp"/share{1,2,3}.json >/dev/null
-	ok $? "three testers' shares add up to -b exactly and each offers its own ($(jq -s -c '[.[] | [.params.share, .params.share_bitrate, ([.metrics[] | select(.name == "sender.bitrate")][0].value | floor)]]' "$tap_tmp"/share{1,2,3}.json))"
+			 | . < 1.05 and (. > 0.95 or (. > 0 and $named))))' \
+		"$tap_tmp"/share{1,2,3}.json >/dev/null
+	ok $? "three testers' shares add up to -b exactly and each offers its own ($(jq -s -c '[.[] | [.params.share, .params.share_bitrate, ([.metrics[] | select(.name == "sender.bitrate")][0].value | floor), ([.warnings[]?.code | select(test("^(tester-cpu-|busy-machine)"))] | join(","))]]' "$tap_tmp"/share{1,2,3}.json))"
 fi
 tap_done
