@@ -28,13 +28,13 @@ DIST_DEPS := zlib1g-dev jq
 # test_listener's web server (their own instance on loopback); lintian, man-db and systemd:
 # test_deb checks the package, renders its man page and verifies its unit; sqlite3: the
 # results database's tests query it; prometheus, which ships promtool, and curl: test_prom
-# scrapes serve --metrics and checks the export; chromium: test_report renders the HTML
+# scrapes serve --metrics and checks the export; prometheus-pushgateway: test_push's gateway; chromium: test_report renders the HTML
 # report headless; strace: test_attack_flood counts the server's accept4 calls at the fd
 # limit; openssl: test_cpu's `openssl speed`, test_attack_auth's and test_http's keys;
 # procps: sysctl in the rig, pgrep (both in every Debian install, not in a minimal image).
 TEST_DEPS := clang libclang-rt-14-dev lld jq iperf3 iperf sockperf sysbench fio iproute2 ethtool \
 	iputils-ping nftables nginx lintian man-db systemd sqlite3 prometheus curl chromium strace \
-	openssl procps ansible-core openssh-server
+	openssl procps ansible-core openssh-server prometheus-pushgateway
 
 # The emulated boards and the VM on top (`make test-boards`, `make test-vm`): qemu-system
 # for ARM and x86-64, cpio for their initramfs, busybox-static the VM's shell, hostapd,

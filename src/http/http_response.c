@@ -32,7 +32,12 @@ static int on_body(http_parser *p, const char *at, size_t len)
 {
 	struct bp_http_resp *r = p->data;
 
-	(void)at;
+	if (r->keep && r->kept < r->keep_cap) {
+		size_t n = len < r->keep_cap - r->kept ? len : r->keep_cap - r->kept;
+
+		memcpy(r->keep + r->kept, at, n);
+		r->kept += n;
+	}
 	if (r->cl_body)
 		r->cl_left -= len < r->cl_left ? len : r->cl_left;
 	return 0;
@@ -76,6 +81,13 @@ void bp_http_resp_init(struct bp_http_resp *r, bool head, bp_http_resp_done_fn d
 	r->arg = arg;
 }
 
+void bp_http_resp_keep_body(struct bp_http_resp *r, char *buf, size_t cap)
+{
+	r->keep = buf;
+	r->keep_cap = buf ? cap : 0;
+	r->kept = 0;
+}
+
 int bp_http_resp_feed(struct bp_http_resp *r, const char *data, size_t len)
 {
 	size_t n;
@@ -113,8 +125,13 @@ void bp_http_resp_skip(struct bp_http_resp *r, size_t n)
 		n = SKIP_MAX;
 	if (n > bp_http_resp_skippable(r))
 		n = (size_t)bp_http_resp_skippable(r);
-	if (n)
+	if (n) {
+		char *keep = r->keep;
+
+		r->keep = NULL;  /* what went by unread is not the body's */
 		bp_http_resp_feed(r, skipped, n);
+		r->keep = keep;
+	}
 }
 
 const char *bp_http_resp_error(const struct bp_http_resp *r)

@@ -3,7 +3,9 @@
  * parser wrk uses). It frames every kind of response body: Content-Length, chunked, and a
  * body that ends when the server closes; pipelined responses follow each other in one
  * buffer. Nothing of a response is kept but its status and whether the connection stays
- * open: the client only counts.
+ * open: the client only counts. A caller that wants to quote an answer (export --push names
+ * a gateway's refusal) gives a buffer for the first bytes of the bodies
+ * (bp_http_resp_keep_body).
  *
  * A Content-Length body may be skipped without being read into memory (the caller
  * discards it in the kernel, MSG_TRUNC, and tells the parser how much went by).
@@ -29,11 +31,19 @@ struct bp_http_resp {
 	uint64_t cl_left;      /* its bytes still to come */
 	bp_http_resp_done_fn done;
 	void *arg;
+	char *keep;            /* NULL, or the first keep_cap bytes of the bodies go here */
+	size_t keep_cap, kept;
 };
 
 /* Ready for the first response of a new connection. */
 void bp_http_resp_init(struct bp_http_resp *r, bool head, bp_http_resp_done_fn done,
 		       void *arg);
+
+/*
+ * Keep the first cap bytes of the bodies (decoded: no chunk framing) in buf; kept counts
+ * them. Not NUL-terminated.
+ */
+void bp_http_resp_keep_body(struct bp_http_resp *r, char *buf, size_t cap);
 
 /*
  * Parse len bytes; done() runs for each response completed. 0, or -EPROTO when the bytes

@@ -5,8 +5,9 @@
  *
  * The input is fed as responses whole, one byte per call and in chunks drawn from a
  * generator seeded by the input; the three must agree on the answers counted, their
- * statuses and the outcome. The same input is taken as a request target: its route's
- * reply, produced in pieces, must have exactly the length the reply says it has.
+ * statuses, the bodies' first bytes kept (export --push quotes them) and the outcome. The
+ * same input is taken as a request target: its route's reply, produced in pieces, must
+ * have exactly the length the reply says it has.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ struct outcome {
 	int rc, eof_rc;
 	unsigned n;
 	uint64_t digest;
+	char kept[64];  /* the bodies' first bytes (bp_http_resp_keep_body) */
+	size_t nkept;
 };
 
 static void done(void *arg, unsigned status, bool keep_alive)
@@ -51,6 +54,7 @@ static void feed(const uint8_t *data, size_t size, bool head, int split, uint64_
 
 	memset(o, 0, sizeof(*o));
 	bp_http_resp_init(&r, head, done, o);
+	bp_http_resp_keep_body(&r, o->kept, sizeof(o->kept));
 	while (off < size && !o->rc) {
 		size_t n = next_chunk(split, &rng);
 
@@ -64,6 +68,9 @@ static void feed(const uint8_t *data, size_t size, bool head, int split, uint64_
 		bp_http_resp_skip(&r, (size_t)(seed % 4096) + 1);
 	if (!o->rc)
 		o->eof_rc = bp_http_resp_eof(&r);
+	o->nkept = r.kept;
+	if (o->nkept > sizeof(o->kept))
+		abort();
 }
 
 static void check_reply(const uint8_t *data, size_t size, bool head)
@@ -109,7 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* A refused stream may be refused at a different byte; the answers before
 			 * the refusal and the verdict must not differ. */
 			if (o.rc != ref.rc || (!o.rc && (o.n != ref.n || o.digest != ref.digest ||
-							 o.eof_rc != ref.eof_rc)))
+							 o.eof_rc != ref.eof_rc || o.nkept != ref.nkept ||
+							 memcmp(o.kept, ref.kept, o.nkept))))
 				abort();
 		}
 		check_reply(data, size, head);
