@@ -6,11 +6,12 @@
 # nftables, what it forwards. The playbook copies the binary, starts udp -b and then crr
 # --rate on all three at one --start-at instant with --share K/3, fetches each JSON and merges.
 # Ground truth: merged received datagrams plus the server's kernel drops are the DUT's count
-# (less at most the tail a stopping receiver leaves in its socket), the merged connections
-# (transactions and failures) the SYNs the DUT forwarded; a capture at the server sees each
-# tester's first datagram within 10 ms of the others'. A fourth board whose link is down is
-# named as missing in the udp play, which fails, its merged result no quieter about it. Two
-# plays, ~35 s.
+# (less at most the tail a stopping receiver leaves in its socket), the merged transactions
+# the SYNs the DUT let through its connection limit, the merged failures those it refused
+# with a reset (the merged verdict fails the play); a capture at the server sees each
+# tester's first datagram within 10 ms of the others' (or its result names the CPU it lost).
+# A fourth board whose link is down is named as missing in the udp play, which fails, its
+# merged result no quieter about it. Two plays, ~45 s.
 # Usage: [KEEP=1] test_ansible.sh BOARDPERF  (KEEP: the folder stays, logs and results in it)
 set -u
 bp=$(realpath "$1")
@@ -20,8 +21,8 @@ repo=$(cd "$here/../.." && pwd)
 . "$here/../rig/rig.sh"
 port=5201  # port-ok: in the test's own namespaces
 checks=("udp: the play ran on the boards it reached and merged" "udp: the board down named missing"
-	"udp: merged datagrams against the DUT's count" "udp: first datagrams within 10 ms"
-	"crr: merged connections against the DUT's SYNs")
+	"udp: merged datagrams against the DUT's count" "udp: first datagrams within 10 ms, or named late"
+	"crr: merged connections against the DUT's accepted and refused SYNs")
 if ! rig_require nft jq python3 ansible-playbook ssh-keygen || [ ! -x /usr/sbin/sshd ]; then
 	[ -x /usr/sbin/sshd ] || RIG_SKIP_REASON=${RIG_SKIP_REASON:-needs sshd (openssh-server)}
 	rig_tap_skip "${checks[@]}"
@@ -76,6 +77,7 @@ net() {
 table inet bpm {
 	counter udp_in { }
 	counter syn_in { }
+	counter syn_refused { }
 	chain counting {
 		type filter hook forward priority 0;
 		ip daddr 198.18.92.2 udp dport $port udp length > 60 counter name "udp_in";
@@ -211,18 +213,40 @@ rp=$(metric receiver.packets "$m"); kd=$(metric receiver.kernel_drops "$m"); dat
 ok $? "udp: merged received $rp + kernel drops $kd against the DUT's $data datagrams"
 read -r lo hi < <(awk '{ t = $2 + 0; if (NR == 1 || t < lo) lo = t; if (t > hi) hi = t }
 	END { printf "%.6f %.6f\n", lo, hi }' "$tap_tmp/first.txt")
-[ "$(wc -l <"$tap_tmp/first.txt")" = 3 ] && awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b - a <= 0.010) }'
-ok $? "udp: each board's first datagram at the server within 10 ms of the others ($(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%.1f", (b - a) * 1e3 }') ms apart)"
+# A tester more than 10 ms after the first is accepted only where its own result names the
+# CPU it lost (tap.sh's tester_cpu_named): after the instant its stream still needs a hello
+# answered by the server and a first send, each a wake-up that waits for a CPU on a busy
+# machine (beside two busy loops: 104 ms for one tester whose result said starved 80 %,
+# woken 0.28 ms after the instant; fresh-clone run 91 beside disk_figures: 15.6 ms)
+late=
+while read -r src t; do
+	k=${src##*.1}
+	if awk -v t="$t" -v a="$lo" 'BEGIN { exit !(t - a > 0.010) }'; then
+		named=$(tester_cpu_named "$(cat "$tap_tmp/udp/b$k.json" 2>/dev/null)")
+		late+=" b$k +$(awk -v t="$t" -v a="$lo" 'BEGIN { printf "%.1f", (t - a) * 1e3 }') ms (${named:-its result names no lost CPU})"
+		[ -n "$named" ] || late+=" !"
+	fi
+done <"$tap_tmp/first.txt"
+[ "$(wc -l <"$tap_tmp/first.txt")" = 3 ] && [[ $late != *"!"* ]]
+ok $? "udp: each board's first datagram at the server within 10 ms of the others, or its result names its lost CPU ($(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%.1f", (b - a) * 1e3 }') ms apart${late:+;$late})"
 
-# crr --rate with shares on three boards: every connection a SYN the DUT forwarded
-s0=$(count syn_in)
+# crr --rate with shares on three boards through a DUT that limits new connections to
+# 300/s (a burst of 20: the testers' control connections, made before the instant, pass)
+# and refuses the rest with a reset: the accepted SYNs are the merged transactions and the
+# three control connections, the refused ones the merged failures (all of them refused)
+ip netns exec "$dut" nft insert rule inet bpm counting ip daddr 198.18.92.2 tcp dport "$port" \
+	tcp flags \& \(syn \| ack\) == syn limit rate over 300/second burst 20 packets \
+	counter name syn_refused reject with tcp reset
+s0=$(count syn_in); r0=$(count syn_refused)
 play "$tap_tmp/crr" "crr -c 198.18.92.2 -p $port --rate 600 -t 2" 1 2 3
 crc=$?
-s1=$(count syn_in)
+s1=$(count syn_in); r1=$(count syn_refused)
 m=$tap_tmp/crr/merged.json
-tr=$(metric transactions "$m"); fl=$(metric failures "$m")
-# each tester's own control connection is a SYN too
-[ "$crc" = 0 ] && [ -n "$tr" ] && [ "$tr" -gt 0 ] && [ $((tr + ${fl:-0} + 3)) = $((s1 - s0)) ]
-ok $? "crr: merged transactions $tr + failures ${fl:-0} + 3 control connections are the DUT's $((s1 - s0)) SYNs (exit $crc)"
-[ "$crc" = 0 ] || tail -20 "$tap_tmp/crr.log" | sed 's/^/#   /'
+tr=$(metric transactions "$m"); fl=$(metric failures "$m"); rf=$(metric failures.refused "$m")
+# and the merged verdict (crr's --max-failure-ratio, RFC 9411's 0.001 %) fails the play
+[ "$crc" != 0 ] && [ -n "$tr" ] && [ "$tr" -gt 0 ] && [ $((tr + 3)) = $((s1 - s0)) ] &&
+	[ "${rf:-0}" -gt 0 ] && [ "$rf" = "$fl" ] && [ "$rf" = $((r1 - r0)) ] &&
+	[ "$(metric pass "$m")" = 0 ] && grep -q "verdict: FAIL (exit status 3)" "$tap_tmp/crr.log"
+ok $? "crr: merged transactions $tr + 3 control connections are the DUT's $((s1 - s0)) accepted SYNs, merged failures ${fl:-none} (refused ${rf:-none}) its $((r1 - r0)) refused; the merged verdict FAIL fails the play (exit $crc)"
+[ -s "$m" ] || tail -20 "$tap_tmp/crr.log" | sed 's/^/#   /'
 tap_done

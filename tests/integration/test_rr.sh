@@ -114,9 +114,17 @@ if timed; then
 	expect_exit 0 "rr TCP --rate 1000 beside it" "$bp" rr -c 127.0.0.1 -p "$port1" -t 1 -l 64 \
 		--rate 1000 --json
 	p50=$(jq '.latency.transaction.p50' <<<"$out"); p90=$(jq '.latency.transaction.p90' <<<"$out")
-	ge 1000000 "$p50" && { ge 2000000 "$p90" || [ -n "$(tester_cpu_named "$out")" ]; } &&
-		near "$(metric transactions.rate "$out")" 1000 2
-	ok $? "the TCP test sharing the worker is answered at once (p50 $p50 ns, p90 $p90 ns, $(metric transactions.rate "$out")/s; $(tester_cpu_named "$out"))"
+	what="the TCP test sharing the worker is answered at once (p50 $p50 ns, p90 $p90 ns, $(metric transactions.rate "$out")/s; $(tester_cpu_named "$out"))"
+	# A median over 1 ms where the result names the tester's lost CPU cannot tell a blocked
+	# worker from a host that ran something else (fresh-clone run 91 under ASan: p50 3.8 ms,
+	# tester-cpu-starved; quiet, 0.16-0.22 ms): that is a skip, never a pass
+	if ! ge 1000000 "$p50" && [ -n "$(tester_cpu_named "$out")" ]; then
+		skip "$what" "the tester lost its CPU: the median cannot discriminate"
+	else
+		ge 1000000 "$p50" && { ge 2000000 "$p90" || [ -n "$(tester_cpu_named "$out")" ]; } &&
+			near "$(metric transactions.rate "$out")" 1000 2
+		ok $? "$what"
+	fi
 	wait "$alone_pid"; rc=$?
 	t1=$(date +%s%N)
 	[ "$rc" = 0 ]; ok $? "the UDP test waiting alone finished (exit $rc: $(cat "$tap_tmp/alone.err"))"
