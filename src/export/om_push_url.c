@@ -10,20 +10,6 @@
 
 #include "export/om_text.h"
 
-/* The URL as an error shows it: control bytes as \xNN (one line, no escape sequences). */
-static void quoted(const char *text, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (const unsigned char *c = (const unsigned char *)text; *c && o + 5 < len; c++) {
-		if (*c < 0x20 || *c == 0x7f)
-			o += (size_t)snprintf(out + o, len - o, "\\x%02x", *c);
-		else
-			out[o++] = (char)*c;
-	}
-	out[o] = '\0';
-}
-
 static int hex(char c)
 {
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
@@ -80,7 +66,7 @@ static int check_name(const char *what, const char *v, char *err, size_t errlen)
 {
 	char clean[BP_OM_PUSH_NAME_MAX + 1], q[300];
 
-	quoted(v, q, sizeof(q));
+	bp_http_url_quote(v, q, sizeof(q));
 	if (!*v || strlen(v) > BP_OM_PUSH_NAME_MAX) {
 		snprintf(err, errlen, "--%s '%s': expected a name of 1 to %d bytes", what, q,
 			 BP_OM_PUSH_NAME_MAX);
@@ -123,7 +109,7 @@ int bp_om_push_target_parse(const char *url, const char *job, const char *instan
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	quoted(url ? url : "", q, sizeof(q));
+	bp_http_url_quote(url ? url : "", q, sizeof(q));
 	http_parser_url_init(&p);
 	if (!n || n >= sizeof(bare) || http_parser_parse_url(url, n, 0, &p)) {
 		snprintf(err, errlen, "--push '%s': expected http[s]://[USER:PASSWORD@]HOST[:PORT]"
@@ -151,7 +137,7 @@ int bp_om_push_target_parse(const char *url, const char *job, const char *instan
 	}
 	rc = bp_http_url_parse(bare, &t->url, err, errlen);
 	if (rc) {
-		quoted(bare, q, sizeof(q));
+		bp_http_url_quote(bare, q, sizeof(q));
 		snprintf(err, errlen, "--push '%s': expected http[s]://[USER:PASSWORD@]HOST[:PORT]"
 			 "[/PREFIX], a Pushgateway's address", q);
 		return rc;

@@ -27,11 +27,7 @@ static bool copy_field(const char *text, const struct http_parser_url *p, int f,
 	return true;
 }
 
-/*
- * The URL as the error shows it: control bytes as \xNN, so that the message stays one
- * line and a terminal gets no escape sequence from it (found by fuzz_url: a newline).
- */
-static void shown(const char *text, char *out, size_t len)
+void bp_http_url_quote(const char *text, char *out, size_t len)
 {
 	size_t o = 0;
 
@@ -48,7 +44,7 @@ static int fail(const char *text, const char *why, char *err, size_t errlen)
 {
 	char url[512];
 
-	shown(text, url, sizeof(url));
+	bp_http_url_quote(text, url, sizeof(url));
 	snprintf(err, errlen, "URL '%s': %s", url, why);
 	return -EINVAL;
 }

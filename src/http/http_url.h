@@ -24,4 +24,11 @@ struct bp_http_url {
  */
 int bp_http_url_parse(const char *text, struct bp_http_url *u, char *err, size_t errlen);
 
+/*
+ * text as an error shows it, into out (NUL-terminated, cut to fit): control bytes as \xNN,
+ * so that the message stays one line and a terminal gets no escape sequence from it (found
+ * by fuzz_url: a newline).
+ */
+void bp_http_url_quote(const char *text, char *out, size_t len);
+
 #endif
