@@ -111,8 +111,9 @@ static int tls_start(struct exchange *x, const struct bp_om_push_opts *o)
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s", x->err);
-		return fail(x, rc, "TLS: %s (--cacert FILE trusts a gateway's own certificate, "
-			    "--insecure checks none)", why);
+		return fail(x, rc, "TLS: %s%s", why, strncmp(why, "certificate", 11) ? "" :
+			    " (--cacert FILE trusts a gateway's own certificate, --insecure "
+			    "checks none)");
 	}
 	return 0;
 }
