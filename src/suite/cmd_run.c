@@ -46,7 +46,7 @@ static const struct bp_opt run_opts[] = {
 	  NULL, "the peer's serve port" },
 	{ 0, "http-port", BP_OPT_INT, offsetof(struct run_params, http_port), "PORT", "0", 0,
 	  65535, NULL, "the peer's serve --http port (0: none, the http step is skipped)" },
-	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT | BP_COMMON_START),
+	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT),
 };
 
 /*
@@ -428,6 +428,9 @@ static int run_run(const void *params, const struct bp_test_ctx *ctx, struct bp_
 		return -ENOMEM;
 	}
 	snprintf(tg.port, sizeof(tg.port), "%u", (unsigned)p->port);
+	/* the snapshot with --dir's storage replaces the CLI's; --start-at's record stays */
+	if (r->env && json_object_get(r->env, "start"))
+		json_object_set(env, "start", json_object_get(r->env, "start"));
 	bp_result_set_env(r, env);
 	for (int pass = 0; pass < (p->peer ? 2 : 1); pass++)
 		for (const char *const *const *s = steps[pass]; *s && !bp_stop_requested(); s++) {

@@ -43,7 +43,7 @@ static const struct bp_opt together_opts[] = {
 	  0, 0, NULL, "the tests together only: no figures alone, no degradation" },
 	{ 0, "repeat", BP_OPT_INT, offsetof(struct together_params, repeat), "N", "3", 1, 100,
 	  NULL, "rounds (each: every test alone, then all together)" },
-	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT | BP_COMMON_START),
+	BP_OPT_END_WITHOUT(BP_COMMON_REPEAT),
 };
 
 static const char *const labels[BP_TOGETHER_MAX] = { "A", "B", "C", "D", "E", "F", "G", "H" };

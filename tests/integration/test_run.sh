@@ -70,8 +70,13 @@ fi
 
 if timed; then
 	# With -v the server's lines come on stderr, marked, and stdout stays a clean document.
-	expect_exit 0 "run --json -v" "$bp" run --json -v
+	# at an instant 1.5 s ahead (--start-at): the suite's first test starts there
+	at=$(awk -v t="$EPOCHREALTIME" 'BEGIN { printf "%.6f", t + 1.5 }')
+	expect_exit 0 "run --json -v --start-at (1.5 s ahead)" "$bp" run --json -v --start-at "$at"
 	json=$out
+	jq -e --argjson at "$at" '(.env.start.at_epoch_s - $at | fabs) < 1e-5 and
+		.env.start.actual_epoch_s >= $at' <<<"$json" >/dev/null
+	ok $? "run started at the instant ($(jq -c '.env.start | {at, late_ms}' <<<"$json"))"
 	grep -Eq 'server: listening on 127\.0\.0\.1:[0-9]+' <<<"$err"; ok $? "-v shows the server's log"
 	grep -Eq 'server: 127\.0\.0\.1:[0-9]+: tcp upload, 2 streams' <<<"$err"
 	ok $? "-v shows the server's line for the tcp test"

@@ -2,8 +2,8 @@
 # --start-at (issue 37, core/start_at.h): a test starts measuring at a wall-clock instant.
 # The ground truth is the system calls' own clock: strace -ttt stamps tcp's connect to the
 # server before the instant (it connects first, within the 2 s lead) and its first data
-# write at or after it; cpu (no peer) starts at the instant, as its env.start says, and the
-# command waited; rr, crr, udp and http record the start too. Ctrl-C ends a wait at once;
+# write at or after it; cpu (no peer) and the suite together start at the instant, as their
+# env.start says, and the command waited; rr, crr, udp and http record the start too. Ctrl-C ends a wait at once;
 # bad instants, and --repeat beside one, are usage errors naming the value; a command that
 # does not measure refuses the option. The clock warning follows the kernel's own state.
 # Then three udp testers at one instant with --share K/3 of one rate.
@@ -40,6 +40,16 @@ if plain; then
 		and (.env.start.at | test("^20[0-9-]+T[0-9:]+\\.[0-9]{6}Z$"))' "$tap_tmp/cpu.json" >/dev/null &&
 		awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.4) }'
 	ok $? "cpu waited for the instant and records it ($(jq -c '.env.start | {at, late_ms}' "$tap_tmp/cpu.json"); $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s)"
+	# a suite: together's tests start at the instant (run's do the same, test_run.sh)
+	at=$(after 1.5) t0=$EPOCHREALTIME
+	"$bp" together "cpu --algo sha256 --sizes 64" "cpu --algo sha1 --sizes 64" --no-alone \
+		--repeat 1 -t 0.2 --no-save --json --start-at "$at" >"$tap_tmp/together.json"
+	t1=$EPOCHREALTIME
+	jq -e --argjson at "$at" '.error == null and (.env.start.at_epoch_s - $at | fabs) < 1e-5
+		and .env.start.actual_epoch_s >= $at and (.results | length) >= 2' \
+		"$tap_tmp/together.json" >/dev/null &&
+		awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.4) }'
+	ok $? "together waited for the instant and records it ($(jq -c '.env.start | {at, late_ms}' "$tap_tmp/together.json"); $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s)"
 	# the warning is the kernel's state: unsynchronised here unless a daemon disciplines it
 	w=$(jq '[.warnings[] | select(.code == "clock-unsynced")] | length' "$tap_tmp/cpu.json")
 	{ [ "$sync_state" = false ] && [ "$w" = 1 ]; } || { [ "$sync_state" = true ] &&
