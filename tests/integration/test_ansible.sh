@@ -246,7 +246,8 @@ tr=$(metric transactions "$m"); fl=$(metric failures "$m"); rf=$(metric failures
 # and the merged verdict (crr's --max-failure-ratio, RFC 9411's 0.001 %) fails the play
 [ "$crc" != 0 ] && [ -n "$tr" ] && [ "$tr" -gt 0 ] && [ $((tr + 3)) = $((s1 - s0)) ] &&
 	[ "${rf:-0}" -gt 0 ] && [ "$rf" = "$fl" ] && [ "$rf" = $((r1 - r0)) ] &&
-	[ "$(metric pass "$m")" = 0 ] && grep -q "verdict: FAIL (exit status 3)" "$tap_tmp/crr.log"
+	[ "$(metric pass "$m")" = 0 ] && grep -q "verdict: FAIL (exit status 3)" "$tap_tmp/crr.log" &&
+	grep -q "the merged result failed its verdict (exit status 3)" "$tap_tmp/crr.log"
 ok $? "crr: merged transactions $tr + 3 control connections are the DUT's $((s1 - s0)) accepted SYNs, merged failures ${fl:-none} (refused ${rf:-none}) its $((r1 - r0)) refused; the merged verdict FAIL fails the play (exit $crc)"
 [ -s "$m" ] || tail -20 "$tap_tmp/crr.log" | sed 's/^/#   /'
 tap_done
