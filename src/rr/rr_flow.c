@@ -188,8 +188,9 @@ void bp_rr_flow_finish_ok(struct bp_rr_flow *f, uint64_t now)
 /*
  * crr: the SYN retransmissions of the connection being made (TCP_INFO's total_retrans, which
  * counts them from the first SYN on). Each one means a SYN the path dropped and a wait of
- * TCP's initial RTO (1 s, then 2 s, ...) before the next: read only for a connection made
- * after at least SYN_RTO_MIN_NS or given up, so the fast path pays no system call for it.
+ * TCP's initial RTO (1 s, then 2 s, ...) before the next: read only for a connection made,
+ * refused or reset after at least SYN_RTO_MIN_NS, or given up, so the fast path pays no
+ * system call for it.
  */
 #define SYN_RTO_MIN_NS (200 * BP_NS_PER_MS)
 
@@ -203,7 +204,9 @@ static void count_syn_retransmits(struct bp_rr_flow *f, uint64_t now)
 
 void bp_rr_flow_fail(struct bp_rr_flow *f, unsigned kind, int err, uint64_t now)
 {
-	if (f->connecting && kind == BP_RR_FAIL_TIMEOUT)
+	/* a connection refused or reset after a SYN went again counts that SYN too (a DUT
+	 * that limits new connections: the first SYN let through and lost, the next refused) */
+	if (f->connecting && (kind == BP_RR_FAIL_TIMEOUT || now - f->connect_t0 >= SYN_RTO_MIN_NS))
 		count_syn_retransmits(f, now);
 	f->busy = false;
 	f->connecting = false;

@@ -243,11 +243,19 @@ crc=$?
 s1=$(count syn_in); r1=$(count syn_refused)
 m=$tap_tmp/crr/merged.json
 tr=$(metric transactions "$m"); fl=$(metric failures "$m"); rf=$(metric failures.refused "$m")
-# and the merged verdict (crr's --max-failure-ratio, RFC 9411's 0.001 %) fails the play
-[ "$crc" != 0 ] && [ -n "$tr" ] && [ "$tr" -gt 0 ] && [ $((tr + 3)) = $((s1 - s0)) ] &&
+rt=$(metric syn_retransmits "$m"); st=$(metric started "$m")
+# Fresh-clone run 95 beside disk_figures saw one accepted SYN more than the transactions
+# (its cause not kept). Two things make one: a SYN the DUT let through and a full server
+# queue dropped goes again after TCP's 1 s RTO (the merged syn_retransmits count it, and
+# now also where the next SYN was refused), and a transaction the test's end cut (started,
+# never done) may have sent its SYN. The merged verdict (crr's --max-failure-ratio, RFC
+# 9411's 0.001 %) fails the play.
+extra=$((s1 - s0 - ${tr:-0} - 3 - ${rt:-0})); cut=$((${st:-0} - ${tr:-0} - ${fl:-0}))
+[ "$crc" != 0 ] && [ -n "$tr" ] && [ "$tr" -gt 0 ] && [ "$extra" -ge 0 ] &&
+	[ "$extra" -le "$cut" ] &&
 	[ "${rf:-0}" -gt 0 ] && [ "$rf" = "$fl" ] && [ "$rf" = $((r1 - r0)) ] &&
 	[ "$(metric pass "$m")" = 0 ] && grep -q "verdict: FAIL (exit status 3)" "$tap_tmp/crr.log" &&
 	grep -q "the merged result failed its verdict (exit status 3)" "$tap_tmp/crr.log"
-ok $? "crr: merged transactions $tr + 3 control connections are the DUT's $((s1 - s0)) accepted SYNs, merged failures ${fl:-none} (refused ${rf:-none}) its $((r1 - r0)) refused; the merged verdict FAIL fails the play (exit $crc)"
+ok $? "crr: merged transactions $tr + 3 control connections + ${rt:-no} SYN retransmissions (+ $extra of $cut cut by the end) are the DUT's $((s1 - s0)) accepted SYNs, merged failures ${fl:-none} (refused ${rf:-none}) its $((r1 - r0)) refused; the merged verdict FAIL fails the play (exit $crc)"
 [ -s "$m" ] || tail -20 "$tap_tmp/crr.log" | sed 's/^/#   /'
 tap_done
