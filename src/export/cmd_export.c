@@ -33,7 +33,8 @@ struct export_params {
 
 static const struct bp_opt export_opts[] = {
 	{ 0, "openmetrics", BP_OPT_FLAG, offsetof(struct export_params, openmetrics), NULL, NULL,
-	  0, 0, NULL, "the OpenMetrics text format (the only one export writes; required)" },
+	  0, 0, NULL, "the figures as OpenMetrics text, on stdout or into -o's file (this or "
+	  "--push)" },
 	{ 0, "since", BP_OPT_STRING, offsetof(struct export_params, since), "DATE", NULL, 0, 0,
 	  NULL, "only figures of results since a UTC date or time, or an age (2026-11-30, 36h, "
 	  "7d)" },
