@@ -176,8 +176,9 @@ static int push(const struct export_params *p, struct export_job *j, unsigned *s
 	int rc;
 
 	if (!mem) {
-		snprintf(err, errlen, "push: %s", strerror(errno));
-		return -errno;
+		rc = -errno;  /* before snprintf, which may set errno */
+		snprintf(err, errlen, "push: %s", strerror(-rc));
+		return rc;
 	}
 	rc = bp_om_store_write(j->db, j->since, mem, BP_OM_PROMETHEUS, &j->counts, err, errlen);
 	if (fclose(mem) && !rc) {

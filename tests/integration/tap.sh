@@ -78,6 +78,28 @@ wait_flowing() {
 	done
 	return 1
 }
+# prom_start PORT TARGET JOB [HONOR]: a real prometheus of the test's own on 127.0.0.1:PORT
+# (its config and TSDB in $tap_tmp/prom), scraping TARGET (host:port) every second as job
+# JOB, with honor_labels when HONOR is "honor" (a Pushgateway); its pid in prom_pid
+prom_start() {
+	mkdir -p "$tap_tmp/prom"
+	cat >"$tap_tmp/prom/prometheus.yml" <<-EOF
+	global:
+	  scrape_interval: 1s
+	  scrape_timeout: 1s
+	  evaluation_interval: 1s
+	scrape_configs:
+	  - job_name: $3
+	    honor_labels: $([ "${4:-}" = honor ] && echo true || echo false)
+	    static_configs:
+	      - targets: ['$2']
+	EOF
+	prometheus --config.file="$tap_tmp/prom/prometheus.yml" \
+		--storage.tsdb.path="$tap_tmp/prom/data" --web.listen-address="127.0.0.1:$1" \
+		>"$tap_tmp/prom/log" 2>&1 &
+	# shellcheck disable=SC2034 # read by the sourcing test
+	prom_pid=$!
+}
 # tester_cpu_named JSON: the warnings by which a result says the tester lost its CPU
 # (starved in the run queue, other processes busy, its own core the limit), joined with
 # commas; empty when it says none. A timing check that accepts a shortfall accepts it only

@@ -225,21 +225,7 @@ if plain; then
 
 	if [ "$have_prometheus" = 1 ]; then
 		pport=$((port + 3))
-		mkdir -p "$tap_tmp/prom"
-		cat >"$tap_tmp/prom/prometheus.yml" <<-EOF
-		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
-		  evaluation_interval: 1s
-		scrape_configs:
-		  - job_name: boardperf
-		    static_configs:
-		      - targets: ['127.0.0.1:$mport']
-		EOF
-		prometheus --config.file="$tap_tmp/prom/prometheus.yml" \
-			--storage.tsdb.path="$tap_tmp/prom/data" --web.listen-address="127.0.0.1:$pport" \
-			>"$tap_tmp/prom/log" 2>&1 &
-		prom_pid=$!
+		prom_start "$pport" "127.0.0.1:$mport" boardperf
 		query() { curl -s --max-time 5 "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1"; }
 		value() { query "$1" | jq -r '.data.result[0].value[1] // empty' 2>/dev/null; }
 		tests=
