@@ -10,14 +10,21 @@
 # rate both hold with room to spare the two clocks should agree, so boardperf's percentiles,
 # which also carry any lateness of its own, must be no worse than h2load's.
 #
+# wrk2 itself, where WRK2 names its binary (it is no Debian package: built from its own
+# source, github.com/giltene/wrk2, `make`, and not part of this repository), runs beside them
+# as the third tool: its -R over the same connections, one thread, its HdrHistogram's
+# corrected percentiles (from each intended send time). It records nothing in its first
+# 10 s (its calibration), so each of its runs lasts 10 s longer and counts the last SECONDS.
+#
 # nginx is this script's own process, one worker, on the last CPU, the clients on the
 # others (as bench/http.sh; PIN=0 leaves both to the scheduler); a 100-byte file. Cases are
 # RATE:CONNECTIONS (one thread each): per case and tool the median over the rounds of p50,
-# p90 and p99 (us) and of the rate held, then the ratios boardperf/h2load (lower is
-# better); the last line is the median ratio over the cases and the worst case beside it.
+# p90 and p99 (us) and of the rate held, then the ratios boardperf/h2load (and /wrk2; lower
+# is better); the last lines are each ratio's median over the cases with the worst beside it.
 #
 # Usage: bench/http_rate.sh [BOARDPERF] [ROUNDS] [SECONDS]
-#        (or ROUNDS=5 SECONDS=5 in the environment; NGINX_PORT=25222; PIN=0; CASES="R:C ...")
+#        (or ROUNDS=5 SECONDS=5 in the environment; NGINX_PORT=25222; PIN=0; CASES="R:C ...";
+#        WRK2=/path/to/wrk2's/wrk)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -28,6 +35,11 @@ port=${NGINX_PORT:-25222}
 need nginx
 need h2load nghttp2-client
 need pgrep procps
+
+if [[ -n ${WRK2:-} ]]; then
+	[[ -x $WRK2 ]] || die "WRK2 must name wrk2's binary, not '$WRK2'"
+	[[ $("$WRK2" -v 2>&1 || true) == *--rate* ]] || die "WRK2=$WRK2 is no wrk2 (no -R, its rate)"
+fi
 
 bench_nginx "$port"
 url=http://127.0.0.1:$port/tiny
@@ -62,6 +74,17 @@ one_run() {
 			--log-file "$out.log" "$url" >"$out" 2>"$out.err" || rc=$?
 		read -r p50 p90 p99 n < <(awk '$2 == 200 { print $3 }' "$out.log" 2>/dev/null | pcts)
 		line="$p50 $p90 $p99 $(awk -v n="$n" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')" ;;
+	wrk2)
+		# --latency: its corrected distribution, lines "  50.000%  123.00us" (us, ms or s)
+		timeout $((secs + 40)) "${cli_pin[@]}" "$WRK2" -t 1 -c "$c" -d "$((secs + 10))s" \
+			-R "$rate" --latency "$url" >"$out" 2>"$out.err" || rc=$?
+		line=$(awk '/Latency Distribution \(HdrHistogram - Recorded/ { on = 1 }
+			/Detailed Percentile spectrum/ { on = 0 }
+			function us(v) { if (v ~ /us$/) return v + 0; if (v ~ /ms$/) return v * 1000
+				if (v ~ /s$/) return v * 1e6; return "x" }
+			on && $1 == "50.000%" { a = us($2) } on && $1 == "90.000%" { b = us($2) }
+			on && $1 == "99.000%" { c = us($2) } /^Requests\/sec:/ { r = $2 }
+			END { printf "%.1f %.1f %.1f %s", a, b, c, r }' "$out") ;;
 	esac
 	if ((rc != 0)) || ! [[ $line =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+\ [0-9.e+]+$ ]]; then
 		printf 'round %d %s:%s %-9s FAILED (exit %d): %s\n' "$r" "$rate" "$c" "$tool" "$rc" \
@@ -75,6 +98,7 @@ one_run() {
 }
 
 tools=(boardperf h2load)
+[[ -n ${WRK2:-} ]] && tools+=(wrk2)
 cases=${CASES:-"1000:10 5000:10 20000:50"}
 echo "HTTP/1.1 /tiny (100 B) on loopback against nginx $(nginx -v 2>&1 | sed 's/.*\///')," \
 	"one worker; ${secs} s per run, $rounds rounds, $ncpu CPUs ($layout);"
@@ -83,8 +107,8 @@ echo "$("$bp" --version | head -1) --rate vs h2load" \
 	"cases RATE:CONNECTIONS, latency in us"
 for ((r = 1; r <= rounds; r++)); do
 	for c in $cases; do
-		for ((k = 0; k < 2; k++)); do
-			one_run "$r" "${tools[$(((r - 1 + k) % 2))]}" "${c%%:*}" "${c##*:}"
+		for ((k = 0; k < ${#tools[@]}; k++)); do
+			one_run "$r" "${tools[$(((r - 1 + k) % ${#tools[@]}))]}" "${c%%:*}" "${c##*:}"
 		done
 	done
 done
@@ -98,19 +122,23 @@ for c in $cases; do
 		printf '%-11s %-9s %9s %9s %9s %9.0f\n' "$c" "$tool" "$(col "$tmp/$c.$tool" 1)" \
 			"$(col "$tmp/$c.$tool" 2)" "$(col "$tmp/$c.$tool" 3)" "$(col "$tmp/$c.$tool" 4)"
 	done
-	line="$c boardperf/h2load:"
-	for q in 1 2 3; do
-		a=$(col "$tmp/$c.boardperf" "$q") b=$(col "$tmp/$c.h2load" "$q")
-		[[ $a == nan || $b == nan ]] && continue
-		x=$(ratio "$a" "$b")
-		echo "$x $c" >>"$tmp/r.$q"
-		line+=" p$(cut -d' ' -f"$q" <<<"50 90 99") $x"
+	for tool in "${tools[@]:1}"; do
+		line="$c boardperf/$tool:"
+		for q in 1 2 3; do
+			a=$(col "$tmp/$c.boardperf" "$q") b=$(col "$tmp/$c.$tool" "$q")
+			[[ $a == nan || $b == nan ]] && continue
+			x=$(ratio "$a" "$b")
+			echo "$x $c" >>"$tmp/r.$tool.$q"
+			line+=" p$(cut -d' ' -f"$q" <<<"50 90 99") $x"
+		done
+		echo "$line"
 	done
-	echo "$line"
 done
 echo
-for q in 1 2 3; do
-	echo "median ratio boardperf/h2load p$(cut -d' ' -f"$q" <<<"50 90 99") latency:" \
-		"$(if [[ -s $tmp/r.$q ]]; then median <"$tmp/r.$q"; else echo nan; fi)," \
-		"worst $(worst "$tmp/r.$q" lower)"
+for tool in "${tools[@]:1}"; do
+	for q in 1 2 3; do
+		echo "median ratio boardperf/$tool p$(cut -d' ' -f"$q" <<<"50 90 99") latency:" \
+			"$(if [[ -s $tmp/r.$tool.$q ]]; then median <"$tmp/r.$tool.$q"; else echo nan; fi)," \
+			"worst $(worst "$tmp/r.$tool.$q" lower)"
+	done
 done

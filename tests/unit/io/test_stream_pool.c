@@ -1,11 +1,13 @@
 /* The data plane on loopback: senders and receivers spread over two workers, every byte
  * sent is received, the fast paths say which ran, a peer that goes away ends a stream
- * with an error, and release frees everything (run under ASan). */
+ * with an error, release frees everything (run under ASan), and the workers' timers have
+ * no slack while the caller's keep the kernel's default. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -243,6 +245,49 @@ static void test_signal(struct bp_stream_pool *p)
 		bp_stream_release(sync2);
 }
 
+/* A custom stream's hooks run on its worker: start reads that thread's timer slack. */
+static int slack_start(void *state, struct bp_loop *loop, int fd)
+{
+	(void)loop;
+	(void)fd;
+	*(long *)state = prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
+	return 0;
+}
+
+static void slack_stop(void *state, struct bp_loop *loop)
+{
+	(void)state;
+	(void)loop;
+}
+
+static void slack_release(void *state)
+{
+	(void)state;
+}
+
+/* Paced sends wake on time (stream_pool.c): 1 ns of slack on the worker, not 50 us. */
+static void test_timer_slack(struct bp_stream_pool *p)
+{
+	static const struct bp_stream_ops ops = {
+		.start = slack_start, .stop = slack_stop, .release = slack_release,
+	};
+	long slack = -1;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct bp_stream *s;
+
+	CHECK(fd >= 0);
+	s = bp_stream_add_custom(p, fd, &ops, &slack, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	bp_stream_start(s);
+	bp_stream_stop(s);
+	bp_stream_release(s);
+	CHECK_INT(slack, 1);
+	/* The caller's own thread is left as it was (the kernel's 50 us unless changed). */
+	CHECK(prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL) > 1);
+}
+
 int main(void)
 {
 	struct bp_stream_pool *p;
@@ -260,6 +305,7 @@ int main(void)
 	test_throughput(p, true);
 	test_peer_gone(p);
 	test_signal(p);
+	test_timer_slack(p);
 	bp_stream_pool_free(p);
 	close(lfd);
 	return tap_done();
