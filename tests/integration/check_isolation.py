@@ -12,6 +12,8 @@ file:line for
   - a fixed path under /tmp, /var/tmp, /dev/shm, /run or /sys/fs/cgroup, a mktemp whose
     template lacks $BP_RUN;
   - nft run in the host's namespace (tables belong in the test's own namespaces);
+  - a test's own `trap ... EXIT` (it replaces tap.sh's, which removed $tap_tmp) whose command,
+    or the function it names, does not remove $tap_tmp: each run would leave its folder;
   - in meson.build, a serial test without a lane (solo, lane_a, ...) or a lane's test that
     is not serial (tools/ci/test.sh runs the serial tests lane by lane).
 
@@ -45,6 +47,7 @@ RANDOM_PORT = re.compile(r"\b\w*port\w*=.*\bRANDOM\b")
 NETNS_ADD = re.compile(r"\bip\s+netns\s+add\s+(\S+)")
 FIXED_PATH = re.compile(r"(?<![\w}$-])(/tmp|/var/tmp|/dev/shm|/run|/sys/fs/cgroup)(?=[/\"'\s)]|$)(\S*)")
 MKTEMP = re.compile(r"\bmktemp\b")
+TRAP_EXIT = re.compile(r"\btrap\s+(?:'([^']*)'|\"([^\"]*)\"|(\w+))\s+EXIT\b")
 NFT_HOST = re.compile(r"(?:^|[;&|(]|\bthen\b|\bdo\b|\belse\b|\$\()\s*nft\s")
 
 
@@ -108,6 +111,23 @@ def marked(lines, i, rx):
     return any(rx.search(lines[j]) for j in range(a, b + 1))
 
 
+def trap_keeps_tmp(text, body):
+    """A trap's command, or the shell function it names, that never mentions $tap_tmp."""
+    if "tap_tmp" in body:
+        return False
+    name = body.strip()
+    m = re.search(r"^" + re.escape(name) + r"\(\)\s*\{", text, re.M) \
+        if re.fullmatch(r"\w+", name) else None
+    if not m:
+        return True
+    depth = 0
+    for end in range(m.end() - 1, len(text)):  # to the brace that closes the body
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        if depth == 0:
+            break
+    return "tap_tmp" not in text[m.end():end]
+
+
 def check(path, text):
     problems = []
     in_heredoc_py = path.endswith(".py")
@@ -148,6 +168,10 @@ def check(path, text):
                              "give it $BP_RUN", line))
         if MKTEMP.search(code) and "BP_RUN" not in code:
             problems.append((where, "mktemp without $BP_RUN in its template", line))
+        m = TRAP_EXIT.search(code)
+        if m and "tap.sh" in text and not path.endswith("tap.sh") and \
+                trap_keeps_tmp(text, next(g for g in m.groups() if g is not None)):
+            problems.append((where, "an EXIT trap replaces tap.sh's: remove $tap_tmp in it", line))
         m = NFT_HOST.search(code)
         if m and outside_quotes(code, m.end() - 1):
             problems.append((where, "nft in the host's namespace (ip netns exec / rig_exec)", line))

@@ -17,7 +17,7 @@ bp_ports 1; lo_port=$BP_PORT
 lo_log="$tap_tmp/serve-lo.log"
 "$bp" serve -B 127.0.0.1 -p "$lo_port" --idle-timeout 5 2>"$lo_log" &
 lo_pid=$!
-trap 'kill $lo_pid 2>/dev/null' EXIT
+trap 'kill $lo_pid 2>/dev/null; rm -rf "$tap_tmp"' EXIT  # replaces tap.sh's, which removed it
 wait_log "$lo_log" "listening"
 
 metric() { jq -r --arg n "$1" '[.metrics[] | select(.name == $n)][0].value // empty' <<<"$2"; }

@@ -28,6 +28,7 @@ checks the checker against a small tree with a planted fault of each kind.
 import os
 import re
 import sys
+import shutil
 import tempfile
 
 README_CAP = 400
@@ -238,8 +239,11 @@ def check(root):
 
 def self_test():
     """The checker finds each kind of fault in a small tree, and passes a clean one."""
+    made = []
+
     def tree(files):
         d = tempfile.mkdtemp(prefix="bp-check-docs.")
+        made.append(d)
         for rel, body in files.items():
             p = os.path.join(d, rel)
             os.makedirs(os.path.dirname(p), exist_ok=True)
@@ -261,6 +265,15 @@ def self_test():
         "docs/e.md": ("[x](page.md#no-anchor)\n", "no such heading"),
         "docs/f.md": ("[x](../nowhere.md)\n", "does not exist"),
     }
+    try:
+        return self_test_trees(tree, good, faults)
+    finally:
+        for d in made:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def self_test_trees(tree, good, faults):
+    """Each tree checked: the clean one, one per planted fault, an overlong README."""
     results = []
     d = tree(good)
     problems, _ = check(d)
