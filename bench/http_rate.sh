@@ -81,10 +81,11 @@ one_run() {
 		line=$(awk '/Latency Distribution \(HdrHistogram - Recorded/ { on = 1 }
 			/Detailed Percentile spectrum/ { on = 0 }
 			function us(v) { if (v ~ /us$/) return v + 0; if (v ~ /ms$/) return v * 1000
-				if (v ~ /s$/) return v * 1e6; return "x" }
+				if (v ~ /s$/) return v * 1e6; return "" }
 			on && $1 == "50.000%" { a = us($2) } on && $1 == "90.000%" { b = us($2) }
 			on && $1 == "99.000%" { c = us($2) } /^Requests\/sec:/ { r = $2 }
-			END { printf "%.1f %.1f %.1f %s", a, b, c, r }' "$out") ;;
+			END { if (a == "" || b == "" || c == "" || r == "") exit  # no figure: FAILED
+				printf "%.1f %.1f %.1f %s", a, b, c, r }' "$out") ;;
 	esac
 	if ((rc != 0)) || ! [[ $line =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+\ [0-9.e+]+$ ]]; then
 		printf 'round %d %s:%s %-9s FAILED (exit %d): %s\n' "$r" "$rate" "$c" "$tool" "$rc" \
