@@ -25,6 +25,10 @@
 #     2-core VM against nginx's own 20 us per small answer), so they explain its CPU;
 #   - boardperf's CPU per request without the time its workers polled instead of sleeping
 #     (cpu.local.busy_poll.seconds; docs/latency.md, "HTTP load"): its work per request;
+#   - packets per request on loopback (lo's tx_packets over the client's run, every packet
+#     on loopback sent once): a client whose requests or acknowledgements take more packets
+#     than another's gives the server more to receive (2026-12-07: 2.000 per /tiny request
+#     and 4.001 per /64k under boardperf and wrk alike);
 #   - where perf can count the kernel's syscall tracepoints (root): nginx's system calls per
 #     request (raw_syscalls:sys_enter on its worker) and the share of the run it was busy
 #     (task-clock). Counters the host's noise cannot move: a client that makes the server
@@ -89,9 +93,12 @@ parse() {
 	esac
 }
 
+# lo_packets: packets loopback has sent (empty where the counter cannot be read)
+lo_packets() { cat /sys/class/net/lo/statistics/tx_packets 2>/dev/null || true; }
+
 # one_run ROUND TOOL CASE: records requests/s, CPU us/request (client), nginx us/request
 one_run() {
-	local r=$1 tool=$2 c=$3 path conns threads out rate n polled cc n0 n1 rc=0
+	local r=$1 tool=$2 c=$3 path conns threads out rate n polled cc n0 n1 k0 k1 rc=0
 	IFS=: read -r path conns threads <<<"$c"
 	out=$tmp/out.$tool.$r
 	# shellcheck disable=SC2046
@@ -103,8 +110,10 @@ one_run() {
 		perf_pid=$!
 		sleep 0.2  # perf attaches before the client's first request
 	fi
+	k0=$(lo_packets)
 	/usr/bin/time -f '%U %S %w' -o "$out.time" timeout $((secs + 30)) "${cli_pin[@]}" "$@" \
 		>"$out" 2>"$out.err" || rc=$?
+	k1=$(lo_packets)
 	n1=$(cpu_ticks "$worker")
 	if [[ -n $perf_pid ]]; then
 		kill -INT "$perf_pid" 2>/dev/null || true
@@ -125,6 +134,9 @@ one_run() {
 	awk -v c="$cc" -v p="${polled:-0}" -v n="$n" 'BEGIN { printf "%.3f\n", c - p * 1e6 / n }' \
 		>>"$tmp/$c.$tool.work"
 	echo "$sl" >>"$tmp/$c.$tool.sleeps"
+	if [[ $k0 =~ ^[0-9]+$ && $k1 =~ ^[0-9]+$ ]]; then
+		awk -v k=$((k1 - k0)) -v n="$n" 'BEGIN { printf "%.3f\n", k / n }' >>"$tmp/$c.$tool.pkts"
+	fi
 	awk -v t="$((n1 - n0))" -v k="$clk" -v n="$n" 'BEGIN { printf "%.3f\n", t / k * 1e6 / n }' \
 		>>"$tmp/$c.$tool.srv"
 	local calls=""
@@ -160,15 +172,17 @@ ratio_or_nan() { if [[ $1 == nan || $2 == nan ]]; then echo nan; else ratio "$1"
 two() { if [[ -s $1 ]]; then median <"$1" | awk '{ printf "%.2f\n", $1 }'; else echo nan; fi; }
 
 echo
-# per tool: req/s, its CPU us per request, its sleeps per request, nginx's CPU us, calls per
-# request and busy share (the last two where perf counts: "-" otherwise)
-printf '%-13s %-9s %8s %8s %7s %7s %6s %5s\n' case tool "req/s" "CPU us" sleeps "ngx us" \
-	calls "busy%"
+# per tool: req/s, its CPU us per request, its sleeps per request, nginx's CPU us, packets
+# per request on loopback, nginx's calls per request and busy share (the last two where perf
+# counts: "-" otherwise)
+printf '%-13s %-9s %8s %8s %7s %7s %5s %6s %5s\n' case tool "req/s" "CPU us" sleeps "ngx us" \
+	pkts calls "busy%"
 for c in $cases; do
 	for tool in "${tools[@]}"; do
-		printf '%-13s %-9s %8.0f %8s %7s %7s %6s %5s\n' "$c" "$tool" \
+		printf '%-13s %-9s %8.0f %8s %7s %7s %5s %6s %5s\n' "$c" "$tool" \
 			"$(med "$tmp/$c.$tool.rate")" "$(two "$tmp/$c.$tool.cpu")" \
 			"$(two "$tmp/$c.$tool.sleeps")" "$(two "$tmp/$c.$tool.srv")" \
+			"$(two "$tmp/$c.$tool.pkts" | sed 's/^nan$/-/')" \
 			"$(if [[ -s $tmp/$c.$tool.calls ]]; then median <"$tmp/$c.$tool.calls"; else echo -; fi)" \
 			"$(if [[ -s $tmp/$c.$tool.busy ]]; then median <"$tmp/$c.$tool.busy"; else echo -; fi)"
 		[[ -s $tmp/$c.$tool.busy ]] && echo "$(median <"$tmp/$c.$tool.busy") $c" >>"$tmp/busy.$tool"
@@ -182,6 +196,10 @@ for c in $cases; do
 		[[ $rr != nan ]] && echo "$rr $c" >>"$tmp/r.$tool.rate"
 		[[ $rc != nan ]] && echo "$rc $c" >>"$tmp/r.$tool.cpu"
 		[[ $rw != nan ]] && echo "$rw $c" >>"$tmp/r.$tool.work"
+		if [[ -s $tmp/$c.boardperf.pkts && -s $tmp/$c.$tool.pkts ]]; then
+			echo "$(ratio "$(median <"$tmp/$c.boardperf.pkts")" \
+				"$(median <"$tmp/$c.$tool.pkts")") $c" >>"$tmp/r.$tool.pkts"
+		fi
 		if [[ -s $tmp/$c.boardperf.calls && -s $tmp/$c.$tool.calls ]]; then
 			echo "$(ratio "$(median <"$tmp/$c.boardperf.calls")" \
 				"$(median <"$tmp/$c.$tool.calls")") $c" >>"$tmp/r.$tool.calls"
@@ -203,6 +221,13 @@ if [[ -s $tmp/busy.boardperf ]]; then
 	echo
 	echo "nginx calls per request boardperf/wrk: $(two "$tmp/r.wrk.calls"), worst" \
 		"$(worst "$tmp/r.wrk.calls" lower)${tools[2]:+; /h2load: $(two "$tmp/r.h2load.calls"), worst $(worst "$tmp/r.h2load.calls" lower)}"
+fi
+if [[ -s $tmp/r.wrk.pkts ]]; then
+	h2=
+	[[ -s $tmp/r.h2load.pkts ]] &&
+		h2="; /h2load: $(two "$tmp/r.h2load.pkts"), worst $(worst "$tmp/r.h2load.pkts" lower)"
+	echo "packets per request on loopback boardperf/wrk: $(two "$tmp/r.wrk.pkts"), worst" \
+		"$(worst "$tmp/r.wrk.pkts" lower)$h2"
 fi
 echo "median ratio boardperf/wrk requests/s: $(two "$tmp/r.wrk.rate"), worst" \
 	"$(worst "$tmp/r.wrk.rate" higher); CPU per request: $(two "$tmp/r.wrk.cpu"), worst" \
