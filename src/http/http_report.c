@@ -135,6 +135,11 @@ static void add_warnings(struct bp_result *r, const struct bp_http_client_opts *
 				      "%.0f requests/s offered, %.0f/s answered: the server (or "
 				      "this tester, or too few connections: -c) could not keep up; "
 				      "latency counts from each request's due time", o->rate, rate);
+	if (o->rate > 0)
+		(void)bp_result_warn_late_starts(r, out->total.txn.late, out->total.txn.done,
+						 "requests", "connections whose answers were still "
+						 "coming: -c more; or this tester's own wake-ups: "
+						 "cpu.local.late_wakeups_s");
 	if (out->interrupted)
 		bp_result_add_warning(r, "interrupted", "stopped early after %.1f s",
 				      out->duration_s);

@@ -247,6 +247,7 @@ static const struct {
 	{ "throttled", "the board throttled: cool or power it, then rerun" },
 	{ "clock-dropped", "the CPU clock fell: pin the governor, rerun" },
 	{ "hot", "the board ran hot: cool it, then rerun" },
+	{ "late-starts", "starts came late: the latency tail may be the tester's wait" },
 };
 
 /* Where the clause from s ends: at ": ", "; " or " (", or s's end. */

@@ -279,6 +279,13 @@ int bp_rr_report(struct bp_result *r, const struct bp_rr_client_opts *o,
 				      "transaction's due time", o->rate,
 				      (double)out->total.txn.started / secs, rate,
 				      is_crr(o) ? "" : " (or the peer: one request per flow at a time)");
+	if (o->rate > 0 && !o->concurrent)
+		(void)bp_result_warn_late_starts(r, out->total.txn.late, out->total.txn.done,
+						 "transactions", is_crr(o) ?
+						 "this tester's own wake-ups: cpu.local.late_wakeups_s, "
+						 "or its cap on connections in flight" :
+						 "a flow's answer still coming: -P more; or this "
+						 "tester's own wake-ups: cpu.local.late_wakeups_s");
 	if (is_crr(o))
 		stall_warning(r, o, out);
 	if (out->total.txn.fails[BP_RR_FAIL_NO_PORT])

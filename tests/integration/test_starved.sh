@@ -13,7 +13,8 @@
 # hog the same runs must not. A machine that is already busy without the hog (other
 # load) makes a baseline starved for real: that check then says so and how busy it was,
 # instead of passing. And a tester that is stopped for a while must name its late wake-ups
-# (below). Needs root (rigs, negative nice). ~42 s.
+# (below), and one stopped in an open loop must say its latency tail may be its own wait.
+# Needs root (rigs, negative nice). ~45 s.
 # Usage: test_starved.sh BOARDPERF
 set -u
 bp=$(realpath "$1")
@@ -42,6 +43,18 @@ kill -STOP "$c_pid"
 sleep 0.3
 kill -CONT "$c_pid"
 wait "$c_pid"
+# The same stop in an open loop: rr --rate 2000 stopped 200 ms starts ~400 transactions
+# over 1 ms late. Their latency counts from their due times, so the result must say the tail
+# may be the tester's wait (late-starts), with the late count behind it.
+"$bp" rr -c 127.0.0.1 -p "$BP_PORT" -t 2 --rate 2000 -l 1000 --json >"$tap_tmp/rr-paused" \
+	2>"$tap_tmp/rr-err" &
+c_pid=$!
+wait_flowing "$BP_PORT"
+sleep 0.5
+kill -STOP "$c_pid"
+sleep 0.2
+kill -CONT "$c_pid"
+wait "$c_pid"
 kill "$lo_pid" 2>/dev/null
 wait "$lo_pid" 2>/dev/null
 paused=$(cat "$tap_tmp/paused")
@@ -54,6 +67,17 @@ jq -e '.cpu.local.late_wakeups_s >= 0.2 and .cpu.local.late_wakeups_count >= 1
 	and any(.warnings[]; .code == "tester-cpu-starved"
 		and (.message | test("timed wake-ups came [0-9]+ ms late")))' <<<"$paused" >/dev/null
 ok $? "tcp -b 10M stopped 300 ms: below 97 % of the rate, tester-cpu-starved names the late wake-up $(cat "$tap_tmp/err")"
+
+rr_paused=$(cat "$tap_tmp/rr-paused")
+echo "# rr --rate 2000 stopped 200 ms: $(jq -c '{late: ([.metrics[] | select(.name ==
+	"late")][0].value), done: ([.metrics[] | select(.name == "transactions")][0].value),
+	p99_ms: (.latency.transaction.p99 / 1e6), warnings: [.warnings[]?.code]}' <<<"$rr_paused" 2>/dev/null)"
+jq -e '([.metrics[] | select(.name == "late")][0].value) as $late
+	| ([.metrics[] | select(.name == "transactions")][0].value) as $done
+	| $late >= 200 and any(.warnings[]; .code == "late-starts"
+		and (.message | test("of transactions started over 1 ms after their due time, so p(99|90) and up may show the tester.s wait")))' \
+	<<<"$rr_paused" >/dev/null
+ok $? "rr --rate 2000 stopped 200 ms: 200 or more late starts and late-starts says the tail may be the tester's $(cat "$tap_tmp/rr-err")"
 
 checks=("cpu: baseline" "cpu: under the hog" "tcp: baseline" "tcp: under the hog"
 	"rfc2544: baseline" "rfc2544: under the hog" "rfc2544: trials carry their wait")
